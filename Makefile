@@ -1,0 +1,27 @@
+# The README's two commands: `make run` and `make test`. Both create .venv on first use and
+# reuse it afterwards (the stamp is redone only when pyproject.toml changes).
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint bench dist clean
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit("Python >= 3.10 is needed (found %s)" % sys.version.split()[0]) if sys.version_info < (3, 10) else None'
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	@touch $(STAMP)
+
+run: $(STAMP)
+	$(VENV)/bin/cann-config $(ARGS)
+
+test: $(STAMP)
+	QT_QPA_PLATFORM=$${QT_QPA_PLATFORM:-offscreen} $(PY) -m ruff check app ui tests
+	QT_QPA_PLATFORM=$${QT_QPA_PLATFORM:-offscreen} $(PY) -m pytest $(PYTEST_ARGS)
+
+bench: $(STAMP)
+	@for b in tests/bench/bench_*.py; do echo "== $$b"; QT_QPA_PLATFORM=offscreen $(PY) $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) build dist *.egg-info

@@ -1,0 +1,418 @@
+"""The option catalog: every CANN option the assistant knows, loaded from `resources/catalog.toml`.
+
+This is the one source of truth: pages, the documentation pane, validation, exporters, importers
+and `cann-config options` are all generated from the objects defined here. The loader is strict
+(in the manner of qutebrowser's `configdata._read_yaml`): an unknown key, a missing text or a
+default outside the allowed values is refused with a message naming the file and the entry, so a
+broken catalog never reaches a user.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+from app.i18n import pick
+from app.resources import resource
+
+OPTION_TYPES = ("int", "str", "path")
+PAGES = ("memory", "cache")
+SEVERITIES = ("error", "warning", "info")
+TARGET_KEYS = ("memory_config", "npu_run_config", "parameter_map", "tf2", "ge", "atc", "acl", "env", "ini")
+
+Value = int | str
+
+
+class CatalogError(Exception):
+    """The catalog data is malformed. The message names the file and the entry."""
+
+
+@dataclass(frozen=True)
+class ValueDoc:
+    """One allowed value of an enumerated option, with its meaning in both languages."""
+
+    value: Value
+    text: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class Note:
+    """A rule the user must know about an option, for some values or for all."""
+
+    code: str
+    severity: str
+    text: Mapping[str, str]
+    values: tuple[Value, ...] | None = None
+
+    def applies_to(self, value: Value) -> bool:
+        return self.values is None or value in self.values
+
+
+@dataclass(frozen=True)
+class ParameterMapTarget:
+    """`custom_op.parameter_map[key].<field>` in a TF1 session config."""
+
+    key: str
+    field: str  # "i" for integers, "s" for bytes
+
+
+@dataclass(frozen=True)
+class Targets:
+    """The option's name in each export target; None where the target cannot carry it."""
+
+    memory_config: str | None = None
+    npu_run_config: str | None = None
+    parameter_map: ParameterMapTarget | None = None
+    tf2: str | None = None
+    ge: str | None = None
+    atc: str | None = None
+    acl: str | None = None
+    env: Mapping[str, str] = field(default_factory=dict)
+    ini: str | None = None
+
+    def env_for(self, framework: str) -> str | None:
+        """The environment variable that carries the option for `framework`, if any."""
+        return self.env.get(framework) or self.env.get("*")
+
+
+@dataclass(frozen=True)
+class Option:
+    id: str
+    page: str
+    type: str
+    default: Value
+    title: Mapping[str, str]
+    doc: Mapping[str, str]
+    targets: Targets
+    values: tuple[ValueDoc, ...] = ()
+    special: tuple[ValueDoc, ...] = ()
+    notes: tuple[Note, ...] = ()
+    series: tuple[str, ...] | None = None
+    unit: str = ""
+    min: int | None = None
+    max: int | None = None
+    advanced: bool = False
+    documented: bool = True
+    legacy_env: str | None = None
+    sources: tuple[str, ...] = ()
+
+    @property
+    def enumerated(self) -> bool:
+        return bool(self.values)
+
+    def allowed_values(self) -> tuple[Value, ...]:
+        return tuple(v.value for v in self.values)
+
+    def value_doc(self, value: Value) -> ValueDoc | None:
+        for doc in self.values + self.special:
+            if doc.value == value:
+                return doc
+        return None
+
+    def check(self, value: object) -> str | None:
+        """Why `value` is not a valid choice for this option (English), or None if it is."""
+        if self.type == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                return f"{self.id} takes an integer, not {value!r}"
+        elif not isinstance(value, str):
+            return f"{self.id} takes a string, not {value!r}"
+        if self.enumerated:
+            if value not in self.allowed_values():
+                allowed = ", ".join(repr(v) if v == "" else str(v) for v in self.allowed_values())
+                return f"{self.id} must be one of {allowed}, not {value!r}"
+            return None
+        if any(value == s.value for s in self.special):
+            return None
+        if self.min is not None and value < self.min:  # type: ignore[operator]
+            return f"{self.id} must be at least {self.min}, not {value}"
+        if self.max is not None and value > self.max:  # type: ignore[operator]
+            return f"{self.id} must be at most {self.max}, not {value}"
+        if self.type == "path" and ("\0" in value):  # type: ignore[operator]
+            return f"{self.id} cannot contain a NUL character"
+        return None
+
+    def parse(self, text: str) -> Value:
+        """Turn command-line text (`--set ID=TEXT`) into a value of this option's type.
+
+        Raises ValueError with a one-line reason when the text is not a valid value.
+        """
+        value: Value
+        if self.type == "int":
+            if not re.fullmatch(r"[+-]?[0-9]+", text.strip()):
+                raise ValueError(f"{self.id} takes an integer, not {text!r}")
+            value = int(text.strip())
+        else:
+            value = text
+        reason = self.check(value)
+        if reason:
+            raise ValueError(reason)
+        return value
+
+    def notes_for(self, value: Value) -> tuple[Note, ...]:
+        return tuple(n for n in self.notes if n.applies_to(value))
+
+    def describe(self, lang: str | None = None) -> str:
+        """The full documentation text of the option: meaning, values, default, rules."""
+        lines = [pick(self.title, lang), "", pick(self.doc, lang), ""]
+        for doc in self.values + self.special:
+            shown = '""' if doc.value == "" else str(doc.value)
+            lines.append(f"  {shown}: {pick(doc.text, lang)}")
+        for note in self.notes:
+            lines.append(f"  ! {pick(note.text, lang)}")
+        return "\n".join(lines).rstrip()
+
+
+@dataclass(frozen=True)
+class Framework:
+    id: str
+    name: Mapping[str, str]
+    options: tuple[str, ...]
+    exports: tuple[str, ...]
+    defaults: Mapping[str, Value] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Catalog:
+    options: Mapping[str, Option]
+    frameworks: Mapping[str, Framework]
+    source: str
+
+    def option(self, option_id: str) -> Option:
+        try:
+            return self.options[option_id]
+        except KeyError:
+            known = ", ".join(self.options)
+            raise KeyError(f"unknown option {option_id!r}; known options: {known}") from None
+
+    def default_for(self, option_id: str, framework: str | None = None) -> Value:
+        """The option's default, as the given framework would use it."""
+        if framework and framework in self.frameworks:
+            overrides = self.frameworks[framework].defaults
+            if option_id in overrides:
+                return overrides[option_id]
+        return self.option(option_id).default
+
+    def defaults(self, framework: str | None = None) -> dict[str, Value]:
+        return {oid: self.default_for(oid, framework) for oid in self.options}
+
+    def on_page(self, page: str) -> list[Option]:
+        return [o for o in self.options.values() if o.page == page]
+
+
+# ---------------------------------------------------------------------------------------------
+# The strict loader
+# ---------------------------------------------------------------------------------------------
+
+
+class _Reader:
+    """Reads one table of the TOML document, refusing keys it was not told about."""
+
+    def __init__(self, source: str, where: str, table: object):
+        if not isinstance(table, dict):
+            raise CatalogError(f"{source}: {where}: expected a table, got {type(table).__name__}")
+        self.source, self.where, self.table = source, where, table
+        self.seen: set[str] = set()
+
+    def fail(self, message: str) -> CatalogError:
+        return CatalogError(f"{self.source}: {self.where}: {message}")
+
+    def get(self, key: str, kind: type | tuple[type, ...], default: Any = ..., ) -> Any:
+        self.seen.add(key)
+        if key not in self.table:
+            if default is ...:
+                raise self.fail(f"missing key {key!r}")
+            return default
+        value = self.table[key]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise self.fail(f"{key!r} has the wrong type ({type(value).__name__})")
+        return value
+
+    def text(self, key: str) -> Mapping[str, str]:
+        value = self.get(key, dict)
+        return _text(self.source, f"{self.where}.{key}", value)
+
+    def done(self) -> None:
+        unknown = sorted(set(self.table) - self.seen)
+        if unknown:
+            raise self.fail(f"unknown key(s): {', '.join(unknown)}")
+
+
+def _text(source: str, where: str, value: object) -> Mapping[str, str]:
+    if not isinstance(value, dict):
+        raise CatalogError(f"{source}: {where}: expected a table {{en = ..., zh = ...}}")
+    missing = [lang for lang in ("en", "zh") if not isinstance(value.get(lang), str) or not value[lang].strip()]
+    if missing:
+        raise CatalogError(f"{source}: {where}: missing text in {', '.join(missing)}")
+    extra = sorted(set(value) - {"en", "zh"})
+    if extra:
+        raise CatalogError(f"{source}: {where}: unknown language key(s): {', '.join(extra)}")
+    return dict(value)
+
+
+def _value_docs(source: str, where: str, items: object, kind: str) -> tuple[ValueDoc, ...]:
+    if not isinstance(items, list):
+        raise CatalogError(f"{source}: {where}: expected a list of tables")
+    docs = []
+    for index, item in enumerate(items):
+        r = _Reader(source, f"{where}[{index}]", item)
+        value = r.get("value", (int, str))
+        text = _text(source, f"{where}[{index}]", {k: r.get(k, str) for k in ("en", "zh")})
+        r.done()
+        if (kind == "int") != isinstance(value, int):
+            raise r.fail(f"value {value!r} does not match the option's type {kind}")
+        docs.append(ValueDoc(value, text))
+    seen = [d.value for d in docs]
+    if len(set(seen)) != len(seen):
+        raise CatalogError(f"{source}: {where}: a value is listed twice")
+    return tuple(docs)
+
+
+def _targets(source: str, where: str, table: object) -> Targets:
+    r = _Reader(source, where, table)
+    kwargs: dict[str, Any] = {}
+    for key in TARGET_KEYS:
+        if key == "parameter_map":
+            pm = r.get(key, dict, None)
+            if pm is not None:
+                pr = _Reader(source, f"{where}.parameter_map", pm)
+                key_name, field_name = pr.get("key", str), pr.get("field", str)
+                pr.done()
+                if field_name not in ("i", "s"):
+                    raise pr.fail(f"field must be 'i' or 's', not {field_name!r}")
+                kwargs[key] = ParameterMapTarget(key_name, field_name)
+        elif key == "env":
+            env = r.get(key, dict, {})
+            if not all(isinstance(k, str) and isinstance(v, str) for k, v in env.items()):
+                raise r.fail("env must map framework ids (or '*') to variable names")
+            kwargs[key] = dict(env)
+        else:
+            kwargs[key] = r.get(key, str, None)
+    r.done()
+    return Targets(**kwargs)
+
+
+def _option(source: str, option_id: str, table: object) -> Option:
+    r = _Reader(source, f"options.{option_id}", table)
+    kind = r.get("type", str)
+    if kind not in OPTION_TYPES:
+        raise r.fail(f"type must be one of {', '.join(OPTION_TYPES)}, not {kind!r}")
+    page = r.get("page", str)
+    if page not in PAGES:
+        raise r.fail(f"page must be one of {', '.join(PAGES)}, not {page!r}")
+    values = _value_docs(source, f"options.{option_id}.values", r.get("values", list, []), kind)
+    special = _value_docs(source, f"options.{option_id}.special", r.get("special", list, []), kind)
+    notes = []
+    for index, item in enumerate(r.get("notes", list, [])):
+        nr = _Reader(source, f"options.{option_id}.notes[{index}]", item)
+        code = nr.get("code", str)
+        severity = nr.get("severity", str)
+        if severity not in SEVERITIES:
+            raise nr.fail(f"severity must be one of {', '.join(SEVERITIES)}")
+        note_values = nr.get("values", list, None)
+        text = _text(source, nr.where, {k: nr.get(k, str) for k in ("en", "zh")})
+        nr.done()
+        notes.append(Note(code, severity, text, tuple(note_values) if note_values is not None else None))
+    series = r.get("series", list, None)
+    option = Option(
+        id=option_id,
+        page=page,
+        type=kind,
+        default=r.get("default", (int, str)),
+        title=r.text("title"),
+        doc=r.text("doc"),
+        targets=_targets(source, f"options.{option_id}.targets", r.get("targets", dict)),
+        values=values,
+        special=special,
+        notes=tuple(notes),
+        series=tuple(series) if series is not None else None,
+        unit=r.get("unit", str, ""),
+        min=r.get("min", int, None),
+        max=r.get("max", int, None),
+        advanced=r.get("advanced", bool, False),
+        documented=r.get("documented", bool, True),
+        legacy_env=r.get("legacy_env", str, None),
+        sources=tuple(r.get("sources", list, [])),
+    )
+    r.done()
+    reason = option.check(option.default)
+    if reason:
+        raise r.fail(f"the default is not valid: {reason}")
+    for note in option.notes:
+        for v in note.values or ():
+            if option.enumerated and v not in option.allowed_values():
+                raise r.fail(f"note {note.code!r} names value {v!r}, which the option does not allow")
+    return option
+
+
+def parse_catalog(text: str, source: str = "catalog.toml", series_ids: frozenset[str] | None = None) -> Catalog:
+    """Build a Catalog from TOML text; raise CatalogError naming `source` and the entry."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise CatalogError(f"{source}: not valid TOML: {exc}") from None
+    r = _Reader(source, "top level", data)
+    if r.get("format", str) != "cann-config-catalog":
+        raise r.fail("format must be 'cann-config-catalog'")
+    if r.get("version", int) != 1:
+        raise r.fail("only version 1 is understood")
+    options = {oid: _option(source, oid, table) for oid, table in r.get("options", dict).items()}
+    frameworks = {}
+    for fid, table in r.get("frameworks", dict).items():
+        fr = _Reader(source, f"frameworks.{fid}", table)
+        framework = Framework(
+            id=fid,
+            name=fr.text("name"),
+            options=tuple(fr.get("options", list)),
+            exports=tuple(fr.get("exports", list)),
+            defaults=dict(fr.get("defaults", dict, {})),
+        )
+        fr.done()
+        for oid in framework.options + tuple(framework.defaults):
+            if oid not in options:
+                raise fr.fail(f"names unknown option {oid!r}")
+        for oid, value in framework.defaults.items():
+            reason = options[oid].check(value)
+            if reason:
+                raise fr.fail(f"default for {oid} is not valid: {reason}")
+        frameworks[fid] = framework
+    r.done()
+    for option in options.values():
+        for env_key in option.targets.env:
+            if env_key != "*" and env_key not in frameworks:
+                raise CatalogError(f"{source}: options.{option.id}.targets.env: unknown framework {env_key!r}")
+        if series_ids is not None:
+            for sid in option.series or ():
+                if sid not in series_ids:
+                    raise CatalogError(f"{source}: options.{option.id}.series: unknown series {sid!r}")
+    return Catalog(options=options, frameworks=frameworks, source=source)
+
+
+def load_catalog_file(path: str | Path) -> Catalog:
+    """Load a catalog from a file (used by tests on broken copies)."""
+    from app.devices import load_device_table
+
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CatalogError(f"{path}: cannot read: {exc}") from None
+    return parse_catalog(text, str(path), frozenset(load_device_table().series))
+
+
+@lru_cache(maxsize=1)
+def load_catalog() -> Catalog:
+    """The catalog shipped in `resources/catalog.toml` (loaded once per process)."""
+    from app.devices import load_device_table
+
+    node = resource("catalog.toml")
+    return parse_catalog(node.read_text(encoding="utf-8"), "resources/catalog.toml", frozenset(load_device_table().series))

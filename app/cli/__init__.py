@@ -1,0 +1,78 @@
+"""The `cann-config` command line: the headless twin of the wizard.
+
+Each subcommand lives in its own module `app/cli/cmd_<name>.py` with `register(subparsers,
+common)` and `run(args) -> int`; this module only dispatches and turns the core's two failure
+types into exit status 2 with a one-line reason (DESIGN.md, "Exit status"). The GUI command
+imports PySide6 lazily, so every other command runs where PySide6 is not installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from app import __version__
+from app.errors import InputError, UsageError
+from app.i18n import language_from_environment, normalize_language, set_language
+
+PROG = "cann-config"
+# Subcommands in the order `--help` lists them.
+COMMANDS = ("options",)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with a one-line error (no usage dump) and exit status 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def _language(text: str) -> str:
+    try:
+        return normalize_language(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--lang", type=_language, default=None, metavar="zh_CN|en",
+                        help="language of messages and reports (default: from LANG)")
+    parser = _Parser(
+        prog=PROG,
+        parents=[common],
+        description="CANN Config Assistant: configure CANN memory policies and the operator-compile "
+                    "cache for Huawei Ascend devices. Without a subcommand it opens the wizard.",
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in COMMANDS:
+        module = importlib.import_module(f"app.cli.cmd_{name}")
+        module.register(subparsers, common)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    try:
+        parser = build_parser()
+        args = parser.parse_args(args_list)
+        set_language(args.lang or language_from_environment())
+        if args.command is None:
+            if "gui" not in COMMANDS:
+                parser.print_help()
+                return 0
+            args = parser.parse_args(["gui", *args_list])
+        return int(args.run(args) or 0)
+    except (UsageError, InputError) as exc:
+        print(f"{PROG}: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (`cann-config options | head`): not an error worth a traceback.
+        sys.stderr.close()
+        return 0

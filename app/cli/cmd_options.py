@@ -1,0 +1,104 @@
+"""`cann-config options [--json]`: the catalog, as a readable table or as JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from app.catalog import Catalog, Option, load_catalog
+from app.i18n import pick
+
+
+def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = subparsers.add_parser("options", parents=[common], help="list every option the assistant knows",
+                              description="List every option of the catalog: type, default, values, devices.")
+    p.add_argument("--json", action="store_true", help="print the whole catalog as JSON (both languages)")
+    p.set_defaults(run=run)
+
+
+def option_to_json(option: Option) -> dict[str, Any]:
+    t = option.targets
+    return {
+        "id": option.id,
+        "page": option.page,
+        "type": option.type,
+        "default": option.default,
+        "unit": option.unit or None,
+        "min": option.min,
+        "max": option.max,
+        "advanced": option.advanced,
+        "documented": option.documented,
+        "title": dict(option.title),
+        "doc": dict(option.doc),
+        "values": [{"value": v.value, **v.text} for v in option.values],
+        "special": [{"value": v.value, **v.text} for v in option.special],
+        "notes": [{"code": n.code, "severity": n.severity,
+                   "values": list(n.values) if n.values is not None else None, **n.text} for n in option.notes],
+        "series": list(option.series) if option.series is not None else None,
+        "targets": {
+            "memory_config": t.memory_config,
+            "npu_run_config": t.npu_run_config,
+            "parameter_map": {"key": t.parameter_map.key, "field": t.parameter_map.field} if t.parameter_map else None,
+            "tf2": t.tf2,
+            "ge": t.ge,
+            "atc": t.atc,
+            "acl": t.acl,
+            "env": dict(t.env),
+            "ini": t.ini,
+        },
+        "legacy_env": option.legacy_env,
+        "sources": list(option.sources),
+    }
+
+
+def catalog_to_json(catalog: Catalog) -> dict[str, Any]:
+    return {
+        "format": "cann-config-catalog",
+        "version": 1,
+        "options": {oid: option_to_json(o) for oid, o in catalog.options.items()},
+        "frameworks": {
+            fid: {"name": dict(f.name), "options": list(f.options), "exports": list(f.exports),
+                  "defaults": dict(f.defaults)}
+            for fid, f in catalog.frameworks.items()
+        },
+    }
+
+
+def _shown(value: object) -> str:
+    return '""' if value == "" else str(value)
+
+
+def format_table(catalog: Catalog, lang: str | None = None) -> str:
+    """One block per option: id, title, type/default/range, values, devices."""
+    blocks = []
+    for option in catalog.options.values():
+        head = f"{option.id}  —  {pick(option.title, lang)}"
+        if option.advanced:
+            head += "  [advanced]"
+        kind = option.type + (f" ({option.unit})" if option.unit else "")
+        facts = [f"type {kind}", f"default {_shown(option.default)}"]
+        if option.min is not None or option.max is not None:
+            facts.append(f"range [{option.min}, {option.max}]")
+        overrides = [f"{fid}: {_shown(f.defaults[option.id])}" for fid, f in catalog.frameworks.items()
+                     if option.id in f.defaults]
+        if overrides:
+            facts.append("default for " + ", ".join(overrides))
+        lines = [head, "    " + "; ".join(facts)]
+        for v in option.values + option.special:
+            lines.append(f"    {_shown(v.value):>15}  {pick(v.text, lang)}")
+        if option.series is not None:
+            lines.append("    devices: " + ", ".join(option.series))
+        for note in option.notes:
+            lines.append(f"    ! {pick(note.text, lang)}")
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def run(args: argparse.Namespace) -> int:
+    catalog = load_catalog()
+    if args.json:
+        print(json.dumps(catalog_to_json(catalog), ensure_ascii=False, indent=2))
+    else:
+        print(format_table(catalog))
+    return 0

@@ -1,0 +1,120 @@
+"""The Profile: the user's choices as plain data (device, framework, option values).
+
+Every exporter is a pure function of a Profile; the wizard edits one; `--profile FILE` loads
+one. On disk it is the JSON format of DESIGN.md:
+
+    {"format": "cann-config-profile", "version": 1, "device": "Ascend910B3" | "atlas-a2" | null,
+     "framework": "tf1", "options": {"static_memory_policy": 2, ...}}
+
+`options` holds only what the user chose; an option that is absent takes the catalog's default
+for the framework. Unknown keys, unknown option ids and invalid values are refused with a
+message naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from app.catalog import Catalog, Value, load_catalog
+from app.devices import DeviceInfo, device_from_choice
+from app.errors import InputError
+
+PROFILE_FORMAT = "cann-config-profile"
+PROFILE_VERSION = 1
+PROFILE_KEYS = ("format", "version", "device", "framework", "options")
+DEFAULT_FRAMEWORK = "tf1"
+
+
+@dataclass(frozen=True)
+class Profile:
+    framework: str = DEFAULT_FRAMEWORK
+    device: str | None = None
+    options: Mapping[str, Value] = field(default_factory=dict)
+
+    def value(self, option_id: str, catalog: Catalog | None = None) -> Value:
+        """The chosen value, or the framework's default when the user chose none."""
+        if option_id in self.options:
+            return self.options[option_id]
+        return (catalog or load_catalog()).default_for(option_id, self.framework)
+
+    def values(self, catalog: Catalog | None = None) -> dict[str, Value]:
+        catalog = catalog or load_catalog()
+        return {oid: self.value(oid, catalog) for oid in catalog.options}
+
+    def changed(self, catalog: Catalog | None = None) -> dict[str, Value]:
+        """Only the choices that differ from the framework's defaults ("show my changes")."""
+        catalog = catalog or load_catalog()
+        return {oid: v for oid, v in self.options.items() if v != catalog.default_for(oid, self.framework)}
+
+    def with_value(self, option_id: str, value: Value) -> Profile:
+        return replace(self, options={**self.options, option_id: value})
+
+    def without_value(self, option_id: str) -> Profile:
+        return replace(self, options={k: v for k, v in self.options.items() if k != option_id})
+
+    def device_info(self) -> DeviceInfo | None:
+        """The profile's device as a DeviceInfo (source "profile"); None when unset."""
+        if not self.device:
+            return None
+        return device_from_choice(self.device, source="profile")
+
+    def to_json(self) -> dict[str, Any]:
+        catalog = load_catalog()
+        ordered = {oid: self.options[oid] for oid in catalog.options if oid in self.options}
+        return {"format": PROFILE_FORMAT, "version": PROFILE_VERSION, "device": self.device,
+                "framework": self.framework, "options": ordered}
+
+    def dumps(self) -> str:
+        return json.dumps(self.to_json(), ensure_ascii=False, indent=2) + "\n"
+
+
+def profile_from_json(data: object, source: str = "<profile>") -> Profile:
+    """Validate parsed JSON as a Profile; raise InputError naming `source` and the bad key."""
+    catalog = load_catalog()
+    if not isinstance(data, dict):
+        raise InputError("a profile must be a JSON object", source)
+    unknown = [k for k in data if k not in PROFILE_KEYS]
+    if unknown:
+        raise InputError(f"unknown key {unknown[0]!r} (a profile has {', '.join(PROFILE_KEYS)})", source)
+    if data.get("format") != PROFILE_FORMAT:
+        raise InputError(f"'format' must be {PROFILE_FORMAT!r}", source)
+    if data.get("version") != PROFILE_VERSION:
+        raise InputError(f"'version' {data.get('version')!r} is not understood (this tool reads version {PROFILE_VERSION})", source)
+    framework = data.get("framework", DEFAULT_FRAMEWORK)
+    if framework not in catalog.frameworks:
+        raise InputError(f"'framework' {framework!r} is unknown; use one of {', '.join(catalog.frameworks)}", source)
+    device = data.get("device")
+    if device is not None:
+        if not isinstance(device, str):
+            raise InputError("'device' must be an SoC version, a series id or null", source)
+        try:
+            device_from_choice(device)
+        except ValueError as exc:
+            raise InputError(f"'device': {exc}", source) from None
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise InputError("'options' must be an object of option id -> value", source)
+    for oid, value in options.items():
+        if oid not in catalog.options:
+            raise InputError(f"options: unknown option {oid!r}", source)
+        reason = catalog.options[oid].check(value)
+        if reason:
+            raise InputError(f"options.{oid}: {reason}", source)
+    return Profile(framework=framework, device=device, options=dict(options))
+
+
+def load_profile(path: str | Path) -> Profile:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read the profile: {getattr(exc, 'strerror', None) or exc}", path) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not valid JSON: {exc.msg}", path, exc.lineno) from None
+    return profile_from_json(data, str(path))

@@ -1,0 +1,84 @@
+"""The CLI's shape: --help, --version, `options`, exit codes, and that the core needs no PySide6."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from app import __version__
+from app.cli import main
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def run_cli(*args, env=None):
+    return subprocess.run([sys.executable, "-m", "app", *args], capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, **(env or {})}, timeout=60)
+
+
+def test_version(capsys):
+    try:
+        main(["--version"])
+    except SystemExit as exc:
+        assert exc.code == 0
+    assert __version__ in capsys.readouterr().out
+
+
+def test_options_table_lists_every_option(capsys):
+    assert main(["options", "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    for oid in ("atomic_clean_policy", "static_memory_policy", "variable_use_1g_huge_page",
+                "memory_optimization_policy", "op_compiler_cache_mode", "op_compiler_cache_dir",
+                "max_op_cache_size", "remain_cache_size_ratio"):
+        assert oid in out
+    assert "not supported when several graphs execute concurrently" in out
+
+
+def test_options_table_in_chinese(capsys):
+    assert main(["options", "--lang", "zh_CN"]) == 0
+    assert "多张图并发执行时不支持 2 和 4" in capsys.readouterr().out
+
+
+def test_options_json_has_every_value_in_both_languages(capsys):
+    assert main(["options", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert len(data["options"]) == 8
+    for option in data["options"].values():
+        for value in option["values"]:
+            assert value["en"] and value["zh"]
+    assert [v["value"] for v in data["options"]["static_memory_policy"]["values"]] == [0, 1, 2, 3, 4]
+
+
+def test_bad_usage_exits_2_with_one_line(capsys):
+    assert main(["options", "--no-such-flag"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("cann-config: ") and "--no-such-flag" in err
+
+
+def test_bad_language_exits_2(capsys):
+    assert main(["options", "--lang", "fr"]) == 2
+    assert "zh_CN or en" in capsys.readouterr().err
+
+
+def test_options_json_runs_where_pyside6_cannot_be_imported(tmp_path):
+    # A module finder that refuses PySide6 and shiboken6, as on a bare server.
+    blocker = tmp_path / "sitecustomize.py"
+    blocker.write_text(
+        "import sys\n"
+        "class _Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in ('PySide6', 'shiboken6'):\n"
+        "            raise ImportError('PySide6 is blocked for this test')\n"
+        "sys.meta_path.insert(0, _Block())\n")
+    env = {"PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}"}
+    check = run_cli("options", "--json", env=env)
+    assert check.returncode == 0, check.stderr
+    assert len(json.loads(check.stdout)["options"]) == 8
+    probe = subprocess.run([sys.executable, "-c", "import PySide6"], capture_output=True, env={**os.environ, **env})
+    assert probe.returncode != 0  # the blocker really blocks
+
+
+def test_python_dash_m_app_prints_help_or_runs():
+    result = run_cli("--help")
+    assert result.returncode == 0 and "options" in result.stdout

@@ -1,0 +1,155 @@
+"""The catalog checks itself, and the strict loader refuses broken catalogs with a clear message."""
+
+from pathlib import Path
+
+import pytest
+
+from app.catalog import CatalogError, load_catalog, load_catalog_file, parse_catalog
+from app.devices import load_device_table
+from app.resources import resource
+
+OPTION_IDS = [
+    "atomic_clean_policy", "static_memory_policy", "variable_use_1g_huge_page", "memory_optimization_policy",
+    "op_compiler_cache_mode", "op_compiler_cache_dir", "max_op_cache_size", "remain_cache_size_ratio",
+]
+FRAMEWORK_IDS = ["tf1", "tf2", "pytorch", "atc", "ge", "acl"]
+EXPORT_FORMATS = {"tf1-estimator", "tf1-session", "tf2", "ge-options", "env-bash", "env-fish", "op-cache-ini", "profile"}
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load_catalog()
+
+
+def test_catalog_has_exactly_the_designed_options_and_frameworks(catalog):
+    assert list(catalog.options) == OPTION_IDS
+    assert list(catalog.frameworks) == FRAMEWORK_IDS
+
+
+@pytest.mark.parametrize("option_id", OPTION_IDS)
+def test_every_default_is_valid(catalog, option_id):
+    option = catalog.option(option_id)
+    assert option.check(option.default) is None
+    for framework in catalog.frameworks:
+        assert option.check(catalog.default_for(option_id, framework)) is None
+
+
+@pytest.mark.parametrize("option_id", OPTION_IDS)
+def test_every_text_exists_in_both_languages(catalog, option_id):
+    option = catalog.option(option_id)
+    texts = [option.title, option.doc] + [v.text for v in option.values + option.special] + [n.text for n in option.notes]
+    for text in texts:
+        assert text["en"].strip() and text["zh"].strip()
+        # The Chinese text really is Chinese (not a copy of the English one).
+        assert any("\u4e00" <= ch <= "\u9fff" for ch in text["zh"]), text
+
+
+def test_every_series_named_exists_in_the_device_table(catalog):
+    table = load_device_table()
+    for option in catalog.options.values():
+        for series in option.series or ():
+            assert series in table.series
+
+
+def test_huge_pages_only_on_950_a3_a2(catalog):
+    assert set(catalog.option("variable_use_1g_huge_page").series) == {"ascend950", "atlas-a3", "atlas-a2"}
+
+
+def test_every_option_has_an_export_name(catalog):
+    for option in catalog.options.values():
+        t = option.targets
+        assert any([t.memory_config, t.npu_run_config, t.parameter_map, t.tf2, t.ge, t.env, t.ini]), option.id
+
+
+def test_memory_options_have_the_tf_and_ge_names_of_cann_facts(catalog):
+    expected_ge = {
+        "atomic_clean_policy": "ge.exec.atomicCleanPolicy",
+        "static_memory_policy": "ge.exec.staticMemoryPolicy",
+        "variable_use_1g_huge_page": "ge.variableUse1gHugePage",
+        "memory_optimization_policy": "ge.exec.memoryOptimizationPolicy",
+        "op_compiler_cache_mode": "ge.op_compiler_cache_mode",
+        "op_compiler_cache_dir": "ge.op_compiler_cache_dir",
+    }
+    for oid, ge in expected_ge.items():
+        assert catalog.option(oid).targets.ge == ge
+    # TF2's npu_device has no memory_optimization_policy.
+    assert catalog.option("memory_optimization_policy").targets.tf2 is None
+    assert "memory_optimization_policy" not in catalog.frameworks["tf2"].options
+    assert catalog.option("max_op_cache_size").targets.env_for("tf1") == "ASCEND_MAX_OP_CACHE_SIZE"
+    assert catalog.option("op_compiler_cache_dir").targets.env_for("pytorch") == "ACL_OP_COMPILER_CACHE_DIR"
+
+
+def test_framework_exports_are_known_formats(catalog):
+    for framework in catalog.frameworks.values():
+        assert set(framework.exports) <= EXPORT_FORMATS
+    assert catalog.default_for("op_compiler_cache_mode", "atc") == "disable"
+    assert catalog.default_for("op_compiler_cache_mode", "pytorch") == "enable"
+
+
+@pytest.mark.parametrize("option_id,text,expected", [
+    ("static_memory_policy", "4", 4),
+    ("max_op_cache_size", "-1", -1),
+    ("max_op_cache_size", "2048", 2048),
+    ("remain_cache_size_ratio", "100", 100),
+    ("op_compiler_cache_mode", "force", "force"),
+    ("op_compiler_cache_dir", "/data/缓存 dir", "/data/缓存 dir"),
+])
+def test_parse_accepts_valid_text(catalog, option_id, text, expected):
+    assert catalog.option(option_id).parse(text) == expected
+
+
+@pytest.mark.parametrize("option_id,text", [
+    ("static_memory_policy", "5"),
+    ("atomic_clean_policy", "one"),
+    ("max_op_cache_size", "0"),
+    ("max_op_cache_size", "-2"),
+    ("max_op_cache_size", "2147483648"),
+    ("remain_cache_size_ratio", "0"),
+    ("remain_cache_size_ratio", "101"),
+    ("op_compiler_cache_mode", "Enable"),  # case-sensitive in CANN
+    ("memory_optimization_policy", "Fast"),
+])
+def test_parse_refuses_invalid_text(catalog, option_id, text):
+    with pytest.raises(ValueError, match=option_id):
+        catalog.option(option_id).parse(text)
+
+
+def test_describe_contains_every_value(catalog):
+    text = catalog.option("static_memory_policy").describe("en")
+    for value in range(5):
+        assert f"  {value}: " in text
+    assert "concurrently" in text
+
+
+# --- the strict loader ------------------------------------------------------------------------
+
+def _shipped_text() -> str:
+    return resource("catalog.toml").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("edit,message", [
+    (lambda t: t.replace('page = "memory"\ntype = "int"\ndefault = 0\ntitle', 'page = "memory"\ntype = "int"\ndefault = 0\ncolour = 3\ntitle', 1),
+     "options.atomic_clean_policy: unknown key(s): colour"),
+    (lambda t: t.replace('default = 500\n', 'default = 0\n'), "options.max_op_cache_size: the default is not valid"),
+    (lambda t: t.replace('zh = "集中清零', 'zz = "集中清零'), "options.atomic_clean_policy.values[0]"),
+    (lambda t: t.replace('series = ["ascend950", "atlas-a3", "atlas-a2"]', 'series = ["ascend950", "atlas-a9"]'),
+     "unknown series 'atlas-a9'"),
+    (lambda t: t.replace('type = "path"', 'type = "float"'), "type must be one of"),
+    (lambda t: t + "\n[options.x\n", "not valid TOML"),
+    (lambda t: t.replace('values = [2, 4]', 'values = [2, 7]'), "names value 7"),
+])
+def test_loader_refuses_broken_catalogs_naming_file_and_entry(tmp_path: Path, edit, message):
+    broken = edit(_shipped_text())
+    assert broken != _shipped_text()
+    path = tmp_path / "catalog.toml"
+    path.write_text(broken, encoding="utf-8")
+    with pytest.raises(CatalogError) as info:
+        load_catalog_file(path)
+    assert str(path) in str(info.value)
+    assert message in str(info.value)
+
+
+def test_loader_names_unknown_framework_option():
+    text = _shipped_text().replace('exports = ["tf2"', 'options2 = 1\nexports = ["tf2"', 1)
+    with pytest.raises(CatalogError, match="frameworks.tf2: unknown key"):
+        parse_catalog(text, "x.toml")

@@ -1,0 +1,30 @@
+"""Test-wide setup: Qt renders offscreen (pytest-qt picks no platform; without a display the
+whole run would abort), and no test may leave a thread running."""
+
+import os
+import threading
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+DATA = os.path.join(os.path.dirname(__file__), "data")
+
+
+@pytest.fixture
+def data_dir():
+    from pathlib import Path
+
+    return Path(DATA)
+
+
+@pytest.fixture(autouse=True)
+def _no_dangling_threads():
+    """Fail a test that leaves a Python thread running (napari's `_dangling_qthreads`, for us)."""
+    before = set(threading.enumerate())
+    yield
+    leftover = [t for t in threading.enumerate() if t not in before and t.is_alive() and not t.daemon]
+    for t in leftover:
+        t.join(timeout=5)
+    leftover = [t for t in leftover if t.is_alive()]
+    assert not leftover, f"test left threads running: {leftover}"
