@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import sys
 from collections.abc import Sequence
 
@@ -19,7 +20,7 @@ from app.i18n import language_from_environment, normalize_language, set_language
 
 PROG = "cann-config"
 # Subcommands in the order `--help` lists them.
-COMMANDS = ("options",)
+COMMANDS = ("gui", "options", "detect", "diagnose", "export", "scan", "collect")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -36,6 +37,11 @@ def _language(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def available_commands() -> list[str]:
+    """The subcommands whose module is present (all of COMMANDS in a complete install)."""
+    return [name for name in COMMANDS if importlib.util.find_spec(f"app.cli.cmd_{name}") is not None]
+
+
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--lang", type=_language, default=None, metavar="zh_CN|en",
@@ -48,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMANDS:
+    for name in available_commands():
         module = importlib.import_module(f"app.cli.cmd_{name}")
         module.register(subparsers, common)
     return parser
@@ -61,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(args_list)
         set_language(args.lang or language_from_environment())
         if args.command is None:
-            if "gui" not in COMMANDS:
+            if "gui" not in available_commands():
                 parser.print_help()
                 return 0
             args = parser.parse_args(["gui", *args_list])
