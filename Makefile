@@ -17,7 +17,7 @@ run: $(STAMP)
 	$(VENV)/bin/cann-config $(ARGS)
 
 test: $(STAMP)
-	QT_QPA_PLATFORM=$${QT_QPA_PLATFORM:-offscreen} $(PY) -m ruff check app ui tests
+	QT_QPA_PLATFORM=$${QT_QPA_PLATFORM:-offscreen} $(PY) -m ruff check .
 	QT_QPA_PLATFORM=$${QT_QPA_PLATFORM:-offscreen} $(PY) -m pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)
