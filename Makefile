@@ -23,5 +23,14 @@ test: $(STAMP)
 bench: $(STAMP)
 	@for b in tests/bench/bench_*.py; do echo "== $$b"; QT_QPA_PLATFORM=offscreen $(PY) $$b || exit 1; done
 
+# The desktop bundle: dist/cann-config/ and dist/cann-config-<version>-linux-<arch>.tar.gz
+# (PyInstaller from the `dist` extra, installed into .venv; see packaging/build.sh).
+$(VENV)/.installed-dist: $(STAMP) pyproject.toml
+	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[dist]'
+	@touch $@
+
+dist: $(VENV)/.installed-dist
+	PYTHON=$(PY) packaging/build.sh
+
 clean:
 	rm -rf $(VENV) build dist *.egg-info
