@@ -120,7 +120,8 @@ def _under(root: Path, path: str | Path) -> Path:
     return root / str(p).lstrip("/")
 
 
-def _find_npu_smi(root: Path, environ: Mapping[str, str]) -> str:
+def _find_npu_smi(root: Path, environ: Mapping[str, str]) -> str | None:
+    """The npu-smi to run: on PATH, else where the driver installs it; None when there is none."""
     if root == Path("/"):
         found = shutil.which("npu-smi", path=environ.get("PATH", os.defpath))
         if found:
@@ -129,7 +130,7 @@ def _find_npu_smi(root: Path, environ: Mapping[str, str]) -> str:
         candidate = _under(root, place) / "npu-smi"
         if candidate.is_file():
             return str(candidate)
-    return "npu-smi"  # not found: running it reports FileNotFoundError, the runner decides
+    return None
 
 
 def _first_line(*texts: str | None) -> str:
@@ -210,7 +211,11 @@ def probe_host(timeout: float = DEFAULT_TIMEOUT, runner: Runner = run_command, r
     npu_smi = _find_npu_smi(root, env)
     device: DeviceInfo | None = None
 
-    info = _run(runner, [npu_smi, "info"], "npu-smi info", budget, tried, raw)
+    info = None
+    if npu_smi is None:
+        tried.append(device_text("devices-probe-not-found", places=", ".join(NPU_SMI_PLACES)))
+    else:
+        info = _run(runner, [npu_smi, "info"], "npu-smi info", budget, tried, raw)
     if info is not None:
         try:
             table = read_npu_smi_info(info, "npu-smi info")
@@ -222,7 +227,7 @@ def probe_host(timeout: float = DEFAULT_TIMEOUT, runner: Runner = run_command, r
             for npu, chip in board_needed(table):
                 args = ["info", "-t", "board", "-i", str(npu)] + ([] if chip is None else ["-c", str(chip)])
                 shown = "npu-smi " + " ".join(args)
-                text = _run(runner, [npu_smi, *args], shown, budget, tried, raw)
+                text = _run(runner, [str(npu_smi), *args], shown, budget, tried, raw)
                 if text is not None:
                     boards.append(text)
                     board_names.append(shown)
