@@ -1,0 +1,156 @@
+"""`cann-config export FORMAT`: the choices as a snippet, env file, op_cache.ini or profile.
+
+    cann-config export FORMAT [--profile FILE] [--set ID=VALUE ...] [--device SOC|SERIES]
+                       [--framework ID] [--ini EXISTING] [--add-versions] [--changed-only] [-o FILE]
+
+Without `-o` the export goes to stdout; with it, the file is written atomically and only when
+the export succeeded. Without `--framework` and `--profile`, a format made for one framework
+implies it (tf2 -> tf2, ge-options -> ge); otherwise the framework is tf1.
+
+Exit status (DESIGN.md):
+    0  written;
+    1  a choice was refused: the device or framework cannot take it (huge pages on Ascend310P3,
+       a memory option for PyTorch). The reasons go to stderr and nothing is written;
+    2  bad usage or unreadable input, one line on stderr. This includes a format that does not
+       fit the framework (tf2 with --framework pytorch): the command line asks for something
+       that does not exist, before any choice is looked at, like an unknown format would.
+Warnings (the catalog's notes on a chosen value, a choice this format cannot carry) go to stderr
+and do not change the exit status.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from app.catalog import load_catalog
+from app.devices import DeviceInfo, device_from_choice
+from app.errors import InputError, UsageError
+from app.exporters import FORMATS, export_text, format_fits, formats_for, framework_for_format, text_of
+from app.exporters.files import write_export
+from app.findings import sort_findings
+from app.i18n import current_language
+from app.profile import DEFAULT_FRAMEWORK, Profile, load_profile
+
+PROG = "cann-config"
+
+
+def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    frameworks = list(load_catalog().frameworks)
+    p = subparsers.add_parser(
+        "export", parents=[common], help="write the choices as a snippet, env file, op_cache.ini or profile",
+        description="Write the choices as code to paste (tf1-estimator, tf1-session, tf2, ge-options), "
+                    "an env file (env-bash, env-fish), an op_cache.ini or a profile. Exit 1 when a "
+                    "choice is refused for the device or framework; 2 for bad usage, including a "
+                    "format the framework does not take.")
+    p.add_argument("format", choices=FORMATS, metavar="FORMAT", help="one of: " + ", ".join(FORMATS))
+    p.add_argument("--profile", metavar="FILE", help="start from a saved profile (JSON)")
+    p.add_argument("--set", dest="settings", action="append", default=[], metavar="ID=VALUE",
+                   help="choose a value (repeatable), e.g. --set static_memory_policy=2")
+    p.add_argument("--device", metavar="SOC", help="an SoC version (Ascend910B3) or a series id (atlas-a2)")
+    p.add_argument("--framework", choices=frameworks, metavar="ID", help="one of: " + ", ".join(frameworks))
+    p.add_argument("--ini", metavar="EXISTING",
+                   help="op-cache-ini: rewrite this op_cache.ini, changing only the values chosen")
+    p.add_argument("--add-versions", action="store_true",
+                   help="op-cache-ini, new file: add adk_version and ops_version of the CANN installed here")
+    p.add_argument("--changed-only", action="store_true", help="only what differs from the defaults")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    p.set_defaults(run=run)
+
+
+def _apply_setting(profile: Profile, item: str) -> Profile:
+    option_id, sep, text = item.partition("=")
+    option_id = option_id.strip()
+    if not sep or not option_id:
+        raise UsageError(f"--set needs ID=VALUE, not {item!r}")
+    catalog = load_catalog()
+    if option_id not in catalog.options:
+        raise UsageError(f"--set: unknown option {option_id!r}; known options: {', '.join(catalog.options)}")
+    try:
+        value = catalog.options[option_id].parse(text)
+    except ValueError as exc:
+        raise UsageError(f"--set: {exc}") from None
+    return profile.with_value(option_id, value)
+
+
+def build_profile(args: argparse.Namespace) -> tuple[Profile, DeviceInfo | None]:
+    """The Profile the command line describes (--profile, then --framework, --device, --set), and
+    the device as chosen by hand when --device is given (so reasons say "chosen by hand")."""
+    profile = load_profile(args.profile) if args.profile else Profile()
+    if args.framework:
+        framework = args.framework
+    elif args.profile:
+        framework = profile.framework
+    else:
+        framework = framework_for_format(args.format) or DEFAULT_FRAMEWORK
+    device = profile.device
+    info = None
+    if args.device:
+        try:
+            info = device_from_choice(args.device)
+        except ValueError as exc:
+            raise UsageError(f"--device: {exc}") from None
+        device = args.device.strip()
+    profile = replace(profile, framework=framework, device=device)
+    for item in args.settings:
+        profile = _apply_setting(profile, item)
+    return profile, info
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def run(args: argparse.Namespace) -> int:
+    profile, device = build_profile(args)
+    fmt = args.format
+    if not format_fits(fmt, profile.framework):
+        raise UsageError(f"the {fmt} export is not for framework {profile.framework}; "
+                         f"{profile.framework} takes: {', '.join(formats_for(profile.framework))}")
+    if (args.ini or args.add_versions) and fmt != "op-cache-ini":
+        raise UsageError("--ini and --add-versions go with the op-cache-ini format")
+    existing = None
+    versions = None
+    if args.ini:
+        from app.opcache_ini import read_op_cache_ini
+
+        if args.add_versions:
+            raise UsageError("--add-versions is for a new op_cache.ini; CANN keeps the version lines of an existing one")
+        existing = read_op_cache_ini(args.ini)
+    elif args.add_versions:
+        from app.opcache_ini import installed_op_cache_versions
+
+        versions = installed_op_cache_versions()
+        if len(versions) < 2:
+            raise InputError("--add-versions: the installed CANN versions were not found on this host "
+                             "(no version.info under the usual install paths or $ASCEND_OPP_PATH)")
+    result = export_text(profile, fmt, changed_only=args.changed_only, existing_ini=existing, ini_versions=versions,
+                         device=device)
+    for finding in sort_findings(result.findings):
+        if finding.severity in ("error", "warning"):
+            where = f"{finding.where()}: " if finding.where() else ""
+            print(f"{PROG}: {finding.severity}: {where}{finding.message()}", file=sys.stderr)
+    if result.refused:
+        print(f"{PROG}: {text_of('export-text-nothing-exported', current_language())}", file=sys.stderr)
+        return 1
+    if args.output:
+        if existing is not None and _same_file(args.output, args.ini):
+            from app.opcache_ini import save_op_cache_ini
+
+            saved = save_op_cache_ini(args.output, result.data, existing.original)
+            note = f" (previous content in {saved.backup})" if saved.backup else ""
+            print(f"{'wrote' if saved.written else 'unchanged:'} {args.output}{note}")
+        else:
+            write_export(Path(args.output), result.data)
+            print(f"wrote {args.output}")
+        return 0
+    sys.stdout.flush()
+    sys.stdout.buffer.write(result.data)
+    sys.stdout.buffer.flush()
+    return 0
