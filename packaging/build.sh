@@ -17,7 +17,6 @@ cd "$ROOT"
 PYTHON=${PYTHON:-.venv/bin/python}
 DIST_DIR=${DIST_DIR:-dist}
 WORK_DIR=${WORK_DIR:-build/pyinstaller}
-APP_ID=io.github.cann_config_assistant.CannConfig
 
 die() { echo "build.sh: $*" >&2; exit 2; }
 
@@ -50,18 +49,8 @@ fi
     --distpath "$DIST_DIR" --workpath "$WORK_DIR" packaging/cann-config.spec
 BUNDLE="$DIST_DIR/cann-config"
 
-# 3. Desktop integration files, in the freedesktop layout the install script copies from.
-share="$BUNDLE/share"
-install -D -m 644 "packaging/$APP_ID.desktop" "$share/applications/$APP_ID.desktop"
-install -D -m 644 "packaging/$APP_ID.metainfo.xml" "$share/metainfo/$APP_ID.metainfo.xml"
-install -D -m 644 resources/icons/cann-config.svg "$share/icons/hicolor/scalable/apps/$APP_ID.svg"
-for png in resources/icons/cann-config-*.png; do
-    size=${png##*-}; size=${size%.png}
-    install -D -m 644 "$png" "$share/icons/hicolor/${size}x${size}/apps/$APP_ID.png"
-done
-install -m 755 packaging/install.sh packaging/uninstall.sh "$BUNDLE/"
-# The marker the install and uninstall scripts check before they replace or remove a folder.
-printf 'cann-config %s linux-%s\n' "$VERSION" "$ARCH" > "$BUNDLE/.cann-config-bundle"
+# 3. Desktop integration files and the install/uninstall scripts, inside the bundle.
+packaging/layout_bundle.sh "$BUNDLE" "$VERSION"
 
 # 4. Libraries the bundled Qt plugins need but the build host lacks are not in the bundle:
 #    the target must have them. Say which, so a release is built on a host that has them.
