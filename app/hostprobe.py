@@ -58,6 +58,8 @@ NPU_SMI_PLACES = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin")
 DEFAULT_TIMEOUT = 5.0
 # Below this remainder of the budget a command is not started at all.
 _MIN_SLICE = 0.05
+# Kept back from each command's timeout: killing a hung npu-smi and waiting for it to go.
+_KILL_GRACE = 0.25
 _MAX_VERSION_FILE = 64 * 1024
 
 Runner = Callable[..., Any]
@@ -81,7 +83,7 @@ def run_command(argv: Sequence[str], *, capture_output: bool = True, text: bool 
         except OSError:
             pass
         try:
-            proc.wait(timeout=0.2)
+            proc.wait(timeout=_KILL_GRACE * 0.8)
         except subprocess.TimeoutExpired:
             pass  # abandoned; subprocess reaps it if it ever exits
         for stream in (proc.stdout, proc.stderr):
@@ -159,7 +161,8 @@ class _Budget:
         self.deadline = time.monotonic() + seconds
 
     def remaining(self) -> float:
-        return self.deadline - time.monotonic()
+        """What a command may still take, leaving time to stop it when it hangs."""
+        return self.deadline - time.monotonic() - _KILL_GRACE
 
 
 def _run(runner: Runner, argv: list[str], shown: str, budget: _Budget, tried: list[str], raw: dict[str, str],

@@ -354,3 +354,12 @@ def test_random_text_raises_only_npu_smi_error(candidate):
 @given(st.sampled_from(FIXTURES), st.lists(_mutation, min_size=1, max_size=6))
 def test_mutated_npu_smi_text_raises_only_npu_smi_error(name, mutations):
     _parse_everything(_mutate(text(name), mutations))
+
+
+def test_ascend910_needs_the_board_even_without_phy_id_but_910_is_the_training_series():
+    a3 = text("a3-910-9392.txt").replace("| Chip  Phy-ID  ", "| Chip          ")
+    assert read_npu_smi_info(a3).layout == LAYOUT_CHIP
+    assert device_from_npu_smi(a3).soc_version is None
+    old = text("training-910a.txt").replace("910A ", "910  ")
+    d = device_from_npu_smi(old)
+    assert (d.soc_version, d.series) == ("Ascend910", "atlas-training")
