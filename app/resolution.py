@@ -259,7 +259,8 @@ class _Resolver:
         if not ini.counts:
             ignored = [e for e in (max_e, ratio_e) if e is not None]
             if ignored:
-                shown = ", ".join(f"{e.key}={e.value.rstrip()} ({e.line})" for e in ignored)
+                name = ini.path.name if ini.path is not None else src
+                shown = ", ".join(f"{e.key}={e.value.rstrip()} ({name}:{e.line})" for e in ignored)
                 self.add("cache-ini-values-ignored", src, ignored[0].line, settings=shown)
             return None
         if max_e is None and ratio_e is None:

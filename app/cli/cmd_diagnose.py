@@ -1,0 +1,54 @@
+"""`cann-config diagnose`: the values CANN will use for the op cache, their sources, and why.
+
+Exit status (DESIGN.md): 0 no error findings, 1 error findings, 2 unusable input or bad usage.
+Without `--env-file` the environment is this shell's; with it, only the file's assignments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+
+from app.catalog import load_catalog
+from app.devices import device_from_choice
+from app.diagnosis import diagnose
+from app.errors import UsageError
+from app.i18n import current_language
+
+
+def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = subparsers.add_parser(
+        "diagnose", parents=[common], help="show the op cache values CANN will use, where they come from, and why",
+        description="Read op_cache.ini, an env file and a script as CANN would, and show the effective "
+                    "max_op_cache_size, remain_cache_size_ratio, op_compiler_cache_mode and op_compiler_cache_dir "
+                    "with their sources, and every finding. Exit 1 when there are error findings.")
+    p.add_argument("--ini", metavar="FILE", help="the op_cache.ini to read (default: <cache dir>/kernel_cache/op_cache.ini)")
+    p.add_argument("--env-file", metavar="FILE",
+                   help="read `export NAME=value` lines as the environment (instead of this shell's)")
+    if importlib.util.find_spec("app.importers") is not None:
+        p.add_argument("--script", metavar="FILE", help="a training script whose settings to include (read, never run)")
+    p.add_argument("--device", metavar="SOC", help="the SoC version (e.g. Ascend910B3) or series id the job runs on")
+    p.add_argument("--cache-dir", metavar="DIR",
+                   help="the cache base dir (as op_compiler_cache_dir / ASCEND_CACHE_PATH name it), or its kernel_cache")
+    p.add_argument("--framework", metavar="ID", choices=list(load_catalog().frameworks),
+                   help="tf1, tf2, pytorch, atc, ge or acl (default: from the script or the environment)")
+    p.add_argument("--json", action="store_true", help="print JSON (keys and codes never change with --lang)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    device = None
+    if args.device:
+        try:
+            device = device_from_choice(args.device)
+        except ValueError as exc:
+            raise UsageError(f"--device: {exc}") from None
+    result = diagnose(ini_path=args.ini, env_file=args.env_file, script=getattr(args, "script", None),
+                      device=device, cache_dir=args.cache_dir, framework=args.framework)
+    lang = current_language()
+    if args.json:
+        print(json.dumps(result.to_json(lang), ensure_ascii=False, indent=2))
+    else:
+        print(result.to_text(lang))
+    return 1 if result.has_errors() else 0
