@@ -1,0 +1,118 @@
+"""`cann-config gui` (also `cann-config` with no subcommand): open the wizard.
+
+PySide6 is imported only here and only when the command runs, so every other command works on a
+server without it. Before Qt is touched the command checks that there is somewhere to show a
+window: without a display a Qt application aborts (SIGABRT, with a misleading xcb message), so
+this exits 2 with one line saying how to run it instead. The files and the device named on the
+command line are read first too, so a bad one is a one-line error, not a dialog.
+
+`--smoke` opens the window, waits until it has painted, prints `shown <seconds>` and exits 0
+(for packaging checks and tests/bench/bench_startup.py); it runs no device detection. The
+seconds are counted from the process's real start: its `starttime` in /proc/self/stat (clock
+ticks since boot, 10 ms resolution on Linux), against CLOCK_BOOTTIME; where /proc is missing,
+from the moment this module was imported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+from app.errors import UsageError
+
+_IMPORTED_AT = time.monotonic()
+
+NO_DISPLAY = ("no display to open the wizard on: run it in a desktop session (DISPLAY or WAYLAND_DISPLAY set), "
+              "set QT_QPA_PLATFORM=offscreen to run it without a screen, or use the command line "
+              "(cann-config --help)")
+
+
+def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = subparsers.add_parser("gui", parents=[common], help="open the wizard (the default without a subcommand)",
+                              description="Open the CANN Config Assistant wizard.")
+    p.add_argument("--device", metavar="SOC", help="the device the settings are for: a SoC version "
+                   "(Ascend910B3) or a series id (atlas-a2); no detection runs")
+    p.add_argument("--framework", metavar="ID", help="where the settings will be used: tf1, tf2, pytorch, atc, ge, acl")
+    p.add_argument("--profile", metavar="FILE", help="start from a saved profile (JSON)")
+    p.add_argument("--ini", metavar="FILE", help="the op_cache.ini to edit")
+    p.add_argument("--smoke", action="store_true",
+                   help="open the window, wait until it has painted, print 'shown SECONDS' and exit")
+    p.set_defaults(run=run)
+
+
+def seconds_since_process_start() -> float:
+    """Seconds since this process started (see the module docstring for how)."""
+    try:
+        with open("/proc/self/stat", encoding="ascii") as handle:
+            stat = handle.read()
+        # Fields after "(comm)": state is field 3, starttime is field 22 of the whole line.
+        start_ticks = int(stat[stat.rindex(")") + 2:].split()[19])
+        now = time.clock_gettime(time.CLOCK_BOOTTIME)
+        return max(now - start_ticks / os.sysconf("SC_CLK_TCK"), 0.0)
+    except (OSError, ValueError, IndexError, AttributeError):
+        return time.monotonic() - _IMPORTED_AT
+
+
+def display_problem(environ: Mapping[str, str] | None = None, platform: str | None = None) -> str | None:
+    """Why no window can be shown here (the one-line message), or None when one can."""
+    env = os.environ if environ is None else environ
+    platform = platform or sys.platform
+    if platform.startswith(("win", "darwin", "cygwin")):
+        return None
+    qpa = env.get("QT_QPA_PLATFORM", "").strip()
+    if qpa:
+        first = qpa.split(";")[0].split(":")[0].strip()
+        if first == "xcb" and not env.get("DISPLAY"):
+            return NO_DISPLAY
+        if first.startswith("wayland") and not env.get("WAYLAND_DISPLAY"):
+            return NO_DISPLAY
+        return None
+    if not env.get("DISPLAY") and not env.get("WAYLAND_DISPLAY"):
+        return NO_DISPLAY
+    return None
+
+
+def _check_arguments(args: argparse.Namespace) -> None:
+    """Read what the command line names, so a bad file or device is a one-line error (exit 2)."""
+    from app.catalog import load_catalog
+    from app.devices import device_from_choice
+
+    if args.device is not None:
+        try:
+            device_from_choice(args.device)
+        except ValueError as exc:
+            raise UsageError(f"--device: {exc}") from None
+    frameworks = load_catalog().frameworks
+    if args.framework is not None and args.framework not in frameworks:
+        raise UsageError(f"--framework: unknown framework {args.framework!r}; use one of {', '.join(frameworks)}")
+    if args.profile is not None:
+        from app.profile import load_profile
+
+        args.profile = load_profile(Path(args.profile))
+    if args.ini is not None:
+        path = Path(args.ini)
+        if path.exists():
+            from app.opcache_ini import read_op_cache_ini
+
+            read_op_cache_ini(path)
+
+
+def run(args: argparse.Namespace) -> int:
+    problem = display_problem()
+    if problem:
+        print(f"cann-config: {problem}", file=sys.stderr)
+        return 2
+    _check_arguments(args)
+    try:
+        import PySide6.QtWidgets  # noqa: F401 - only to know that the GUI can run
+    except ImportError as exc:
+        print(f"cann-config: the wizard needs PySide6, which cannot be imported here ({exc}); "
+              "install PySide6-Essentials or use the command line (cann-config --help)", file=sys.stderr)
+        return 2
+    from ui import run_gui
+
+    return run_gui(args, seconds_since_process_start)

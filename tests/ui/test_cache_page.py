@@ -1,0 +1,238 @@
+"""The cache page: directories, effective values and sources, op_cache.ini save, gauge, scan."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QPushButton, QToolButton
+
+from app.cleanup import predict_cleanup
+from app.scanner import scan_to_end
+from ui import dialogs
+from ui.editors import OptionEditor
+from ui.gauge import MIB
+
+CANN_INI = ("#配置文件格式，必须包含，自动生成的文件中默认包括如下信息，手动创建时，需要输入\r\n"
+            "[op_compiler_cache]\r\n"
+            "adk_version=8.5.0\r\n"
+            "ops_version=8.5.0\r\n"
+            "#限制某个AI处理器下缓存文件的磁盘空间的大小，整数，单位为MB\r\n"
+            "max_op_cache_size = 800   # MB, for the team\r\n"
+            "remain_cache_size_ratio=60\r\n"
+            "unknown_key=kept\r\n").encode("utf-8")
+
+
+def editor(wizard, oid):
+    return wizard.findChild(OptionEditor, f"option_{oid}")
+
+
+def make_cache_tree(base: Path, soc: str = "Ascend910B3", groups: int = 40, size: int = 64 * 1024) -> Path:
+    """A kernel_cache with `groups` compiled operators (json + binary) accessed long ago."""
+    soc_dir = base / "kernel_cache" / soc / "kernel_meta"
+    soc_dir.mkdir(parents=True)
+    old = time.time() - 10 * 86400
+    for i in range(groups):
+        name = f"te_op_{i:04d}"
+        binary = soc_dir / f"{name}.o"
+        binary.write_bytes(b"\0" * size)
+        meta = soc_dir / f"{name}.json"
+        meta.write_text('{"binFileName": "%s", "binFileSuffix": ".o"}' % name)
+        for path in (binary, meta):
+            os.utime(path, (old + i * 60, old + i * 60))
+    return base / "kernel_cache"
+
+
+def test_dirs_follow_the_option_and_the_environment(make_wizard, tmp_path, monkeypatch):
+    monkeypatch.setenv("ASCEND_CACHE_PATH", str(tmp_path / "shared"))
+    wizard = make_wizard(device="Ascend910B3")
+    dirs = wizard.findChild(QLabel, "cacheDirsLabel")
+    assert str(tmp_path / "shared" / "kernel_cache") in dirs.text()
+    assert str(tmp_path / "shared" / "kernel_cache" / "Ascend910B3") in dirs.text()
+    editor(wizard, "op_compiler_cache_dir").setProperty("value", str(tmp_path / "mine"))
+    assert str(tmp_path / "mine" / "kernel_cache" / "Ascend910B3") in dirs.text()
+
+
+def test_browse_sets_the_cache_dir(make_wizard, tmp_path, monkeypatch):
+    wizard = make_wizard(device="Ascend910B3")
+    monkeypatch.setattr(dialogs, "choose_directory", lambda *a, **k: str(tmp_path / "picked"))
+    wizard.findChild(QToolButton, "browse_op_compiler_cache_dir").click()
+    assert wizard.controller.profile.options["op_compiler_cache_dir"] == str(tmp_path / "picked")
+
+
+def test_effective_values_show_their_source(make_wizard, tmp_path, monkeypatch):
+    monkeypatch.setenv("ASCEND_MAX_OP_CACHE_SIZE", "900")
+    wizard = make_wizard(device="Ascend910B3")
+    size = wizard.findChild(QLabel, "effective_max_op_cache_size")
+    ratio = wizard.findChild(QLabel, "effective_remain_cache_size_ratio")
+    assert "900" in size.text() and "ASCEND_MAX_OP_CACHE_SIZE" in size.text()
+    assert "50" in ratio.text() and "default" in ratio.text()
+    assert editor(wizard, "max_op_cache_size").property("value") == 900
+    ini = tmp_path / "op_cache.ini"
+    ini.write_bytes(CANN_INI)
+    wizard2 = make_wizard(device="Ascend910B3", ini=ini)
+    size2 = wizard2.findChild(QLabel, "effective_max_op_cache_size")
+    assert "800" in size2.text() and "op_cache.ini" in size2.text()
+    assert editor(wizard2, "max_op_cache_size").property("value") == 800
+    assert editor(wizard2, "remain_cache_size_ratio").property("value") == 60
+
+
+def test_modified_mark_and_reset(make_wizard, tmp_path):
+    ini = tmp_path / "op_cache.ini"
+    ini.write_bytes(CANN_INI)
+    wizard = make_wizard(device="Ascend910B3", ini=ini)
+    mark = wizard.findChild(QLabel, "modified_max_op_cache_size")
+    reset = wizard.findChild(QToolButton, "reset_max_op_cache_size")
+    assert mark.text() == "" and not reset.isEnabled()
+    editor(wizard, "max_op_cache_size").setProperty("value", 1000)
+    assert mark.text() and reset.isEnabled()
+    reset.click()
+    assert mark.text() == ""
+    assert editor(wizard, "max_op_cache_size").property("value") == 800
+    assert "max_op_cache_size" not in wizard.controller.profile.options
+
+
+def test_saving_an_unchanged_ini_leaves_it_byte_identical(make_wizard, tmp_path, monkeypatch):
+    ini = tmp_path / "op_cache.ini"
+    ini.write_bytes(CANN_INI)
+    reviews = []
+    monkeypatch.setattr(dialogs, "run_dialog", lambda dialog: reviews.append(dialog) or True)
+    wizard = make_wizard(device="Ascend910B3", ini=ini)
+    wizard.findChild(QPushButton, "saveIniButton").click()
+    assert ini.read_bytes() == CANN_INI
+    # A change and its undo: still nothing to write.
+    editor(wizard, "max_op_cache_size").setProperty("value", 1000)
+    editor(wizard, "max_op_cache_size").setProperty("value", 800)
+    wizard.findChild(QPushButton, "saveIniButton").click()
+    assert ini.read_bytes() == CANN_INI
+    assert not reviews
+    assert not (tmp_path / "op_cache.ini.bak").exists()
+    assert "Nothing to save" in wizard.findChild(QLabel, "iniStatus").text()
+
+
+def test_a_change_is_reviewed_then_saved_keeping_everything_else(make_wizard, tmp_path, monkeypatch):
+    ini = tmp_path / "op_cache.ini"
+    ini.write_bytes(CANN_INI)
+    reviews = []
+    monkeypatch.setattr(dialogs, "run_dialog", lambda dialog: reviews.append(dialog.diff_text) or False)
+    wizard = make_wizard(device="Ascend910B3", ini=ini)
+    editor(wizard, "max_op_cache_size").setProperty("value", 1000)
+    wizard.findChild(QPushButton, "saveIniButton").click()
+    assert ini.read_bytes() == CANN_INI  # the review was cancelled
+    assert "-max_op_cache_size = 800   # MB, for the team" in reviews[0]
+    assert "+max_op_cache_size = 1000   # MB, for the team" in reviews[0]
+    monkeypatch.setattr(dialogs, "run_dialog", lambda dialog: True)
+    wizard.findChild(QPushButton, "saveIniButton").click()
+    assert ini.read_bytes() == CANN_INI.replace(b"= 800 ", b"= 1000 ")
+    assert (tmp_path / "op_cache.ini.bak").read_bytes() == CANN_INI
+    assert not wizard.controller.dirty
+    assert "Saved" in wizard.findChild(QLabel, "iniStatus").text()
+
+
+def test_a_file_changed_on_disk_is_not_overwritten_and_the_refusal_is_shown(make_wizard, tmp_path, monkeypatch):
+    ini = tmp_path / "op_cache.ini"
+    ini.write_bytes(CANN_INI)
+    errors = []
+    monkeypatch.setattr(dialogs, "run_dialog", lambda dialog: True)
+    monkeypatch.setattr(dialogs, "show_error", lambda parent, title, text: errors.append(text))
+    wizard = make_wizard(device="Ascend910B3", ini=ini)
+    editor(wizard, "max_op_cache_size").setProperty("value", 1000)
+    changed = CANN_INI + b"# edited by someone else\n"
+    ini.write_bytes(changed)
+    assert wizard.cache_page.review_and_save() is False
+    assert ini.read_bytes() == changed
+    assert errors and "changed on disk" in errors[0]
+    assert "changed on disk" in wizard.findChild(QLabel, "iniStatus").text()
+
+
+def test_a_new_ini_is_created_in_the_resolved_kernel_cache(make_wizard, tmp_path, monkeypatch):
+    monkeypatch.setattr(dialogs, "run_dialog", lambda dialog: True)
+    wizard = make_wizard(device="Ascend910B3")
+    editor(wizard, "op_compiler_cache_dir").setProperty("value", str(tmp_path / "cache"))
+    editor(wizard, "max_op_cache_size").setProperty("value", 2000)
+    assert wizard.cache_page.review_and_save()
+    text = (tmp_path / "cache" / "kernel_cache" / "op_cache.ini").read_text(encoding="utf-8")
+    assert "[op_compiler_cache]" in text and "max_op_cache_size=2000" in text
+
+
+def test_the_gauge_shows_the_scanners_numbers(make_wizard, qtbot, tmp_path):
+    kernel_cache = make_cache_tree(tmp_path / "cache")
+    wizard = make_wizard(device="Ascend910B3")
+    editor(wizard, "op_compiler_cache_dir").setProperty("value", str(tmp_path / "cache"))
+    editor(wizard, "max_op_cache_size").setProperty("value", 1)
+    editor(wizard, "remain_cache_size_ratio").setProperty("value", 50)
+    scan = wizard.findChild(QPushButton, "scanButton")
+    qtbot.mouseClick(scan, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: wizard.cache_page.usage is not None and not wizard.cache_page.scanning(), timeout=20000)
+    usage = scan_to_end(kernel_cache)
+    now = time.time()
+    gauge = wizard.cache_page.gauge
+    assert [r.soc for r in gauge.rows] == sorted(usage.socs)
+    row = gauge.rows[0]
+    expected = predict_cleanup(usage.socs["Ascend910B3"], 1, 50, now)
+    assert row.used_bytes == usage.socs["Ascend910B3"].cann_bytes == expected.used_bytes
+    assert row.files == usage.socs["Ascend910B3"].files
+    assert row.limit_bytes == 1 * MIB
+    assert row.keep_bytes == expected.keep_threshold_bytes
+    assert row.delete_bytes == expected.delete_bytes > 0
+    assert row.percent > 100  # over the limit shows above 100 %
+    assert wizard.cache_page.usage.free_bytes == gauge.free_bytes
+    # A new limit changes the prediction without a new scan.
+    editor(wizard, "max_op_cache_size").setProperty("value", -1)
+    assert gauge.rows[0].limit_bytes is None and gauge.rows[0].delete_bytes == 0
+
+
+def test_stop_ends_a_scan(make_wizard, qtbot, tmp_path, monkeypatch, gate):
+    import app.scanner as scanner
+
+    make_cache_tree(tmp_path / "cache", groups=5)
+    real_scan = scanner.scan_cache
+    ticks = iter(range(10**9))
+
+    def gated_scandir(fd):
+        gate.wait()
+        return os.scandir(fd)
+
+    def slow_scan(path, **kwargs):
+        # Every clock reading is a new batch, and the first directory waits for the gate.
+        return real_scan(path, scandir=gated_scandir, clock=lambda: float(next(ticks)), **kwargs)
+
+    monkeypatch.setattr(scanner, "scan_cache", slow_scan)
+    wizard = make_wizard(device="Ascend910B3")
+    editor(wizard, "op_compiler_cache_dir").setProperty("value", str(tmp_path / "cache"))
+    scan = wizard.findChild(QPushButton, "scanButton")
+    scan.click()
+    qtbot.waitUntil(gate.entered.is_set, timeout=10000)
+    assert wizard.cache_page.scanning() and "Stop" in scan.text()
+    scan.click()  # Stop
+    gate.open()
+    qtbot.waitUntil(lambda: not wizard.cache_page.scanning(), timeout=10000)
+    qtbot.waitUntil(lambda: wizard.cache_page.usage is not None, timeout=10000)
+    assert wizard.cache_page.usage.stopped
+    assert "Stopped" in wizard.findChild(QLabel, "scanStatus").text()
+    assert "Stop" not in scan.text().replace("&", "")
+
+
+def test_closing_during_a_scan_stops_and_joins_the_worker(make_wizard, qtbot, tmp_path, monkeypatch, gate):
+    import app.scanner as scanner
+
+    make_cache_tree(tmp_path / "cache", groups=3)
+    real_scan = scanner.scan_cache
+
+    def gated(path, **kwargs):
+        def scandir(fd):
+            gate.wait()
+            return os.scandir(fd)
+        return real_scan(path, scandir=scandir, **kwargs)
+
+    monkeypatch.setattr(scanner, "scan_cache", gated)
+    wizard = make_wizard(device="Ascend910B3")
+    editor(wizard, "op_compiler_cache_dir").setProperty("value", str(tmp_path / "cache"))
+    wizard.findChild(QPushButton, "scanButton").click()
+    qtbot.waitUntil(gate.entered.is_set, timeout=10000)
+    worker = wizard.cache_page.scan_worker
+    gate.open()
+    wizard.close()
+    assert worker.isFinished()

@@ -1,0 +1,117 @@
+"""The export page: the preview is the core exporter's output for the current choices, always."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QCheckBox, QComboBox, QListWidget, QPlainTextEdit, QPushButton
+
+from app.catalog import load_catalog
+from app.exporters import FORMATS, check_choices, export_text
+from app.profile import Profile
+from ui import dialogs
+from ui.editors import OptionEditor
+
+
+def parts(wizard):
+    return (wizard.findChild(QComboBox, "exportFormatCombo"), wizard.findChild(QPlainTextEdit, "exportPreview"),
+            wizard.findChild(QCheckBox, "changedOnlyCheck"))
+
+
+def expected(profile: Profile, fmt: str, changed_only: bool) -> str:
+    return export_text(profile, fmt, changed_only=changed_only).text
+
+
+def test_preview_follows_every_change_and_equals_the_exporter(make_wizard):
+    wizard = make_wizard(device="Ascend910B3")
+    combo, preview, changed_only = parts(wizard)
+    catalog = load_catalog()
+    # The wizard's Profile is built independently here, so a wrong Profile cannot hide.
+    mine = Profile(framework="tf1", device="Ascend910B3")
+    assert preview.toPlainText() == expected(mine, combo.currentData(), False)
+    for option in catalog.on_page("memory"):
+        for value_doc in option.values:
+            edit = wizard.findChild(OptionEditor, f"option_{option.id}")
+            if edit.property("value") != value_doc.value:  # setting the shown value again changes nothing
+                mine = mine.with_value(option.id, value_doc.value)
+            edit.setProperty("value", value_doc.value)
+            assert wizard.controller.profile == mine
+            for index in range(combo.count()):
+                combo.setCurrentIndex(index)
+                for flag in (False, True):
+                    changed_only.setChecked(flag)
+                    assert preview.toPlainText() == expected(mine, combo.itemData(index), flag), \
+                        (option.id, value_doc.value, combo.itemData(index), flag)
+    changed_only.setChecked(False)
+    wizard.findChild(OptionEditor, "option_variable_use_1g_huge_page").setProperty("value", 1)
+    device = wizard.findChild(QComboBox, "deviceCombo")
+    device.setCurrentIndex(device.findData("Ascend310P3"))  # the choice becomes impossible
+    mine = Profile(framework="tf1", device="Ascend310P3", options={**mine.options, "variable_use_1g_huge_page": 1})
+    assert wizard.controller.profile == mine
+    assert preview.toPlainText() == expected(mine, combo.currentData(), False)
+
+
+def test_formats_are_those_of_the_framework_and_follow_the_usage(make_wizard):
+    wizard = make_wizard(device="Ascend910B3")
+    combo, preview, _ = parts(wizard)
+    usage = wizard.findChild(QComboBox, "usageCombo")
+    catalog = load_catalog()
+    for index in range(usage.count()):
+        usage.setCurrentIndex(index)
+        framework = wizard.controller.profile.framework
+        shown = [combo.itemData(i) for i in range(combo.count())]
+        assert shown == list(catalog.frameworks[framework].exports)
+        assert set(shown) <= set(FORMATS)
+        assert preview.toPlainText() == expected(wizard.controller.profile, combo.currentData(), False)
+    usage.setCurrentIndex(usage.findData("tf1-session"))
+    assert combo.currentData() == "tf1-session"
+    usage.setCurrentIndex(usage.findData("tf1-estimator"))
+    assert combo.currentData() == "tf1-estimator"
+
+
+def test_findings_are_listed_with_their_severity(make_wizard):
+    wizard = make_wizard(device="Ascend910B3")
+    wizard.findChild(OptionEditor, "option_variable_use_1g_huge_page").setProperty("value", 1)
+    device = wizard.findChild(QComboBox, "deviceCombo")
+    device.setCurrentIndex(device.findData("Ascend310P3"))
+    findings = wizard.findChild(QListWidget, "findingsList")
+    texts = [findings.item(i).text() for i in range(findings.count())]
+    wanted = check_choices(wizard.controller.profile)
+    assert any(f.severity == "error" for f in wanted)
+    for finding in wanted:
+        assert any(t.startswith({"error": "Error", "warning": "Warning", "info": "Note"}[finding.severity] + ":")
+                   and finding.message() in t for t in texts), finding.code
+
+
+def test_copy_puts_the_preview_on_the_clipboard(make_wizard, qtbot):
+    wizard = make_wizard(device="Ascend910B3")
+    wizard.findChild(OptionEditor, "option_static_memory_policy").setProperty("value", 2)
+    assert wizard.controller.dirty
+    qtbot.mouseClick(wizard.findChild(QPushButton, "copyButton"), Qt.MouseButton.LeftButton)
+    assert QGuiApplication.clipboard().text() == wizard.findChild(QPlainTextEdit, "exportPreview").toPlainText()
+    assert not wizard.controller.dirty
+
+
+def test_save_writes_the_export_and_says_where(make_wizard, tmp_path, monkeypatch):
+    wizard = make_wizard(device="Ascend910B3")
+    target = tmp_path / "out" / "snippet.py"
+    target.parent.mkdir()
+    target.write_text("old content\n")
+    monkeypatch.setattr(dialogs, "choose_save_file", lambda *a, **k: str(target))
+    wizard.findChild(OptionEditor, "option_static_memory_policy").setProperty("value", 2)
+    wizard.findChild(QPushButton, "saveButton").click()
+    assert target.read_text(encoding="utf-8") == wizard.findChild(QPlainTextEdit, "exportPreview").toPlainText()
+    assert str(target) in wizard.export_page.status.text()
+    assert [p.name for p in target.parent.iterdir()] == ["snippet.py"]  # no temporary file left
+
+
+def test_save_to_an_unwritable_place_is_reported(make_wizard, tmp_path, monkeypatch):
+    wizard = make_wizard(device="Ascend910B3")
+    errors = []
+    monkeypatch.setattr(dialogs, "choose_save_file", lambda *a, **k: str(tmp_path / "missing" / "x.py"))
+    monkeypatch.setattr(dialogs, "show_error", lambda parent, title, text: errors.append(text))
+    assert wizard.export_page.save() is False
+    assert errors and "Not saved" in wizard.export_page.status.text()
+    assert not Path(tmp_path / "missing").exists()

@@ -1,0 +1,71 @@
+"""What the wizard remembers (QSettings) and what happens when it closes."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QSize
+from PySide6.QtWidgets import QCheckBox, QComboBox
+
+from ui import dialogs, settings
+from ui.editors import OptionEditor
+
+
+def test_choices_and_geometry_are_remembered(make_wizard, qtbot):
+    wizard = make_wizard(device="Ascend910B3")
+    wizard.show()
+    qtbot.waitExposed(wizard)
+    wizard.resize(QSize(800, 650))  # within the offscreen screen (800x800)
+    shown = wizard.size()
+    formats = wizard.findChild(QComboBox, "exportFormatCombo")
+    formats.setCurrentIndex(formats.findData("env-bash"))
+    wizard.findChild(QCheckBox, "changedOnlyCheck").setChecked(True)
+    wizard.findChild(QCheckBox, "advancedToggle").setChecked(True)
+    wizard.close()
+    again = make_wizard(device="Ascend910B3")
+    assert again.findChild(QComboBox, "exportFormatCombo").currentData() == "env-bash"
+    assert again.findChild(QCheckBox, "changedOnlyCheck").isChecked()
+    assert again.findChild(QCheckBox, "advancedToggle").isChecked()
+    assert again.size() == shown and shown.height() == 650
+
+
+def test_closing_with_unsaved_choices_asks_first(make_wizard, qtbot, monkeypatch):
+    answers = ["cancel", "discard"]
+    asked = []
+
+    def ask(parent, details):
+        asked.append(details)
+        return answers.pop(0)
+
+    monkeypatch.setattr(dialogs, "ask_unsaved", ask)
+    wizard = make_wizard(device="Ascend910B3")
+    wizard.show()
+    qtbot.waitExposed(wizard)
+    wizard.findChild(OptionEditor, "option_static_memory_policy").setProperty("value", 2)
+    wizard.close()
+    assert wizard.isVisible() and len(asked) == 1  # cancelled: still open
+    wizard.reject()  # Escape / Cancel asks too
+    assert not wizard.isVisible() and len(asked) == 2
+
+
+def test_saving_the_profile_from_the_close_prompt(make_wizard, qtbot, monkeypatch, tmp_path):
+    target = tmp_path / "mine.json"
+    monkeypatch.setattr(dialogs, "ask_unsaved", lambda parent, details: "save")
+    monkeypatch.setattr(dialogs, "choose_save_file", lambda *a, **k: str(target))
+    wizard = make_wizard(device="Ascend910B3")
+    wizard.show()
+    qtbot.waitExposed(wizard)
+    wizard.findChild(OptionEditor, "option_static_memory_policy").setProperty("value", 2)
+    wizard.close()
+    assert not wizard.isVisible()
+    from app.profile import load_profile
+
+    assert load_profile(target).options == {"static_memory_policy": 2}
+    assert settings.recent_files()[0] == str(target.resolve())
+
+
+def test_nothing_unsaved_closes_without_asking(make_wizard, qtbot, monkeypatch):
+    monkeypatch.setattr(dialogs, "ask_unsaved", lambda *a: (_ for _ in ()).throw(AssertionError("asked")))
+    wizard = make_wizard(device="Ascend910B3")
+    wizard.show()
+    qtbot.waitExposed(wizard)
+    wizard.close()
+    assert not wizard.isVisible()

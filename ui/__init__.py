@@ -1,0 +1,73 @@
+"""The PySide6 front end of the CANN Config Assistant: a wizard over the Qt-free core in app/.
+
+Thin by design: widgets read and write the core's objects (Profile, DeviceInfo, OpCacheIni,
+CacheUsage) and call its functions; no CANN rule lives here.
+
+Public API:
+    create_wizard(device=None, profile=None, ini=None, *, probe=None) -> QWizard
+        the `configWizard`, not shown, inside an existing QApplication (for tests). `device` is
+        a DeviceInfo or a SoC/series string; given one, no detection runs. `profile` is a
+        Profile or a path; `ini` a path to an op_cache.ini. `probe` replaces the host probe
+        (app.hostprobe.probe_host) that runs in a worker once the window is shown.
+    run_gui(args) -> int      what `cann-config gui` runs (app/cli/cmd_gui.py)
+
+Importing this package imports no Qt module; the submodules do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from app.devices import DeviceInfo
+    from app.profile import Profile
+    from ui.wizard import ConfigWizard
+
+
+def create_wizard(device: DeviceInfo | str | None = None, profile: Profile | str | Path | None = None,
+                  ini: str | Path | None = None, *, probe: Callable[..., Any] | None = None,
+                  framework: str | None = None) -> ConfigWizard:
+    """The configWizard for these starting points (not shown, not executed).
+
+    Raises InputError for a profile or op_cache.ini that cannot be read, ValueError for a device
+    string that is neither a SoC version nor a series id.
+    """
+    from app.devices import DeviceInfo, device_from_choice
+    from app.profile import Profile, load_profile
+    from ui.controller import WizardController
+    from ui.wizard import ConfigWizard
+
+    if profile is not None and not isinstance(profile, Profile):
+        profile = load_profile(Path(profile))
+    start = profile or Profile()
+    if framework is not None:
+        from dataclasses import replace
+
+        start = replace(start, framework=framework)
+    origin = "none"
+    info: DeviceInfo | None = None
+    if isinstance(device, DeviceInfo):
+        info, origin = device, "given"
+    elif isinstance(device, str):
+        info, origin = device_from_choice(device, source="manual"), "manual"
+    elif start.device:
+        info, origin = start.device_info(), "profile"
+    if info is not None:
+        start = Profile(framework=start.framework, device=info.soc_version or info.series, options=start.options)
+    controller = WizardController(start, info, origin)
+    if ini is not None:
+        from app.opcache_ini import read_op_cache_ini
+
+        ini_path = Path(ini)
+        controller.set_ini(read_op_cache_ini(ini_path) if ini_path.exists() else None, ini_path, explicit=True,
+                           notify=False)
+    return ConfigWizard(controller, detect=info is None, probe=probe)
+
+
+def run_gui(args: Any, started: float | None = None) -> int:
+    """Open the wizard and run the event loop; with `args.smoke`, exit once it has painted."""
+    from ui.app import run
+
+    return run(args, started)

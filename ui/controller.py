@@ -1,0 +1,189 @@
+"""The wizard's model: one immutable Profile, held by one small controller that says when it
+changes.
+
+Every page reads its state from here and writes changes back through here; nothing else keeps a
+copy. A change replaces the Profile (app/profile.py is immutable) and emits `profileChanged`, so
+the export preview, the availability marks and the gauge are always derived from the current
+choices, never from a cached result (the stale-command pitfall of PyTorch's selector). The
+controller knows no CANN rule: availability, resolution and import all come from app/.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from app.catalog import Catalog, Option, Value, load_catalog
+from app.devices import DeviceInfo, device_from_choice
+from app.findings import Finding
+from app.profile import Profile
+
+
+class WizardController(QObject):
+    """Holds the Profile, the device it is for, and the files the user started from."""
+
+    profileChanged = Signal()
+    deviceChanged = Signal()
+    filesChanged = Signal()
+    detectionChanged = Signal()
+    dirtyChanged = Signal(bool)
+    findingsImported = Signal()
+
+    def __init__(self, profile: Profile | None = None, device: DeviceInfo | None = None,
+                 device_origin: str = "none", parent: QObject | None = None):
+        super().__init__(parent)
+        self.catalog: Catalog = load_catalog()
+        self._profile = profile or Profile()
+        self._device = device
+        self.device_origin = device_origin  # "none", "detected", "manual", "command-line", "profile", "npu-smi"
+        self.detected: Any = None  # app.hostprobe.HostProbe once detection has finished
+        self.detection_state = "idle"  # "idle", "running", "done", "failed"
+        self.detection_error = ""
+        self.ini: Any = None  # app.opcache_ini.OpCacheIni of the file being edited
+        self.ini_path: Path | None = None
+        self.ini_explicit = False
+        self.env_file: Any = None  # app.envfile.EnvFile the user opened
+        self.imported_findings: list[Finding] = []
+        self.imported_from: list[str] = []
+        self.base_environ: Mapping[str, str] = dict(os.environ)
+        self._dirty = False
+        self._availability: dict[str, Any] = {}
+        self.usage: str | None = None
+        self.preferred_format: str = self.catalog.frameworks[self._profile.framework].exports[0]
+
+    # -- the Profile ------------------------------------------------------------------------
+
+    @property
+    def profile(self) -> Profile:
+        return self._profile
+
+    def value(self, option_id: str) -> Value:
+        return self._profile.value(option_id, self.catalog)
+
+    def set_profile(self, profile: Profile, *, dirty: bool = True) -> None:
+        if profile == self._profile:
+            return
+        framework_changed = profile.framework != self._profile.framework
+        self._profile = profile
+        if framework_changed:
+            self._availability.clear()
+            if self.preferred_format not in self.catalog.frameworks[profile.framework].exports:
+                self.preferred_format = self.catalog.frameworks[profile.framework].exports[0]
+        self._set_dirty(self._dirty or dirty)
+        self.profileChanged.emit()
+
+    def set_value(self, option_id: str, value: Value) -> None:
+        """The user chose `value`; an invalid value (the catalog says why) is not taken."""
+        option = self.catalog.option(option_id)
+        if option.check(value) is not None:
+            return
+        if option_id in self._profile.options and self._profile.options[option_id] == value:
+            return
+        # Choosing the default explicitly is still a choice the user made: it is kept, and
+        # "only my changes" (Profile.changed) leaves it out.
+        self.set_profile(self._profile.with_value(option_id, value))
+
+    def reset_value(self, option_id: str) -> None:
+        self.set_profile(self._profile.without_value(option_id))
+
+    def set_usage(self, usage: str, framework: str, export_format: str | None) -> None:
+        """Where the settings will be used: the framework, and the export format that suits it."""
+        self.usage = usage
+        self.preferred_format = export_format or self.catalog.frameworks[framework].exports[0]
+        if framework != self._profile.framework:
+            self.set_framework(framework)
+        else:
+            self.profileChanged.emit()
+
+    def set_framework(self, framework: str) -> None:
+        if framework not in self.catalog.frameworks:
+            raise ValueError(f"unknown framework {framework!r}")
+        self.set_profile(replace(self._profile, framework=framework))
+
+    # -- the device ---------------------------------------------------------------------------
+
+    @property
+    def device(self) -> DeviceInfo | None:
+        return self._device
+
+    def set_device(self, device: DeviceInfo | None, origin: str) -> None:
+        """Use `device` for availability and exports; `origin` says how it became known."""
+        self._device = device
+        self.device_origin = origin if device is not None else "none"
+        self._availability.clear()
+        choice = None
+        if device is not None:
+            choice = device.soc_version or device.series
+        self.deviceChanged.emit()
+        if choice != self._profile.device:
+            self.set_profile(replace(self._profile, device=choice))
+        else:
+            self.profileChanged.emit()
+
+    def set_device_choice(self, choice: str) -> None:
+        """A SoC string or a series id chosen by hand (raises ValueError when it is neither)."""
+        self.set_device(device_from_choice(choice, source="manual"), "manual")
+
+    def set_detection(self, state: str, probe: Any = None, error: str = "") -> None:
+        self.detection_state = state
+        self.detected = probe
+        self.detection_error = error
+        self.detectionChanged.emit()
+
+    def availability(self, option: Option) -> Any:
+        """app.availability's verdict for `option` on the current device and framework."""
+        cached = self._availability.get(option.id)
+        if cached is None:
+            from app.availability import availability
+
+            cached = availability(option, self._device, self._profile.framework)
+            self._availability[option.id] = cached
+        return cached
+
+    # -- files --------------------------------------------------------------------------------
+
+    @property
+    def environ(self) -> dict[str, str]:
+        """The environment CANN would see: this process's, with an opened env file on top."""
+        env = dict(self.base_environ)
+        if self.env_file is not None:
+            env.update(self.env_file.values)
+        return env
+
+    def set_ini(self, ini: Any, path: Path | None, *, explicit: bool = True, notify: bool = True) -> None:
+        """The op_cache.ini being edited; `explicit` when the user opened it (else the one found
+        in the resolved cache dir, which follows the dir)."""
+        self.ini = ini
+        self.ini_path = path
+        self.ini_explicit = explicit and path is not None
+        if notify:
+            self.filesChanged.emit()
+
+    def set_env_file(self, env_file: Any) -> None:
+        self.env_file = env_file
+        self.filesChanged.emit()
+
+    def add_imported(self, source: str, findings: list[Finding]) -> None:
+        self.imported_from.append(source)
+        self.imported_findings.extend(findings)
+        self.findingsImported.emit()
+
+    # -- unsaved work -------------------------------------------------------------------------
+
+    @property
+    def dirty(self) -> bool:
+        return self._dirty
+
+    def _set_dirty(self, dirty: bool) -> None:
+        if dirty != self._dirty:
+            self._dirty = dirty
+            self.dirtyChanged.emit(dirty)
+
+    def mark_saved(self) -> None:
+        """The current choices were written or copied somewhere: closing loses nothing."""
+        self._set_dirty(False)

@@ -1,0 +1,57 @@
+"""Every modal question the wizard asks, in one place.
+
+Tests replace these functions with monkeypatch (pytest-qt's advice for modal dialogs), so no
+test ever waits on a dialog; the wizard never opens a QFileDialog or QMessageBox elsewhere.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QWidget
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("Dialogs", text)
+
+
+def choose_open_file(parent: QWidget, title: str, filters: str, start: str = "") -> str:
+    """A file to read, or "" when the user cancelled."""
+    path, _ = QFileDialog.getOpenFileName(parent, title, start, filters)
+    return path
+
+
+def choose_save_file(parent: QWidget, title: str, suggested: str, filters: str) -> str:
+    """Where to write (the dialog asks before replacing a file), or "" when cancelled."""
+    path, _ = QFileDialog.getSaveFileName(parent, title, suggested, filters)
+    return path
+
+
+def choose_directory(parent: QWidget, title: str, start: str = "") -> str:
+    return QFileDialog.getExistingDirectory(parent, title, start)
+
+
+def ask_unsaved(parent: QWidget, details: str) -> str:
+    """"save", "discard" or "cancel" for choices that were neither exported nor saved."""
+    box = QMessageBox(QMessageBox.Icon.Question, _tr("Unsaved choices"),
+                      _tr("Your choices have not been saved or copied yet."), parent=parent)
+    box.setInformativeText(details)
+    save = box.addButton(_tr("&Save profile…"), QMessageBox.ButtonRole.AcceptRole)
+    discard = box.addButton(_tr("&Discard"), QMessageBox.ButtonRole.DestructiveRole)
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(save)
+    box.exec()
+    clicked = box.clickedButton()
+    if clicked is save:
+        return "save"
+    if clicked is discard:
+        return "discard"
+    return "cancel"
+
+
+def show_error(parent: QWidget, title: str, text: str) -> None:
+    QMessageBox.warning(parent, title, text)
+
+
+def run_dialog(dialog: QDialog) -> bool:
+    """Run a dialog of ours modally; True when accepted."""
+    return dialog.exec() == QDialog.DialogCode.Accepted

@@ -1,0 +1,148 @@
+"""The documentation pane (`docPane`): the full text of the option the user is looking at.
+
+Built from the catalog entry alone — meaning, every value with its meaning, default (also the
+framework's own default), unit and range, the devices that support it, the rules, where each
+export target carries it, and the sources — so it stays readable when the option is disabled
+(make xconfig's help pane), with the reason on top.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QTextBrowser, QWidget
+
+from app.catalog import Catalog, Option, Value
+from app.devices import load_device_table
+from app.i18n import pick
+
+SEVERITY_COLOURS = {"error": "#b3261e", "warning": "#8a5a00", "info": "#31587a"}
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("DocPane", text)
+
+
+def _shown(value: Value) -> str:
+    return _tr("(not set)") if value == "" else str(value)
+
+
+def severity_label(severity: str) -> str:
+    return {"error": _tr("Error"), "warning": _tr("Warning"), "info": _tr("Note")}.get(severity, severity)
+
+
+def _targets_rows(option: Option, catalog: Catalog) -> list[tuple[str, str]]:
+    t = option.targets
+    rows = []
+    if t.memory_config:
+        rows.append((_tr("TF1 MemoryConfig keyword"), t.memory_config))
+    if t.npu_run_config:
+        rows.append((_tr("TF1 NPURunConfig keyword"), t.npu_run_config))
+    if t.parameter_map:
+        rows.append((_tr("TF1 session parameter_map"), f'parameter_map["{t.parameter_map.key}"].{t.parameter_map.field}'))
+    if t.tf2:
+        rows.append((_tr("TF2 npu.global_options()"), t.tf2))
+    if t.ge:
+        rows.append((_tr("GE option"), t.ge))
+    if t.atc:
+        rows.append((_tr("ATC flag"), t.atc))
+    if t.acl:
+        rows.append((_tr("AscendCL option"), t.acl))
+    for fid, var in t.env.items():
+        who = _tr("other frameworks") if fid == "*" else pick(catalog.frameworks[fid].name)
+        rows.append((_tr("Environment variable (%1)").replace("%1", who), var))
+    if t.ini:
+        rows.append((_tr("op_cache.ini key"), t.ini))
+    if option.legacy_env:
+        rows.append((_tr("Legacy environment variable (do not combine)"), option.legacy_env))
+    return rows
+
+
+def option_html(option: Option, catalog: Catalog, *, current: Value | None = None,
+                framework: str | None = None, reason: str | None = None) -> str:
+    """The documentation of one option as HTML, in the current language."""
+    parts = [f"<h3>{escape(pick(option.title))}</h3>", f"<p><code>{escape(option.id)}</code>"]
+    if not option.documented:
+        parts.append(f" &nbsp;<b style='color:{SEVERITY_COLOURS['warning']}'>{escape(_tr('Undocumented'))}</b>")
+    if option.advanced:
+        parts.append(f" &nbsp;<i>{escape(_tr('Advanced'))}</i>")
+    parts.append("</p>")
+    if reason:
+        parts.append(f"<p style='background:#fdecea;color:{SEVERITY_COLOURS['error']};padding:4px'>"
+                     f"<b>{escape(_tr('Not available:'))}</b> {escape(reason)}</p>")
+    parts.append(f"<p>{escape(pick(option.doc))}</p>")
+    default = option.default
+    fw_default = catalog.default_for(option.id, framework) if framework else default
+    if option.values or option.special:
+        parts.append(f"<p><b>{escape(_tr('Values'))}</b></p><table cellspacing='0' cellpadding='3'>")
+        for doc in option.values + option.special:
+            marks = []
+            if doc.value == fw_default:
+                marks.append(_tr("default"))
+            if current is not None and doc.value == current:
+                marks.append(_tr("chosen"))
+            mark = f" <i>({escape(', '.join(marks))})</i>" if marks else ""
+            weight = "bold" if current is not None and doc.value == current else "normal"
+            parts.append(f"<tr><td valign='top' style='font-weight:{weight}'><code>{escape(_shown(doc.value))}</code></td>"
+                         f"<td>{escape(pick(doc.text))}{mark}</td></tr>")
+        parts.append("</table>")
+    facts = [f"{escape(_tr('Default'))}: <code>{escape(_shown(default))}</code>"]
+    if fw_default != default and framework:
+        facts.append(escape(_tr("for %1: %2").replace("%1", pick(catalog.frameworks[framework].name))
+                            .replace("%2", _shown(fw_default))))
+    if option.unit:
+        facts.append(f"{escape(_tr('Unit'))}: {escape(option.unit)}")
+    if option.min is not None or option.max is not None:
+        facts.append(f"{escape(_tr('Range'))}: [{option.min}, {option.max}]")
+    parts.append("<p>" + " &nbsp;·&nbsp; ".join(facts) + "</p>")
+    table = load_device_table()
+    if option.series is None:
+        parts.append(f"<p><b>{escape(_tr('Devices'))}:</b> {escape(_tr('every Ascend device'))}</p>")
+    else:
+        names = ", ".join(pick(table.series[sid].name) for sid in option.series)
+        parts.append(f"<p><b>{escape(_tr('Supported only on'))}:</b> {escape(names)}</p>")
+    if option.notes:
+        parts.append(f"<p><b>{escape(_tr('Rules'))}</b></p><ul>")
+        for note in option.notes:
+            colour = SEVERITY_COLOURS.get(note.severity, "#000")
+            parts.append(f"<li><span style='color:{colour}'>{escape(severity_label(note.severity))}:</span> "
+                         f"{escape(pick(note.text))}</li>")
+        parts.append("</ul>")
+    rows = _targets_rows(option, catalog)
+    if rows:
+        parts.append(f"<p><b>{escape(_tr('Where it is set'))}</b></p><table cellspacing='0' cellpadding='2'>")
+        for label, name in rows:
+            parts.append(f"<tr><td>{escape(label)}</td><td><code>{escape(name)}</code></td></tr>")
+        parts.append("</table>")
+    if option.sources:
+        parts.append(f"<p style='color:#555'><small>{escape(_tr('Sources'))}: "
+                     + "; ".join(escape(s) for s in option.sources) + "</small></p>")
+    return "".join(parts)
+
+
+class DocPane(QTextBrowser):
+    """Shows the documentation of the option in focus (or a page's own help)."""
+
+    def __init__(self, catalog: Catalog, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("docPane")
+        self.catalog = catalog
+        self.setOpenExternalLinks(False)
+        self.shown_option: str | None = None
+        self._page_help = ""
+
+    def show_option(self, option: Option, *, current: Value | None = None, framework: str | None = None,
+                    availability: Any = None) -> None:
+        reason = None
+        if availability is not None and not availability.enabled and availability.reason:
+            reason = pick(availability.reason)
+        self.shown_option = option.id
+        self.setHtml(option_html(option, self.catalog, current=current, framework=framework, reason=reason))
+
+    def show_help(self, html: str) -> None:
+        """A page's own help, shown until an option is focused."""
+        self.shown_option = None
+        self._page_help = html
+        self.setHtml(html)

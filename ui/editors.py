@@ -1,0 +1,244 @@
+"""One editor widget per catalog option, generated from the catalog entry.
+
+Whatever the widget (a combo for enumerated values, a checked spin box for numbers, a line edit
+with a browse button for paths), each editor is named `option_<id>` and has a read/write Qt
+property `value` typed as the catalog types the option (int or str), with `valueChanged` as its
+notify signal, so tests and accessibility tools drive every option the same way (DESIGN.md).
+A value the catalog refuses (`Option.check`) is never taken: the spin box rejects it while it is
+typed, and `setProperty("value", ...)` with an invalid value changes nothing.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Property, QCoreApplication, QEvent, QObject, Qt, Signal
+from PySide6.QtGui import QValidator
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QSpinBox, QToolButton, QWidget
+
+from app.catalog import Option, Value
+from app.i18n import pick
+
+SUMMARY_CHARS = 56
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("OptionEditor", text)
+
+
+def shown_value(value: Value) -> str:
+    """How a value is written in the UI ("" is the catalog's "not set")."""
+    return _tr("(not set)") if value == "" else str(value)
+
+
+def value_summary(text: str, limit: int = SUMMARY_CHARS) -> str:
+    """The start of a value's meaning, short enough for a combo box item."""
+    first = text.split(". ")[0].split("; ")[0].rstrip(".")
+    if len(first) > limit:
+        first = first[: limit - 1].rstrip() + "…"
+    return first
+
+
+def coerce_value(option: Option, value: object) -> Value | None:
+    """`value` as the option's type, or None when it cannot be one (no guessing from floats)."""
+    if option.type == "int":
+        if isinstance(value, bool):
+            return None
+        if isinstance(value, int):
+            return value
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        if isinstance(value, str):
+            try:
+                return option.parse(value)
+            except ValueError:
+                return None
+        return None
+    return value if isinstance(value, str) else None
+
+
+class OptionEditor(QWidget):
+    """Base of every option editor: the `value` property and the focus signal for the docs."""
+
+    valueChanged = Signal("QVariant")
+    focused = Signal(str)
+
+    def __init__(self, option: Option, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.option = option
+        self._value: Value = option.default
+        self.setObjectName(f"option_{option.id}")
+        self._layout = QHBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+
+    def _watch_focus(self, widget: QWidget) -> None:
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.FocusIn:
+            self.focused.emit(self.option.id)
+        return False
+
+    def get_value(self) -> Value:
+        return self._value
+
+    def set_value(self, value: object) -> None:
+        coerced = coerce_value(self.option, value)
+        if coerced is None or self.option.check(coerced) is not None:
+            return
+        if coerced == self._value and self._shows(coerced):
+            return
+        self._value = coerced
+        self._display(coerced)
+        self.valueChanged.emit(coerced)
+
+    def _user_changed(self, value: object) -> None:
+        self.set_value(value)
+
+    def _shows(self, value: Value) -> bool:
+        return True
+
+    def _display(self, value: Value) -> None:
+        """Show `value` in the widget (each concrete editor overrides this)."""
+
+    def retranslate(self) -> None:
+        """Re-read the catalog texts in the current language."""
+
+    value = Property("QVariant", get_value, set_value, notify=valueChanged)
+
+
+class ChoiceEditor(OptionEditor):
+    """A combo box with each allowed value and the start of its meaning."""
+
+    def __init__(self, option: Option, parent: QWidget | None = None):
+        super().__init__(option, parent)
+        self.combo = QComboBox(self)
+        self.combo.setObjectName(f"combo_{option.id}")
+        self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.combo.setMinimumContentsLength(30)
+        self._layout.addWidget(self.combo, 1)
+        self.setFocusProxy(self.combo)
+        self._watch_focus(self.combo)
+        self.retranslate()
+        self._display(self._value)
+        self.combo.currentIndexChanged.connect(self._index_changed)
+
+    def retranslate(self) -> None:
+        self.combo.blockSignals(True)
+        current = self.combo.currentIndex()
+        self.combo.clear()
+        for doc in self.option.values:
+            text = pick(doc.text)
+            self.combo.addItem(f"{shown_value(doc.value)}  —  {value_summary(text)}", doc.value)
+            self.combo.setItemData(self.combo.count() - 1, text, Qt.ItemDataRole.ToolTipRole)
+        if current >= 0:
+            self.combo.setCurrentIndex(current)
+        self.combo.blockSignals(False)
+        self._display(self._value)
+
+    def _index_changed(self, index: int) -> None:
+        if index >= 0:
+            self._user_changed(self.combo.itemData(index))
+
+    def _shows(self, value: Value) -> bool:
+        return self.combo.currentData() == value
+
+    def _display(self, value: Value) -> None:
+        index = self.combo.findData(value)
+        if index >= 0 and index != self.combo.currentIndex():
+            self.combo.blockSignals(True)
+            self.combo.setCurrentIndex(index)
+            self.combo.blockSignals(False)
+
+
+class _CheckedSpinBox(QSpinBox):
+    """A spin box that only accepts what the catalog allows (e.g. no 0 for the size limit)."""
+
+    def __init__(self, option: Option, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.option = option
+        specials = [d.value for d in option.special if isinstance(d.value, int)]
+        low = min([option.min if option.min is not None else -(2**31)] + specials)
+        high = max([option.max if option.max is not None else 2**31 - 1] + specials)
+        self.setRange(low, min(high, 2**31 - 1))
+        self.setAccelerated(True)
+        if option.unit:
+            self.setSuffix(f" {option.unit}")
+
+    def validate(self, text: str, pos: int):  # noqa: ANN201 - PySide6 returns (state, text, pos)
+        state, text, pos = super().validate(text, pos)
+        if state == QValidator.State.Acceptable and self.option.check(self.valueFromText(text)) is not None:
+            state = QValidator.State.Intermediate
+        return state, text, pos
+
+    def stepBy(self, steps: int) -> None:  # noqa: N802 - Qt override
+        target = self.value() + steps * self.singleStep()
+        direction = 1 if steps > 0 else -1
+        while self.minimum() <= target <= self.maximum() and self.option.check(target) is not None:
+            target += direction
+        if self.minimum() <= target <= self.maximum():
+            self.setValue(target)
+
+
+class NumberEditor(OptionEditor):
+    """An integer with its unit; values outside the catalog's range are refused while typing."""
+
+    def __init__(self, option: Option, parent: QWidget | None = None):
+        super().__init__(option, parent)
+        self.spin = _CheckedSpinBox(option, self)
+        self.spin.setObjectName(f"spin_{option.id}")
+        self._layout.addWidget(self.spin)
+        self._layout.addStretch(1)
+        self.setFocusProxy(self.spin)
+        self._watch_focus(self.spin)
+        self._display(self._value)
+        self.spin.valueChanged.connect(self._user_changed)
+
+    def _shows(self, value: Value) -> bool:
+        return self.spin.value() == value
+
+    def _display(self, value: Value) -> None:
+        if self.spin.value() != value:
+            self.spin.blockSignals(True)
+            self.spin.setValue(int(value))
+            self.spin.blockSignals(False)
+
+
+class PathEditor(OptionEditor):
+    """A directory: typed, or chosen with the browse button."""
+
+    browseRequested = Signal(str)
+
+    def __init__(self, option: Option, parent: QWidget | None = None):
+        super().__init__(option, parent)
+        self.line = QLineEdit(self)
+        self.line.setObjectName(f"line_{option.id}")
+        self.line.setClearButtonEnabled(True)
+        self.browse = QToolButton(self)
+        self.browse.setObjectName(f"browse_{option.id}")
+        self._layout.addWidget(self.line, 1)
+        self._layout.addWidget(self.browse)
+        self.setFocusProxy(self.line)
+        self._watch_focus(self.line)
+        self._watch_focus(self.browse)
+        self.retranslate()
+        self._display(self._value)
+        self.line.textEdited.connect(self._user_changed)
+        self.browse.clicked.connect(lambda: self.browseRequested.emit(self.option.id))
+
+    def retranslate(self) -> None:
+        self.browse.setText(_tr("&Browse…"))
+
+    def _shows(self, value: Value) -> bool:
+        return self.line.text() == value
+
+    def _display(self, value: Value) -> None:
+        if self.line.text() != value:
+            self.line.setText(str(value))
+
+
+def make_editor(option: Option, parent: QWidget | None = None) -> OptionEditor:
+    """The editor that fits the option: choices, a number, or a path."""
+    if option.enumerated:
+        return ChoiceEditor(option, parent)
+    if option.type == "int":
+        return NumberEditor(option, parent)
+    return PathEditor(option, parent)

@@ -1,0 +1,79 @@
+"""Starting from an existing file: which reader of the core reads it, and what the wizard takes.
+
+op_cache.ini (app.opcache_ini) becomes the file the cache page edits (its values show there as
+the values to keep unless changed); an env file (app.envfile) becomes the environment the resolution sees, and its
+settings (app.importers) the starting choices; a script (app.importers, read with ast, never
+run) gives its settings; a profile (app.profile) replaces the choices. What the readers had to
+say is listed on the device page.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from app.errors import InputError
+from app.profile import load_profile
+from ui.controller import WizardController
+
+
+def _apply_settings(controller: WizardController, settings: dict[str, Any], framework: str | None = None) -> None:
+    profile = controller.profile
+    if framework and framework != profile.framework and framework in controller.catalog.frameworks:
+        from dataclasses import replace
+
+        profile = replace(profile, framework=framework)
+    for option_id, entry in settings.items():
+        value = entry[0] if isinstance(entry, tuple) else getattr(entry, "value", entry)
+        if option_id in controller.catalog.options and controller.catalog.option(option_id).check(value) is None:
+            profile = profile.with_value(option_id, value)
+    controller.set_profile(profile)
+
+
+def import_file(controller: WizardController, path: str, kind: str) -> None:
+    """Read `path` as `kind` ("ini", "env", "fish", "script", "profile") into the controller.
+
+    Raises InputError (one line naming the file) when the file cannot be used at all.
+    """
+    p = Path(path)
+    if kind == "profile":
+        profile = load_profile(p)
+        if profile.device:
+            controller.set_device(profile.device_info(), "profile")
+        controller.set_profile(profile)
+        controller.add_imported(str(p), [])
+    elif kind == "ini":
+        from app.opcache_ini import read_op_cache_ini
+
+        ini = read_op_cache_ini(p)
+        controller.set_ini(ini, p, explicit=True)
+        controller.add_imported(str(p), list(ini.findings))
+    elif kind == "script":
+        from app.importers import import_script
+
+        try:
+            text = p.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(f"cannot read the script: {getattr(exc, 'strerror', None) or exc}", p) from None
+        imported = import_script(text, str(p))
+        _apply_settings(controller, imported.settings, imported.framework)
+        controller.add_imported(str(p), list(imported.findings))
+    elif kind == "fish":
+        from app.importers import import_fish_env
+
+        try:
+            text = p.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(f"cannot read the file: {getattr(exc, 'strerror', None) or exc}", p) from None
+        imported = import_fish_env(text, str(p))
+        _apply_settings(controller, imported.settings, imported.framework)
+        controller.add_imported(str(p), list(imported.findings))
+    else:
+        from app.envfile import load_env_file
+        from app.importers import import_env_settings
+
+        env_file = load_env_file(p)
+        imported = import_env_settings(env_file)
+        controller.set_env_file(env_file)
+        _apply_settings(controller, imported.settings, imported.framework)
+        controller.add_imported(str(p), list(env_file.findings) + list(imported.findings))

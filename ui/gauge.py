@@ -1,0 +1,188 @@
+"""The cache gauge (`cacheGauge`), painted with QPainter (QtCharts is not in PySide6-Essentials).
+
+One bar per SoC dir: the space CANN counts for it, the limit (`max_op_cache_size`), the keep
+threshold (limit × ratio) and what the next compiler start would delete (from app.cleanup),
+and the filesystem's free space underneath. The scale always leaves room past the limit, so a
+cache over its limit shows as a bar beyond the limit line with a percentage above 100 %. The
+numbers are computed by the core; this widget only draws them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QCoreApplication, QRectF, QSize, Qt
+from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+MIB = 1024 * 1024  # CANN's MB (SIZE_MB_UNIT = 1048576)
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("CacheGauge", text)
+
+
+def human_size(n: float) -> str:
+    value = float(n)
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if abs(value) < 1024 or unit == "TiB":
+            return f"{int(value)} B" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{value:.1f} TiB"
+
+
+@dataclass(frozen=True)
+class GaugeRow:
+    """One SoC dir as the gauge shows it (bytes throughout)."""
+
+    soc: str
+    used_bytes: int
+    files: int
+    limit_bytes: int | None  # None: ageing is off (-1), nothing is ever deleted
+    keep_bytes: int | None
+    delete_bytes: int
+    triggers: bool  # the next compiler start would clean this dir
+
+    @property
+    def percent(self) -> float | None:
+        """Used space against the limit, in percent; above 100 when over the limit."""
+        if not self.limit_bytes:
+            return None
+        return 100.0 * self.used_bytes / self.limit_bytes
+
+
+class CacheGauge(QWidget):
+    BAR_HEIGHT = 22
+    ROW_GAP = 30
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("cacheGauge")
+        self.rows: list[GaugeRow] = []
+        self.free_bytes: int | None = None
+        self.fs_type: str | None = None
+        self.message = ""
+        self.partial = False
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+
+    def set_rows(self, rows: list[GaugeRow], *, free_bytes: int | None = None, fs_type: str | None = None,
+                 message: str = "", partial: bool = False) -> None:
+        self.rows = list(rows)
+        self.free_bytes = free_bytes
+        self.fs_type = fs_type
+        self.message = message
+        self.partial = partial
+        self.setAccessibleDescription(self.summary())
+        self.setToolTip(self.summary())
+        self.updateGeometry()
+        self.update()
+
+    def summary(self) -> str:
+        """The gauge's numbers as text (tooltip and screen readers)."""
+        lines = [self.row_text(row) for row in self.rows]
+        if self.free_bytes is not None:
+            lines.append(self.free_text())
+        if self.message:
+            lines.append(self.message)
+        return "\n".join(lines)
+
+    def row_text(self, row: GaugeRow) -> str:
+        used = human_size(row.used_bytes)
+        if row.limit_bytes is None:
+            return _tr("%1: %2 (no limit: ageing is off)").replace("%1", row.soc).replace("%2", used)
+        text = _tr("%1: %2 of %3 (%4 %)").replace("%1", row.soc).replace("%2", used) \
+            .replace("%3", human_size(row.limit_bytes)).replace("%4", f"{row.percent:.0f}")
+        if row.delete_bytes:
+            text += " — " + _tr("next start deletes %1").replace("%1", human_size(row.delete_bytes))
+        return text
+
+    def free_text(self) -> str:
+        free = human_size(self.free_bytes or 0)
+        if self.fs_type:
+            return _tr("Free space: %1 (%2)").replace("%1", free).replace("%2", self.fs_type)
+        return _tr("Free space: %1").replace("%1", free)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        lines = max(1, len(self.rows))
+        return QSize(420, 16 + lines * (self.BAR_HEIGHT + self.ROW_GAP) + 24)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return QSize(240, self.sizeHint().height())
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        palette = self.palette()
+        text_colour = palette.windowText().color()
+        metrics = QFontMetrics(self.font())
+        width = self.width() - 16
+        y = 8.0
+        if not self.rows:
+            painter.setPen(text_colour)
+            painter.drawText(QRectF(8, y, width, metrics.height() * 2), Qt.TextFlag.TextWordWrap,
+                             self.message or _tr("No scan yet: press Scan to measure the cache."))
+            y += metrics.height() * 2 + 4
+        for row in self.rows:
+            painter.setPen(text_colour)
+            painter.drawText(QRectF(8, y, width, metrics.height()), Qt.AlignmentFlag.AlignLeft, self.row_text(row))
+            y += metrics.height() + 2
+            self._paint_bar(painter, QRectF(8, y, width, self.BAR_HEIGHT), row)
+            y += self.BAR_HEIGHT + self.ROW_GAP - metrics.height() - 2
+        painter.setPen(text_colour)
+        bottom = []
+        if self.free_bytes is not None:
+            bottom.append(self.free_text())
+        if self.partial:
+            bottom.append(_tr("partial: the scan was stopped"))
+        if self.rows and self.message:
+            bottom.append(self.message)
+        if bottom:
+            painter.drawText(QRectF(8, y + 2, width, metrics.height() + 2), Qt.AlignmentFlag.AlignLeft,
+                             "  ·  ".join(bottom))
+        painter.end()
+
+    def _paint_bar(self, painter: QPainter, rect: QRectF, row: GaugeRow) -> None:
+        limit = row.limit_bytes
+        scale = max(row.used_bytes * 1.05, (limit or 0) * 1.25, 1.0)
+
+        def x_of(n: float) -> float:
+            return rect.left() + rect.width() * min(n, scale) / scale
+
+        painter.setPen(QPen(QColor("#9aa4ad"), 1))
+        painter.setBrush(QColor("#eef1f4"))
+        painter.drawRoundedRect(rect, 3, 3)
+        if limit is None:
+            colour = QColor("#4a8fd4")
+        elif row.used_bytes > limit:
+            colour = QColor("#d9534f")
+        elif row.keep_bytes is not None and row.used_bytes > row.keep_bytes:
+            colour = QColor("#e0a526")
+        else:
+            colour = QColor("#4caf50")
+        used_rect = QRectF(rect.left(), rect.top(), x_of(row.used_bytes) - rect.left(), rect.height())
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(colour)
+        painter.drawRoundedRect(used_rect, 3, 3)
+        if row.delete_bytes > 0:
+            start = x_of(max(row.used_bytes - row.delete_bytes, 0))
+            hatch = QRectF(start, rect.top(), x_of(row.used_bytes) - start, rect.height())
+            painter.setBrush(QBrush(QColor("#7a1f1c"), Qt.BrushStyle.BDiagPattern))
+            painter.drawRect(hatch)
+        if limit is not None:
+            painter.setPen(QPen(QColor("#222"), 2))
+            lx = x_of(limit)
+            painter.drawLine(lx, rect.top() - 3, lx, rect.bottom() + 3)
+            if row.keep_bytes is not None:
+                painter.setPen(QPen(QColor("#222"), 1, Qt.PenStyle.DashLine))
+                kx = x_of(row.keep_bytes)
+                painter.drawLine(kx, rect.top() - 3, kx, rect.bottom() + 3)
+            small = self.font()
+            small.setPointSizeF(max(small.pointSizeF() * 0.85, 6))
+            painter.setFont(small)
+            painter.setPen(QColor("#222"))
+            painter.drawText(QRectF(lx + 3, rect.bottom() + 1, 120, 14), Qt.AlignmentFlag.AlignLeft, _tr("limit"))
+            if row.keep_bytes is not None:
+                painter.drawText(QRectF(x_of(row.keep_bytes) - 123, rect.bottom() + 1, 120, 14),
+                                 Qt.AlignmentFlag.AlignRight, _tr("keep"))
+            painter.setFont(self.font())

@@ -1,0 +1,129 @@
+"""One option on a page: its title, editor, the meaning of the chosen value, the visible reason
+when it is disabled (`reason_<id>`: a label, not a tooltip, since disabled widgets get hover
+poorly) and the catalog's rules that apply to the chosen value.
+
+The title and the small "?" button stay enabled when the editor is not, so the documentation of
+a disabled option can still be opened with the mouse or the keyboard.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QToolButton, QWidget
+
+from app.catalog import Note, Option, Value
+from app.i18n import pick
+from ui.docpane import SEVERITY_COLOURS, severity_label
+from ui.editors import OptionEditor, make_editor
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("OptionRow", text)
+
+
+class ClickableLabel(QLabel):
+    """A label that says when it is clicked (to show an option's docs, even when disabled)."""
+
+    clicked = Signal()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+        self.clicked.emit()
+        super().mousePressEvent(event)
+
+
+class OptionRow(QWidget):
+    """The widgets of one option, laid out in a small grid."""
+
+    docRequested = Signal(str)
+
+    def __init__(self, option: Option, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.option = option
+        self.setObjectName(f"row_{option.id}")
+        grid = QGridLayout(self)
+        grid.setContentsMargins(0, 4, 0, 4)
+        grid.setHorizontalSpacing(8)
+        grid.setVerticalSpacing(2)
+        self.title = ClickableLabel(self)
+        self.title.setObjectName(f"title_{option.id}")
+        self.title.setCursor(Qt.CursorShape.WhatsThisCursor)
+        self.info = QToolButton(self)
+        self.info.setObjectName(f"info_{option.id}")
+        self.info.setText("?")
+        self.info.setAutoRaise(True)
+        self.editor: OptionEditor = make_editor(option, self)
+        self.title.setBuddy(self.editor)
+        head = QHBoxLayout()
+        head.setSpacing(4)
+        head.addWidget(self.title)
+        head.addWidget(self.info)
+        head.addStretch(1)
+        self.extra = QHBoxLayout()  # pages add their own widgets beside the editor here
+        self.meaning = QLabel(self)
+        self.meaning.setObjectName(f"meaning_{option.id}")
+        self.meaning.setWordWrap(True)
+        self.reason = QLabel(self)
+        self.reason.setObjectName(f"reason_{option.id}")
+        self.reason.setWordWrap(True)
+        self.reason.setTextFormat(Qt.TextFormat.PlainText)
+        self.reason.setStyleSheet(f"color: {SEVERITY_COLOURS['error']}; background: #fdecea; padding: 3px; border-radius: 3px;")
+        self.reason.hide()
+        self.notes = QLabel(self)
+        self.notes.setObjectName(f"notes_{option.id}")
+        self.notes.setWordWrap(True)
+        self.notes.setTextFormat(Qt.TextFormat.RichText)
+        self.notes.hide()
+        editor_line = QHBoxLayout()
+        editor_line.addWidget(self.editor, 1)
+        editor_line.addLayout(self.extra)
+        grid.addLayout(head, 0, 0)
+        grid.addLayout(editor_line, 1, 0)
+        grid.addWidget(self.meaning, 2, 0)
+        grid.addWidget(self.reason, 3, 0)
+        grid.addWidget(self.notes, 4, 0)
+        self.title.clicked.connect(lambda: self.docRequested.emit(option.id))
+        self.info.clicked.connect(lambda: self.docRequested.emit(option.id))
+        self.editor.focused.connect(self.docRequested)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        title = pick(self.option.title)
+        if not self.option.documented and _tr("undocumented") not in title.lower():
+            title += " " + _tr("(undocumented)")
+        self.title.setText(f"<b>{title}</b>")
+        self.info.setToolTip(_tr("Show the documentation of this option"))
+        self.info.setAccessibleName(_tr("Documentation: %1").replace("%1", pick(self.option.title)))
+        self.editor.setAccessibleName(pick(self.option.title))
+        self.editor.retranslate()
+
+    def show_state(self, value: Value, availability: Any, notes: list[tuple[Note, str]]) -> None:
+        """Show the chosen value, whether the option can be used, and the rules that apply.
+
+        `notes` pairs each rule with the severity to show it with (a page may lower one that
+        depends on a question the user answered, e.g. concurrent graphs).
+        """
+        self.editor.set_value(value)
+        doc = self.option.value_doc(value)
+        self.meaning.setText(pick(doc.text) if doc else "")
+        self.meaning.setVisible(bool(doc))
+        enabled = availability is None or availability.enabled
+        self.editor.setEnabled(enabled)
+        if enabled:
+            self.reason.hide()
+            self.reason.clear()
+        else:
+            text = pick(availability.reason) if availability.reason else _tr("Not available here.")
+            self.reason.setText(_tr("Not available: %1").replace("%1", text))
+            self.reason.show()
+        if notes:
+            lines = [f"<span style='color:{SEVERITY_COLOURS.get(sev, '#000')}'><b>{severity_label(sev)}:</b></span> "
+                     f"{escape(pick(note.text))}" for note, sev in notes]
+            self.notes.setText("<br>".join(lines))
+            self.notes.show()
+        else:
+            self.notes.clear()
+            self.notes.hide()

@@ -1,0 +1,418 @@
+"""Page 1 (`devicePage`): which device, which framework, which files to start from.
+
+The banner (`deviceBanner`) says what was detected and how; detection runs in a worker after
+the window is shown, so a hung `npu-smi` never holds the window. `deviceCombo` overrides it
+with any SoC or series (grouped by series), so support staff can stand in a customer's shoes;
+pasted or saved `npu-smi` output is read by app.npusmi. Where the settings will be used picks
+the framework (and the export format that suits it). Existing files (op_cache.ini, an env file,
+a script, a profile) are read by the core's importers to start from them.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QFont, QStandardItemModel
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMenu,
+    QPlainTextEdit,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+    QWizardPage,
+)
+
+from app.devices import load_device_table
+from app.i18n import pick
+from ui.controller import WizardController
+from ui.docpane import SEVERITY_COLOURS, severity_label
+
+# Where the settings will be used: (usage id, framework id, preferred export format or None for
+# the framework's first export). The names come from the catalog's frameworks table.
+USAGES: tuple[tuple[str, str, str | None], ...] = (
+    ("tf1-estimator", "tf1", "tf1-estimator"),
+    ("tf1-session", "tf1", "tf1-session"),
+    ("tf2", "tf2", None),
+    ("pytorch", "pytorch", None),
+    ("atc", "atc", None),
+    ("ge", "ge", None),
+    ("acl", "acl", None),
+)
+HEADER_ROLE = Qt.ItemDataRole.UserRole + 1  # a series header of deviceCombo: its series id
+LANGUAGE_NAMES = (("en", "English"), ("zh_CN", "中文（简体）"))
+
+
+class NpuSmiDialog(QDialog):
+    """Paste the output of `npu-smi info` (and, for A3/950, of the board queries)."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("npuSmiDialog")
+        self.setWindowTitle(self.tr("Paste npu-smi output"))
+        layout = QVBoxLayout(self)
+        self.info_label = QLabel(self.tr("Output of <code>npu-smi info</code>:"), self)
+        self.info_edit = QPlainTextEdit(self)
+        self.info_edit.setObjectName("npuSmiInfoEdit")
+        self.board_label = QLabel(self.tr("Optional, for Atlas A3 and Ascend 950: output of "
+                                          "<code>npu-smi info -t board -i ID -c CHIP</code>:"), self)
+        self.board_label.setWordWrap(True)
+        self.board_edit = QPlainTextEdit(self)
+        self.board_edit.setObjectName("npuSmiBoardEdit")
+        mono = QFont("monospace")
+        mono.setStyleHint(QFont.StyleHint.TypeWriter)
+        for edit in (self.info_edit, self.board_edit):
+            edit.setFont(mono)
+            edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.info_label.setBuddy(self.info_edit)
+        self.board_label.setBuddy(self.board_edit)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(self.info_label)
+        layout.addWidget(self.info_edit, 3)
+        layout.addWidget(self.board_label)
+        layout.addWidget(self.board_edit, 1)
+        layout.addWidget(buttons)
+        self.resize(760, 520)
+
+    def texts(self) -> tuple[str, list[str]]:
+        board = self.board_edit.toPlainText().strip()
+        return self.info_edit.toPlainText(), [board] if board else []
+
+
+class DevicePage(QWizardPage):
+    """Device, framework, language and starting files."""
+
+    detectRequested = Signal()
+    openFileRequested = Signal(str)
+    languageRequested = Signal(str)
+
+    def __init__(self, controller: WizardController, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("devicePage")
+        self.controller = controller
+        layout = QVBoxLayout(self)
+
+        self.banner = QLabel(self)
+        self.banner.setObjectName("deviceBanner")
+        self.banner.setWordWrap(True)
+        self.banner.setTextFormat(Qt.TextFormat.RichText)
+        self.banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.banner.setStyleSheet("QLabel#deviceBanner { background: #eef4fb; border: 1px solid #b7cde6;"
+                                  " border-radius: 4px; padding: 8px; }")
+        self.detect_button = QPushButton(self)
+        self.detect_button.setObjectName("detectButton")
+        banner_row = QHBoxLayout()
+        banner_row.addWidget(self.banner, 1)
+        banner_row.addWidget(self.detect_button, 0, Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(banner_row)
+
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.device_combo = QComboBox(self)
+        self.device_combo.setObjectName("deviceCombo")
+        self.device_combo.setMaxVisibleItems(20)
+        self.device_label = QLabel(self)
+        self.device_label.setBuddy(self.device_combo)
+        self.paste_button = QPushButton(self)
+        self.paste_button.setObjectName("pasteNpuSmiButton")
+        self.open_smi_button = QPushButton(self)
+        self.open_smi_button.setObjectName("openNpuSmiButton")
+        device_row = QHBoxLayout()
+        device_row.addWidget(self.device_combo, 1)
+        device_row.addWidget(self.paste_button)
+        device_row.addWidget(self.open_smi_button)
+        form.addRow(self.device_label, device_row)
+        self.device_notes = QLabel(self)
+        self.device_notes.setObjectName("deviceNotes")
+        self.device_notes.setWordWrap(True)
+        form.addRow("", self.device_notes)
+
+        self.usage_combo = QComboBox(self)
+        self.usage_combo.setObjectName("usageCombo")
+        self.usage_label = QLabel(self)
+        self.usage_label.setBuddy(self.usage_combo)
+        form.addRow(self.usage_label, self.usage_combo)
+
+        self.language_combo = QComboBox(self)
+        self.language_combo.setObjectName("languageCombo")
+        for code, name in LANGUAGE_NAMES:
+            self.language_combo.addItem(name, code)
+        self.language_label = QLabel(self)
+        self.language_label.setBuddy(self.language_combo)
+        form.addRow(self.language_label, self.language_combo)
+        layout.addLayout(form)
+
+        self.files_box = QGroupBox(self)
+        files_layout = QVBoxLayout(self.files_box)
+        self.files_hint = QLabel(self.files_box)
+        self.files_hint.setWordWrap(True)
+        open_row = QHBoxLayout()
+        self.open_button = QPushButton(self.files_box)
+        self.open_button.setObjectName("openFileButton")
+        self.recent_button = QToolButton(self.files_box)
+        self.recent_button.setObjectName("recentButton")
+        self.recent_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.recent_menu = QMenu(self.recent_button)
+        self.recent_button.setMenu(self.recent_menu)
+        open_row.addWidget(self.open_button)
+        open_row.addWidget(self.recent_button)
+        open_row.addStretch(1)
+        self.imports = QListWidget(self.files_box)
+        self.imports.setObjectName("importList")
+        self.imports.setWordWrap(True)
+        self.imports.setMinimumHeight(60)
+        files_layout.addWidget(self.files_hint)
+        files_layout.addLayout(open_row)
+        files_layout.addWidget(self.imports, 1)
+        layout.addWidget(self.files_box, 1)
+
+        self._fill_devices()
+        self.retranslate()
+        self.refresh_device()
+        self.refresh_banner()
+
+        self.detect_button.clicked.connect(self.detectRequested)
+        self.device_combo.activated.connect(self._device_chosen)
+        self.device_combo.currentIndexChanged.connect(self._device_index_changed)
+        self.usage_combo.currentIndexChanged.connect(self._usage_chosen)
+        self.language_combo.currentIndexChanged.connect(self._language_chosen)
+        self.open_button.clicked.connect(lambda: self.openFileRequested.emit(""))
+        controller.deviceChanged.connect(self.refresh_device)
+        controller.deviceChanged.connect(self.refresh_banner)
+        controller.detectionChanged.connect(self.refresh_banner)
+        controller.profileChanged.connect(self._sync_usage)
+        controller.findingsImported.connect(self.refresh_imports)
+
+    # -- building -------------------------------------------------------------------------------
+
+    def _fill_devices(self) -> None:
+        """The detected device first, then every series (a header, the series itself, its SoCs)."""
+        table = load_device_table()
+        combo = self.device_combo
+        combo.blockSignals(True)
+        combo.clear()
+        combo.addItem("", "")
+        model = combo.model()
+        assert isinstance(model, QStandardItemModel)
+        for sid in table.order:
+            series = table.series[sid]
+            combo.addItem(pick(series.name), None)
+            combo.setItemData(combo.count() - 1, sid, HEADER_ROLE)
+            header = model.item(combo.count() - 1)
+            header.setEnabled(False)
+            font = header.font()
+            font.setBold(True)
+            header.setFont(font)
+            combo.addItem("", sid)
+            for soc in series.socs + series.inferred_socs:
+                combo.addItem(f"    {soc}", soc)
+        combo.blockSignals(False)
+
+    def retranslate(self) -> None:
+        self.setTitle(self.tr("Device and framework"))
+        self.setSubTitle(self.tr("Which Ascend device the settings are for, and where they will be used."))
+        self.detect_button.setText(self.tr("&Detect again"))
+        self.device_label.setText(self.tr("&Device:"))
+        self.paste_button.setText(self.tr("&Paste npu-smi output…"))
+        self.open_smi_button.setText(self.tr("Open npu-smi &file…"))
+        self.usage_label.setText(self.tr("&Used with:"))
+        self.language_label.setText(self.tr("&Language:"))
+        self.files_box.setTitle(self.tr("Start from existing files"))
+        self.files_hint.setText(self.tr("Open an op_cache.ini, an env file (export NAME=value), a training script "
+                                        "or a saved profile: its settings become the starting choices."))
+        self.open_button.setText(self.tr("&Open file…"))
+        self.recent_button.setText(self.tr("&Recent"))
+        table = load_device_table()
+        combo = self.device_combo
+        for index in range(combo.count()):
+            data = combo.itemData(index)
+            if data == "":
+                combo.setItemText(index, self.tr("As detected on this computer"))
+            elif data in table.series:
+                combo.setItemText(index, self.tr("  Any %1 device").replace("%1", pick(table.series[data].name)))
+            elif data is None:
+                combo.setItemText(index, pick(table.series[combo.itemData(index, HEADER_ROLE)].name))
+        self._fill_usages()
+        self.refresh_banner()
+        self.refresh_device()
+        self.refresh_imports()
+
+    def _fill_usages(self) -> None:
+        catalog = self.controller.catalog
+        names = {"tf1-estimator": self.tr("%1 — Estimator (NPURunConfig)"),
+                 "tf1-session": self.tr("%1 — sess.run (session config)")}
+        combo = self.usage_combo
+        combo.blockSignals(True)
+        current = combo.currentData()
+        combo.clear()
+        for usage, framework, _fmt in USAGES:
+            name = pick(catalog.frameworks[framework].name)
+            combo.addItem(names.get(usage, "%1").replace("%1", name), usage)
+        index = combo.findData(current) if current else -1
+        combo.setCurrentIndex(index if index >= 0 else self._usage_index_for(self.controller.profile.framework))
+        combo.blockSignals(False)
+
+    def _usage_index_for(self, framework: str) -> int:
+        current = self.usage_combo.currentData()
+        for usage, fid, _fmt in USAGES:
+            if usage == current and fid == framework:
+                return self.usage_combo.currentIndex()
+        for index, (_usage, fid, _fmt) in enumerate(USAGES):
+            if fid == framework:
+                return index
+        return 0
+
+    # -- reacting -------------------------------------------------------------------------------
+
+    def _device_chosen(self, index: int) -> None:
+        data = self.device_combo.itemData(index)
+        if data == "":
+            probe = self.controller.detected
+            device = getattr(probe, "device", None)
+            self.controller.set_device(device, "detected" if device is not None else "none")
+        elif data:
+            self.controller.set_device_choice(data)
+
+    def _device_index_changed(self, index: int) -> None:
+        # setCurrentIndex from a test or from keyboard selection: same as a user's choice.
+        data = self.device_combo.itemData(index)
+        wanted = self._combo_data_for_device()
+        if data != wanted:
+            self._device_chosen(index)
+
+    def _combo_data_for_device(self) -> str:
+        device = self.controller.device
+        if device is None or self.controller.device_origin in ("detected", "none"):
+            return ""
+        return device.soc_version or device.series or ""
+
+    def _usage_chosen(self, index: int) -> None:
+        if index < 0:
+            return
+        usage, framework, fmt = USAGES[index]
+        self.controller.set_usage(usage, framework, fmt)
+
+    def _sync_usage(self) -> None:
+        index = self._usage_index_for(self.controller.profile.framework)
+        if index != self.usage_combo.currentIndex():
+            self.usage_combo.blockSignals(True)
+            self.usage_combo.setCurrentIndex(index)
+            self.usage_combo.blockSignals(False)
+
+    def _language_chosen(self, index: int) -> None:
+        self.languageRequested.emit(self.language_combo.itemData(index))
+
+    def set_language_shown(self, lang: str) -> None:
+        index = self.language_combo.findData(lang)
+        if index >= 0 and index != self.language_combo.currentIndex():
+            self.language_combo.blockSignals(True)
+            self.language_combo.setCurrentIndex(index)
+            self.language_combo.blockSignals(False)
+
+    def refresh_device(self) -> None:
+        wanted = self._combo_data_for_device()
+        index = self.device_combo.findData(wanted)
+        if index < 0 and wanted:
+            self.device_combo.addItem(f"    {wanted}", wanted)
+            index = self.device_combo.count() - 1
+        if index != self.device_combo.currentIndex():
+            self.device_combo.blockSignals(True)
+            self.device_combo.setCurrentIndex(index)
+            self.device_combo.blockSignals(False)
+        device = self.controller.device
+        notes = list(device.notes) if device is not None else []
+        self.device_notes.setText("\n".join(notes))
+        self.device_notes.setVisible(bool(notes))
+
+    def refresh_banner(self) -> None:
+        from app.availability import device_phrase
+
+        c = self.controller
+        lines: list[str] = []
+        state = c.detection_state
+        detected = getattr(c.detected, "device", None)
+        detected_known = detected is not None and (detected.soc_version or detected.series)
+        if c.device is not None and c.device_origin not in ("detected", "none"):
+            lines.append(self.tr("<b>Settings for:</b> %1").replace("%1", escape(device_phrase(c.device))))
+        if state == "running":
+            lines.append(self.tr("Detecting the device on this computer (npu-smi, with a time limit)…"))
+        elif state == "done" and detected_known:
+            lines.append(self.tr("<b>Detected:</b> %1").replace("%1", escape(device_phrase(detected))))
+        elif state == "done":
+            lines.append(self.tr("<b>No Ascend device detected on this computer.</b> Choose the device below "
+                                 "or paste npu-smi output from the machine the settings are for."))
+        elif state == "failed":
+            lines.append(self.tr("<b>Detection failed:</b> %1").replace("%1", escape(c.detection_error)))
+        elif c.device is None:
+            lines.append(self.tr("No device chosen: every option is shown as available. Choose the device below."))
+        probe = c.detected
+        if state == "done" and probe is not None:
+            facts = []
+            if getattr(probe, "toolkit_version", None):
+                facts.append(self.tr("CANN toolkit %1").replace("%1", escape(probe.toolkit_version)))
+            if getattr(probe, "driver_version", None):
+                facts.append(self.tr("driver %1").replace("%1", escape(probe.driver_version)))
+            if facts:
+                lines.append(", ".join(facts))
+            tried = list(getattr(probe, "tried", []) or [])
+            if tried:
+                lines.append("<small>" + self.tr("How: %1").replace("%1", escape("; ".join(tried))) + "</small>")
+        self.banner.setText("<br>".join(lines))
+
+    def refresh_imports(self) -> None:
+        c = self.controller
+        self.imports.clear()
+        for source in c.imported_from:
+            QListWidgetItem(self.tr("Read %1").replace("%1", source), self.imports)
+        for finding in c.imported_findings:
+            where = finding.where()
+            text = f"{severity_label(finding.severity)}: {finding.message()}" + (f"  ({where})" if where else "")
+            item = QListWidgetItem(text, self.imports)
+            item.setData(Qt.ItemDataRole.ToolTipRole, finding.fix_text() or "")
+            item.setForeground(QColor(SEVERITY_COLOURS.get(finding.severity, "#000")))
+        self.imports.setVisible(self.imports.count() > 0)
+
+    def set_recent(self, files: list[str], open_slot) -> None:  # noqa: ANN001 - a Qt slot
+        self.recent_menu.clear()
+        for path in files:
+            action = self.recent_menu.addAction(path)
+            action.triggered.connect(lambda _checked=False, p=path: open_slot(p))
+        self.recent_button.setEnabled(bool(files))
+
+    def help_html(self) -> str:
+        return "<h3>{}</h3><p>{}</p><p>{}</p><p>{}</p>".format(
+            escape(self.tr("Device and framework")),
+            escape(self.tr("The device decides which options are available: an option the device does not support "
+                           "is greyed out with the reason next to it.")),
+            escape(self.tr("Detection runs npu-smi with a time limit. To prepare settings for another machine, "
+                           "choose its SoC or series, or paste its npu-smi output.")),
+            escape(self.tr("'Used with' decides which options apply and which export formats are offered.")),
+        )
+
+    @staticmethod
+    def file_kind(path: str) -> str:
+        """How an opened file is read: "ini", "profile", "script", "fish" or "env" (by its name)."""
+        p = Path(path)
+        suffix = p.suffix.lower()
+        if suffix == ".ini":
+            return "ini"
+        if suffix == ".json":
+            return "profile"
+        if suffix == ".py":
+            return "script"
+        if suffix == ".fish":
+            return "fish"
+        return "env"

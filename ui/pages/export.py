@@ -1,0 +1,278 @@
+"""Page 4 (`exportPage`): the current choices as a snippet or file, ready to paste or save.
+
+The preview (`exportPreview`) is app.exporters.export_text of the current Profile, regenerated
+on every change (never cached: PyTorch selector's stale-command pitfall); the formats offered
+(`exportFormatCombo`, item data = the CLI's FORMAT id) are those the framework takes (catalog
+`frameworks[fid].exports`). "Only my changes" is the exporters' changed_only mode. The findings
+of the current choices (app.exporters.check_choices and the export's own) are listed with their
+severity.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QFont, QGuiApplication
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+    QWizardPage,
+)
+
+from app.findings import Finding, sort_findings
+from app.i18n import pick
+from ui import dialogs, settings
+from ui.controller import WizardController
+from ui.docpane import SEVERITY_COLOURS, severity_label
+from ui.highlighter import PreviewHighlighter
+
+
+class ExportPage(QWizardPage):
+    saveProfileRequested = Signal()
+
+    def __init__(self, controller: WizardController, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("exportPage")
+        self.controller = controller
+        self.result = None  # the last app.exporters.ExportResult shown
+        self.findings: list[Finding] = []
+        layout = QVBoxLayout(self)
+        top = QHBoxLayout()
+        self.format_label = QLabel(self)
+        self.format_combo = QComboBox(self)
+        self.format_combo.setObjectName("exportFormatCombo")
+        self.format_label.setBuddy(self.format_combo)
+        self.changed_only = QCheckBox(self)
+        self.changed_only.setObjectName("changedOnlyCheck")
+        self.changed_only.setChecked(settings.read_bool(settings.KEY_CHANGED_ONLY))
+        top.addWidget(self.format_label)
+        top.addWidget(self.format_combo, 1)
+        top.addWidget(self.changed_only)
+        layout.addLayout(top)
+
+        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.preview = QPlainTextEdit(splitter)
+        self.preview.setObjectName("exportPreview")
+        self.preview.setReadOnly(True)
+        self.preview.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.preview.setTabChangesFocus(True)
+        mono = QFont("monospace")
+        mono.setStyleHint(QFont.StyleHint.TypeWriter)
+        self.preview.setFont(mono)
+        self.highlighter = PreviewHighlighter(self.preview.document())
+        self.findings_list = QListWidget(splitter)
+        self.findings_list.setObjectName("findingsList")
+        self.findings_list.setWordWrap(True)
+        splitter.setStretchFactor(0, 4)
+        splitter.setStretchFactor(1, 1)
+        layout.addWidget(splitter, 1)
+
+        buttons = QHBoxLayout()
+        self.copy_button = QPushButton(self)
+        self.copy_button.setObjectName("copyButton")
+        self.save_button = QPushButton(self)
+        self.save_button.setObjectName("saveButton")
+        self.save_profile_button = QPushButton(self)
+        self.save_profile_button.setObjectName("saveProfileButton")
+        self.status = QLabel(self)
+        self.status.setObjectName("exportStatus")
+        self.status.setWordWrap(True)
+        buttons.addWidget(self.copy_button)
+        buttons.addWidget(self.save_button)
+        buttons.addWidget(self.save_profile_button)
+        buttons.addWidget(self.status, 1)
+        layout.addLayout(buttons)
+
+        self._framework = None
+        self._last_preferred = controller.preferred_format
+        self._fill_formats()
+        self.retranslate()
+        self.format_combo.currentIndexChanged.connect(self._format_chosen)
+        self.changed_only.toggled.connect(self.regenerate)
+        self.copy_button.clicked.connect(self.copy)
+        self.save_button.clicked.connect(self.save)
+        self.save_profile_button.clicked.connect(self.saveProfileRequested)
+        controller.profileChanged.connect(self._profile_changed)
+        controller.filesChanged.connect(self.regenerate)
+
+    # -- formats --------------------------------------------------------------------------------
+
+    def format_names(self) -> dict[str, str]:
+        return {
+            "tf1-estimator": self.tr("TensorFlow 1.x Estimator — NPURunConfig (Python)"),
+            "tf1-session": self.tr("TensorFlow 1.x sess.run — session config (Python)"),
+            "tf2": self.tr("TensorFlow 2.x — npu.global_options() (Python)"),
+            "ge-options": self.tr("GE options — dict for ge.Session / MindSpore (Python)"),
+            "env-bash": self.tr("Environment variables — bash / sh"),
+            "env-fish": self.tr("Environment variables — fish"),
+            "op-cache-ini": self.tr("op_cache.ini"),
+            "profile": self.tr("Profile (JSON, for cann-config)"),
+        }
+
+    def _fill_formats(self) -> None:
+        c = self.controller
+        framework = c.profile.framework
+        self._framework = framework
+        names = self.format_names()
+        current = self.format_combo.currentData()
+        wanted = c.preferred_format
+        if current is None:
+            remembered = settings.read_str(settings.KEY_FORMAT)
+            exports = c.catalog.frameworks[framework].exports
+            if remembered in exports and c.usage is None:
+                wanted = remembered
+        self.format_combo.blockSignals(True)
+        self.format_combo.clear()
+        for fmt in c.catalog.frameworks[framework].exports:
+            self.format_combo.addItem(names.get(fmt, fmt), fmt)
+        index = self.format_combo.findData(wanted)
+        self.format_combo.setCurrentIndex(max(index, 0))
+        self.format_combo.blockSignals(False)
+
+    def _profile_changed(self) -> None:
+        c = self.controller
+        if c.profile.framework != self._framework or self.format_combo.currentData() not in \
+                c.catalog.frameworks[c.profile.framework].exports:
+            self._fill_formats()
+        elif c.preferred_format != self._last_preferred:
+            index = self.format_combo.findData(c.preferred_format)
+            if index >= 0:
+                self.format_combo.blockSignals(True)
+                self.format_combo.setCurrentIndex(index)
+                self.format_combo.blockSignals(False)
+        self.regenerate()
+
+    def _format_chosen(self, index: int) -> None:
+        self.regenerate()
+
+    def current_format(self) -> str:
+        return self.format_combo.currentData()
+
+    # -- the preview ----------------------------------------------------------------------------
+
+    def regenerate(self) -> None:
+        """Export the current Profile again and show it with its findings (on every change)."""
+        from app.exporters import PYTHON_FORMATS, SHELL_FORMATS, check_choices, export_text
+
+        c = self.controller
+        self._last_preferred = c.preferred_format
+        fmt = self.current_format()
+        if fmt is None:
+            return
+        result = export_text(c.profile, fmt, changed_only=self.changed_only.isChecked(),
+                             existing_ini=c.ini if fmt == "op-cache-ini" else None)
+        self.result = result
+        language = ("python" if fmt in PYTHON_FORMATS else "shell" if fmt in SHELL_FORMATS
+                    else "ini" if fmt == "op-cache-ini" else "json")
+        self.highlighter.set_language(language)
+        scroll = self.preview.verticalScrollBar().value()
+        if self.preview.toPlainText() != result.text:
+            self.preview.setPlainText(result.text)
+            self.preview.verticalScrollBar().setValue(scroll)
+        seen = set()
+        findings = []
+        for finding in sort_findings(list(check_choices(c.profile)) + list(result.findings)):
+            key = (finding.severity, finding.code, finding.message())
+            if key not in seen:
+                seen.add(key)
+                findings.append(finding)
+        self.findings = findings
+        self.findings_list.clear()
+        for finding in findings:
+            where = finding.where()
+            text = f"{severity_label(finding.severity)}: {finding.message()}" + (f"  ({where})" if where else "")
+            fix = finding.fix_text()
+            if fix:
+                text += "\n  → " + fix
+            item = QListWidgetItem(text, self.findings_list)
+            item.setForeground(QColor(SEVERITY_COLOURS.get(finding.severity, "#000")))
+            item.setData(Qt.ItemDataRole.UserRole, finding.code)
+        if not findings:
+            QListWidgetItem(self.tr("No findings: these choices are fine for this device and framework."),
+                            self.findings_list)
+
+    # -- copy and save --------------------------------------------------------------------------
+
+    def copy(self) -> None:
+        QGuiApplication.clipboard().setText(self.preview.toPlainText())
+        self.status.setText(self.tr("Copied to the clipboard."))
+        self.controller.mark_saved()
+
+    def suggested_name(self, fmt: str) -> str:
+        return {"tf1-estimator": "npu_memory_config.py", "tf1-session": "npu_session_config.py",
+                "tf2": "npu_global_options.py", "ge-options": "ge_options.py", "env-bash": "cann_env.sh",
+                "env-fish": "cann_env.fish", "op-cache-ini": "op_cache.ini",
+                "profile": "cann-config-profile.json"}.get(fmt, "export.txt")
+
+    def save(self) -> bool:
+        from ui.fileio import write_bytes_atomically
+
+        fmt = self.current_format()
+        self.regenerate()
+        if self.result is None:
+            return False
+        start = str(Path(settings.read_str("files/lastExportDir") or Path.home()) / self.suggested_name(fmt))
+        path = dialogs.choose_save_file(self, self.tr("Save the export"), start, self.tr("All files (*)"))
+        if not path:
+            return False
+        target = Path(path)
+        c = self.controller
+        try:
+            if fmt == "op-cache-ini" and c.ini is not None and c.ini_path is not None and \
+                    target.resolve() == Path(c.ini_path).resolve():
+                from app.opcache_ini import save_op_cache_ini
+
+                save_op_cache_ini(target, self.result.data, c.ini.original)
+            else:
+                write_bytes_atomically(target, self.result.data)
+        except Exception as exc:  # noqa: BLE001 - any refusal is shown, never silent
+            message = str(exc) if not isinstance(exc, OSError) else f"{target}: {exc.strerror or exc}"
+            self.status.setText(self.tr("Not saved: %1").replace("%1", message))
+            dialogs.show_error(self, self.tr("Not saved"), message)
+            return False
+        settings.write("files/lastExportDir", str(target.parent))
+        self.status.setText(self.tr("Saved to %1").replace("%1", str(target)))
+        c.mark_saved()
+        return True
+
+    # -- texts ----------------------------------------------------------------------------------
+
+    def retranslate(self) -> None:
+        self.setTitle(self.tr("Export"))
+        self.setSubTitle(self.tr("Your choices as a snippet or a file. The preview follows every change."))
+        self.format_label.setText(self.tr("&Format:"))
+        self.changed_only.setText(self.tr("&Only my changes"))
+        self.changed_only.setToolTip(self.tr("Leave out every option still at its default"))
+        self.copy_button.setText(self.tr("&Copy"))
+        self.save_button.setText(self.tr("&Save…"))
+        self.save_profile_button.setText(self.tr("Save &profile…"))
+        names = self.format_names()
+        for index in range(self.format_combo.count()):
+            self.format_combo.setItemText(index, names.get(self.format_combo.itemData(index), ""))
+        self.regenerate()
+
+    def help_html(self) -> str:
+        c = self.controller
+        framework = pick(c.catalog.frameworks[c.profile.framework].name)
+        return "<h3>{}</h3><p>{}</p><p>{}</p><p>{}</p>".format(
+            escape(self.tr("Export")),
+            escape(self.tr("The formats offered are those that %1 reads.").replace("%1", framework)),
+            escape(self.tr("Every export explains each setting in a comment; a choice the device or framework "
+                           "cannot take is left out with a comment saying why, and listed below the preview.")),
+            escape(self.tr("'Only my changes' leaves out every option still at its default.")),
+        )
+
+    def remember_choices(self) -> None:
+        settings.write(settings.KEY_FORMAT, self.current_format() or "")
+        settings.write(settings.KEY_CHANGED_ONLY, self.changed_only.isChecked())

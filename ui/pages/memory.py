@@ -1,0 +1,96 @@
+"""Page 2 (`memoryPage`): the TF Adapter MemoryConfig policies, one editor per catalog option.
+
+The rows come from the catalog (`page = "memory"`); the advanced, undocumented
+`memory_optimization_policy` sits behind the "Advanced" toggle. The catalog's rule that
+static_memory_policy 2 and 4 do not support concurrent graphs (cann-facts.md section 1) depends
+on something only the user knows, so the page asks it: when "graphs run concurrently" is ticked
+the rule is shown as the catalog's warning beside the choice, otherwise as a note.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QCheckBox, QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
+
+from app.catalog import Note, Option, Value
+from ui import settings
+from ui.controller import WizardController
+from ui.pages.options import OptionsPage
+
+# The catalog note that answers the concurrency question (resources/catalog.toml).
+CONCURRENCY_NOTE = "static-memory-concurrent-graphs"
+
+
+class MemoryPage(OptionsPage):
+    def __init__(self, controller: WizardController, parent: QWidget | None = None):
+        super().__init__("memory", controller, parent)
+        self.setObjectName("memoryPage")
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.hint = QLabel(self)
+        self.hint.setObjectName("memoryHint")
+        self.hint.setWordWrap(True)
+        outer.addWidget(self.hint)
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        body = QWidget(scroll)
+        layout = QVBoxLayout(body)
+        self.concurrent = QCheckBox(body)
+        self.concurrent.setObjectName("concurrentGraphsCheck")
+        self.advanced = QCheckBox(body)
+        self.advanced.setObjectName("advancedToggle")
+        advanced_rows = []
+        for option in self.options():
+            row = self.make_row(option, body)
+            if option.advanced:
+                advanced_rows.append(row)
+                continue
+            layout.addWidget(row)
+            if any(n.code == CONCURRENCY_NOTE for n in option.notes):
+                row.extra.addWidget(self.concurrent)
+        line = QFrame(body)
+        line.setFrameShape(QFrame.Shape.HLine)
+        layout.addWidget(line)
+        layout.addWidget(self.advanced)
+        for row in advanced_rows:
+            layout.addWidget(row)
+            row.setVisible(False)
+        self.advanced_rows = advanced_rows
+        layout.addStretch(1)
+        scroll.setWidget(body)
+        outer.addWidget(scroll, 1)
+        self.concurrent.setChecked(settings.read_bool(settings.KEY_CONCURRENT))
+        self.advanced.setChecked(settings.read_bool(settings.KEY_ADVANCED))
+        self._show_advanced(self.advanced.isChecked())
+        self.concurrent.toggled.connect(self.refresh)
+        self.advanced.toggled.connect(self._show_advanced)
+        controller.profileChanged.connect(self.refresh)
+        controller.deviceChanged.connect(self.refresh)
+        self.retranslate()
+
+    def _show_advanced(self, shown: bool) -> None:
+        for row in self.advanced_rows:
+            row.setVisible(shown)
+
+    def notes_for(self, option: Option, value: Value) -> list[tuple[Note, str]]:
+        notes = []
+        for note, severity in super().notes_for(option, value):
+            if note.code == CONCURRENCY_NOTE and not self.concurrent.isChecked():
+                severity = "info"
+            notes.append((note, severity))
+        return notes
+
+    def retranslate(self) -> None:
+        self.setTitle(self.tr("Memory policies"))
+        self.setSubTitle(self.tr("TensorFlow Adapter MemoryConfig and the matching GE options. "
+                                 "Click an option's title or ? for its full documentation."))
+        self.hint.setText("")
+        self.hint.hide()
+        self.concurrent.setText(self.tr("Graphs run &concurrently"))
+        self.concurrent.setToolTip(self.tr("Tick if several graphs of the session execute at the same time"))
+        self.advanced.setText(self.tr("Show &advanced options (undocumented by Huawei)"))
+        super().retranslate()
+
+    def remember_choices(self) -> None:
+        settings.write(settings.KEY_CONCURRENT, self.concurrent.isChecked())
+        settings.write(settings.KEY_ADVANCED, self.advanced.isChecked())

@@ -1,0 +1,58 @@
+"""What the memory and cache pages share: one OptionRow per catalog option of the page, kept in
+step with the controller, and the documentation pane following the option in focus."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QWidget, QWizardPage
+
+from app.catalog import Note, Option, Value
+from ui.controller import WizardController
+from ui.optionrow import OptionRow
+
+
+class OptionsPage(QWizardPage):
+    """A wizard page whose rows are generated from `catalog.on_page(page_id)`."""
+
+    docRequested = Signal(str)
+
+    def __init__(self, page_id: str, controller: WizardController, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.page_id = page_id
+        self.controller = controller
+        self.rows: dict[str, OptionRow] = {}
+        self._syncing = False
+
+    def make_row(self, option: Option, parent: QWidget) -> OptionRow:
+        row = OptionRow(option, parent)
+        row.editor.valueChanged.connect(lambda value, oid=option.id: self._edited(oid, value))
+        row.docRequested.connect(self.docRequested)
+        self.rows[option.id] = row
+        return row
+
+    def options(self) -> list[Option]:
+        return self.controller.catalog.on_page(self.page_id)
+
+    def _edited(self, option_id: str, value: Value) -> None:
+        if not self._syncing:
+            self.controller.set_value(option_id, value)
+
+    def notes_for(self, option: Option, value: Value) -> list[tuple[Note, str]]:
+        """The catalog's rules that depend on the chosen value, with the severity to show."""
+        return [(note, note.severity) for note in option.notes if note.values is not None and note.applies_to(value)]
+
+    def refresh(self) -> None:
+        """Show the controller's state in every row (no change flows back while doing so)."""
+        self._syncing = True
+        try:
+            for oid, row in self.rows.items():
+                option = row.option
+                value = self.controller.value(oid)
+                row.show_state(value, self.controller.availability(option), self.notes_for(option, value))
+        finally:
+            self._syncing = False
+
+    def retranslate(self) -> None:
+        for row in self.rows.values():
+            row.retranslate()
+        self.refresh()

@@ -1,0 +1,254 @@
+"""The wizard window (`configWizard`): four pages around one controller, the documentation pane
+beside them, the workers it owns, and what happens on close.
+
+The documentation pane is the wizard's side widget, so it is one pane for every page: it shows
+the option in focus on the memory and cache pages and a page's own help elsewhere. On close the
+wizard asks before losing unsaved choices (when it is on screen), saves its geometry, and stops
+and joins every worker it started.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QByteArray, QCoreApplication, QThread, QTimer
+from PySide6.QtGui import QCloseEvent, QShowEvent
+from PySide6.QtWidgets import QWidget, QWizard
+
+from app.errors import InputError
+from app.i18n import current_language, set_language
+from ui import dialogs, settings
+from ui.controller import WizardController
+from ui.docpane import DocPane
+from ui.pages.device import DevicePage
+from ui.pages.memory import MemoryPage
+from ui.workers import DetectionWorker, stop_and_join
+
+PAGE_DEVICE, PAGE_MEMORY, PAGE_CACHE, PAGE_EXPORT = range(4)
+
+
+class ConfigWizard(QWizard):
+    def __init__(self, controller: WizardController, *, detect: bool, probe: Callable[..., Any] | None = None,
+                 parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("configWizard")
+        self.controller = controller
+        controller.setParent(self)
+        self._probe = probe
+        self._detect_on_show = detect
+        self._detection_started = False
+        self._shut_down = False
+        self.workers: list[QThread] = []
+        self.setWizardStyle(QWizard.WizardStyle.ModernStyle)
+        self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
+        self.setOption(QWizard.WizardOption.HaveHelpButton, False)
+
+        self.doc_pane = DocPane(controller.catalog, self)
+        self.doc_pane.setMinimumWidth(340)
+        self.setSideWidget(self.doc_pane)
+
+        self.device_page = DevicePage(controller, self)
+        self.memory_page = MemoryPage(controller, self)
+        from ui.pages.cache import CachePage
+        from ui.pages.export import ExportPage
+
+        self.cache_page = CachePage(controller, self)
+        self.export_page = ExportPage(controller, self)
+        self.setPage(PAGE_DEVICE, self.device_page)
+        self.setPage(PAGE_MEMORY, self.memory_page)
+        self.setPage(PAGE_CACHE, self.cache_page)
+        self.setPage(PAGE_EXPORT, self.export_page)
+
+        for page in (self.memory_page, self.cache_page):
+            page.docRequested.connect(self.show_option_doc)
+        self.device_page.detectRequested.connect(self.start_detection)
+        self.device_page.openFileRequested.connect(self.open_file)
+        self.device_page.languageRequested.connect(self.set_language)
+        self.device_page.paste_button.clicked.connect(self.paste_npu_smi)
+        self.device_page.open_smi_button.clicked.connect(self.open_npu_smi_file)
+        self.cache_page.workerStarted.connect(self.workers.append)
+        self.export_page.saveProfileRequested.connect(self.save_profile)
+        self.currentIdChanged.connect(self._page_changed)
+        controller.profileChanged.connect(self._refresh_doc)
+        controller.deviceChanged.connect(self._refresh_doc)
+        self.device_page.set_recent(settings.recent_files(), self.open_file)
+        self.device_page.set_language_shown(current_language())
+
+        geometry = settings.app_settings().value(settings.KEY_GEOMETRY)
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+        else:
+            self.resize(1180, 780)
+        self.retranslate()
+
+    # -- texts ----------------------------------------------------------------------------------
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(self.tr("CANN Config Assistant"))
+        for page in (self.device_page, self.memory_page, self.cache_page, self.export_page):
+            page.retranslate()
+        self._page_changed(self.currentId())
+
+    def set_language(self, lang: str) -> None:
+        from ui.translation import install_translators
+
+        set_language(lang)
+        install_translators(current_language())
+        settings.write(settings.KEY_LANGUAGE, current_language())
+        self.device_page.set_language_shown(current_language())
+        self.retranslate()
+
+    # -- documentation pane ---------------------------------------------------------------------
+
+    def show_option_doc(self, option_id: str) -> None:
+        c = self.controller
+        option = c.catalog.option(option_id)
+        self.doc_pane.show_option(option, current=c.value(option_id), framework=c.profile.framework,
+                                  availability=c.availability(option))
+
+    def _refresh_doc(self) -> None:
+        if self.doc_pane.shown_option:
+            self.show_option_doc(self.doc_pane.shown_option)
+
+    def _page_changed(self, page_id: int) -> None:
+        page = self.page(page_id) if page_id >= 0 else self.device_page
+        help_html = getattr(page, "help_html", None)
+        if help_html is not None:
+            self.doc_pane.show_help(help_html())
+        elif page is not None and getattr(page, "rows", None):
+            self.show_option_doc(next(iter(page.rows)))
+
+    # -- detection ------------------------------------------------------------------------------
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        if self._detect_on_show and not self._detection_started:
+            self._detection_started = True
+            # After the first paint: the window is on screen before npu-smi is even started.
+            QTimer.singleShot(0, self.start_detection)
+
+    def start_detection(self) -> None:
+        if any(isinstance(w, DetectionWorker) and w.isRunning() for w in self.workers) or self._shut_down:
+            return
+        worker = DetectionWorker(self._probe, parent=self)
+        worker.detected.connect(self._detected)
+        worker.failed.connect(self._detection_failed)
+        self.workers.append(worker)
+        self.controller.set_detection("running")
+        worker.start()
+
+    def _detected(self, probe: Any) -> None:
+        c = self.controller
+        c.set_detection("done", probe)
+        device = getattr(probe, "device", None)
+        if c.device_origin in ("none", "detected"):
+            known = device is not None and (device.soc_version or device.series)
+            c.set_device(device if known else None, "detected" if known else "none")
+
+    def _detection_failed(self, message: str) -> None:
+        self.controller.set_detection("failed", None, message)
+
+    # -- npu-smi output and files -------------------------------------------------------------
+
+    def _use_npu_smi(self, info_text: str, board_texts: list[str], source: str) -> None:
+        from app.npusmi import device_from_npu_smi
+
+        try:
+            device = device_from_npu_smi(info_text, board_texts, source="npu-smi output file", info_source=source,
+                                         board_sources=[source] * len(board_texts))
+        except InputError as exc:
+            dialogs.show_error(self, self.tr("Not npu-smi output"), str(exc))
+            return
+        self.controller.set_device(device, "npu-smi")
+
+    def paste_npu_smi(self) -> None:
+        from ui.pages.device import NpuSmiDialog
+
+        dialog = NpuSmiDialog(self)
+        if dialogs.run_dialog(dialog):
+            info, boards = dialog.texts()
+            self._use_npu_smi(info, boards, "<pasted npu-smi output>")
+
+    def open_npu_smi_file(self) -> None:
+        path = dialogs.choose_open_file(self, self.tr("Open npu-smi output"), self.tr("Text files (*.txt *.log);;All files (*)"))
+        if not path:
+            return
+        from app.npusmi import read_npu_smi_file
+
+        try:
+            text = read_npu_smi_file(path)
+        except InputError as exc:
+            dialogs.show_error(self, self.tr("Cannot read the file"), str(exc))
+            return
+        self._use_npu_smi(text, [], path)
+
+    def open_file(self, path: str = "") -> bool:
+        """Start from an existing file (op_cache.ini, env file, script or profile)."""
+        from ui.fileimport import import_file
+
+        if not path:
+            path = dialogs.choose_open_file(
+                self, self.tr("Open a file to start from"),
+                self.tr("Settings files (op_cache.ini *.ini *.sh *.env *.py *.json);;All files (*)"))
+            if not path:
+                return False
+        try:
+            import_file(self.controller, path, DevicePage.file_kind(path))
+        except InputError as exc:
+            dialogs.show_error(self, self.tr("Cannot use this file"), str(exc))
+            return False
+        self.device_page.set_recent(settings.add_recent_file(str(Path(path).resolve())), self.open_file)
+        return True
+
+    def save_profile(self) -> bool:
+        path = dialogs.choose_save_file(self, self.tr("Save profile"), "cann-config-profile.json",
+                                        self.tr("Profiles (*.json)"))
+        if not path:
+            return False
+        from ui.fileio import write_text_atomically
+
+        try:
+            write_text_atomically(Path(path), self.controller.profile.dumps())
+        except OSError as exc:
+            dialogs.show_error(self, self.tr("Not saved"), f"{path}: {exc.strerror or exc}")
+            return False
+        self.controller.mark_saved()
+        self.device_page.set_recent(settings.add_recent_file(str(Path(path).resolve())), self.open_file)
+        return True
+
+    # -- closing ---------------------------------------------------------------------------------
+
+    def _confirm_unsaved(self) -> bool:
+        if not self.controller.dirty or not self.isVisible():
+            return True
+        answer = dialogs.ask_unsaved(self, self.tr("Save them as a profile to open them again later, "
+                                                   "or discard them."))
+        if answer == "save":
+            return self.save_profile()
+        return answer == "discard"
+
+    def done(self, result: int) -> None:
+        if not self._shut_down and not self._confirm_unsaved():
+            return
+        self.shutdown()
+        super().done(result)
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
+        super().closeEvent(event)
+        if event.isAccepted():
+            self.shutdown()
+
+    def shutdown(self) -> None:
+        """Remember the window and choices; stop and join every worker (safe to call twice)."""
+        if self._shut_down:
+            return
+        self._shut_down = True
+        if self.isVisible():
+            settings.write(settings.KEY_GEOMETRY, self.saveGeometry())
+        self.cache_page.remember_choices()
+        self.export_page.remember_choices()
+        self.memory_page.remember_choices()
+        for worker in self.workers:
+            stop_and_join(worker)

@@ -1,0 +1,91 @@
+"""Background work of the wizard, off the GUI thread: device detection and the cache scan.
+
+Both are QThreads that call a generator or function of the core and forward its results as
+signals (queued to the GUI thread). The scan forwards the scanner's batches (one per
+~100 ms, the core's `batch_seconds`) and stops between batches when interruption is requested.
+The wizard keeps every worker it starts and stops and joins them all when it closes; the tests
+fail any test that leaves one running.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, QThread, Signal
+
+DETECTION_TIMEOUT = 5.0  # seconds npu-smi may take before the core gives up on it
+
+
+def default_probe(timeout: float = DETECTION_TIMEOUT) -> Any:
+    from app.hostprobe import probe_host
+
+    return probe_host(timeout=timeout)
+
+
+class DetectionWorker(QThread):
+    """Runs the host probe (npu-smi with a timeout, version files) once."""
+
+    detected = Signal(object)  # app.hostprobe.HostProbe
+    failed = Signal(str)
+
+    def __init__(self, probe: Callable[..., Any] | None = None, timeout: float = DETECTION_TIMEOUT,
+                 parent: QObject | None = None):
+        super().__init__(parent)
+        self.setObjectName("detectionWorker")
+        self._probe = probe or default_probe
+        self._timeout = timeout
+
+    def run(self) -> None:
+        try:
+            result = self._probe(timeout=self._timeout)
+        except Exception as exc:  # noqa: BLE001 - any failure of detection is shown, not raised
+            self.failed.emit(str(exc) or type(exc).__name__)
+            return
+        self.detected.emit(result)
+
+
+class ScanWorker(QThread):
+    """Walks a kernel_cache dir with app.scanner.scan_cache, forwarding its progress batches."""
+
+    progress = Signal(object)  # app.scanner.ScanProgress, not final
+    finishedScan = Signal(object)  # the final ScanProgress (its .usage is the CacheUsage)
+    failed = Signal(str)
+
+    def __init__(self, path: Path, batch_seconds: float = 0.1, parent: QObject | None = None):
+        super().__init__(parent)
+        self.setObjectName("scanWorker")
+        self.path = path
+        self.batch_seconds = batch_seconds
+        self.stopped = False
+
+    def run(self) -> None:
+        from app.errors import InputError
+        from app.scanner import scan_cache
+
+        last = None
+        try:
+            for item in scan_cache(self.path, batch_seconds=self.batch_seconds,
+                                   should_stop=self.isInterruptionRequested):
+                last = item
+                if getattr(item, "done", False):
+                    break
+                self.progress.emit(item)
+        except InputError as exc:
+            self.failed.emit(str(exc))
+            return
+        except OSError as exc:
+            self.failed.emit(f"{self.path}: {exc.strerror or exc}")
+            return
+        self.stopped = self.isInterruptionRequested()
+        if last is not None:
+            self.finishedScan.emit(last)
+
+
+def stop_and_join(thread: QThread) -> None:
+    """Ask a worker to stop and wait until it has (the core's own timeouts bound the wait)."""
+    if thread.isRunning():
+        thread.requestInterruption()
+        thread.quit()
+        thread.wait()
