@@ -46,6 +46,9 @@ from app.errors import InputError
 from app.findings import Finding, make_finding
 from app.profile import Profile, profile_from_json
 
+# A value known only when the code runs (a variable, a call): never guessed.
+_DYNAMIC = object()
+
 # How strongly a setting binds when an option is set in several places (see the docstring).
 RANK_ENV_GENERIC, RANK_ENV_FRAMEWORK, RANK_CODE = 0, 1, 2
 
@@ -135,6 +138,13 @@ class _Collector:
     def finding(self, code: str, line: int | None, **params: Any) -> None:
         self.findings.append(make_finding(code, file=self.source, line=line, **params))
 
+    def dynamic(self, option: Option, line: int | None, expression: str, rank: int = RANK_CODE,
+                label: str | None = None) -> None:
+        """A value the importer cannot know: a finding, and a placeholder that still wins over
+        weaker settings (code that sets the cache dir from a variable hides ASCEND_CACHE_PATH)."""
+        self.finding("import-dynamic-value", line, option=label or option.id, expression=expression)
+        self.candidates.append(_Candidate(option, _DYNAMIC, line, rank))  # type: ignore[arg-type]
+
     def typed(self, option: Option, raw: object, line: int | None, rank: int = RANK_CODE) -> None:
         """A value written as a Python literal: it must already have the option's type."""
         if raw is None and option.type != "int" and option.default == "":
@@ -166,8 +176,9 @@ class _Collector:
         if name in names.legacy_env:
             self.legacy.append((name, names.legacy_env[name], line))
         for option, framework in names.env.get(name, ()):
+            rank = RANK_ENV_GENERIC if framework == "*" else RANK_ENV_FRAMEWORK
             if raw is _DYNAMIC:
-                self.finding("import-dynamic-value", line, option=f"{option.id} ({name})", expression=expression)
+                self.dynamic(option, line, expression, rank, f"{option.id} ({name})")
                 continue
             if not isinstance(raw, str):
                 self.finding("import-invalid-value", line, option=option.id,
@@ -175,7 +186,7 @@ class _Collector:
                 continue
             if framework != "*":
                 self.frameworks.add(framework)
-            self.text(option, raw, line, RANK_ENV_GENERIC if framework == "*" else RANK_ENV_FRAMEWORK)
+            self.text(option, raw, line, rank)
 
     def result(self) -> ImportedSettings:
         by_option: dict[str, list[_Candidate]] = {}
@@ -189,7 +200,8 @@ class _Collector:
                 continue
             ordered = sorted(found, key=lambda c: (c.rank, c.line or 0))
             used = ordered[-1]
-            settings[oid] = (used.value, used.line)
+            if used.value is not _DYNAMIC:
+                settings[oid] = (used.value, used.line)
             others = [c for c in found if c is not used and c.value != used.value]
             if others:
                 first = min(others, key=lambda c: c.line or 0)
@@ -203,8 +215,6 @@ class _Collector:
         findings = sorted(self.findings, key=lambda f: (f.line or 0))
         return ImportedSettings(self.source, settings, findings, framework)
 
-
-_DYNAMIC = object()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -336,7 +346,8 @@ class _ScriptReader:
         for kw in node.keywords:
             line = getattr(kw, "lineno", node.lineno)
             if kw.arg is None:
-                self.out.finding("import-dynamic-value", line, option=f"{call}(**...)", expression=self.expression(kw.value))
+                self.out.finding("import-dynamic-value", line, option=f"{call}(**...)",
+                                 expression=self.expression(kw.value))
             elif kw.arg in names:
                 self.python_value(names[kw.arg], kw.value, line)
             elif strict:
@@ -345,7 +356,7 @@ class _ScriptReader:
     def python_value(self, option: Option, node: ast.expr, line: int) -> None:
         raw = _literal(node)
         if raw is _DYNAMIC:
-            self.out.finding("import-dynamic-value", line, option=option.id, expression=self.expression(node))
+            self.out.dynamic(option, line, self.expression(node))
         else:
             self.out.typed(option, raw, line)
 
@@ -390,7 +401,7 @@ class _ScriptReader:
             return
         raw = _bytes_literal(value) if field_name == "s" else _literal(value)
         if raw is _DYNAMIC:
-            self.out.finding("import-dynamic-value", line, option=option.id, expression=self.expression(value))
+            self.out.dynamic(option, line, self.expression(value))
         else:
             self.out.typed(option, raw, line)
 
@@ -405,7 +416,7 @@ class _ScriptReader:
         option = self.names.ge[name]
         raw = _literal(node)
         if raw is _DYNAMIC:
-            self.out.finding("import-dynamic-value", line, option=f"{option.id} ({name})", expression=self.expression(node))
+            self.out.dynamic(option, line, self.expression(node), label=f"{option.id} ({name})")
         elif isinstance(raw, str):
             self.out.text(option, raw, line, RANK_CODE)
         else:

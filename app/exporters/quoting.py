@@ -8,8 +8,8 @@ executed. Each function here returns one token of its language that evaluates to
 - Python: a double-quoted literal, escaping what `repr` escapes (non-printable characters,
   including bidirectional overrides that could make code look different from what it is).
 - bash: single quotes (nothing is special inside them except the closing quote, written as
-  `'\\''`); a value with non-printable characters uses `$'...'` with `\\xHH` bytes, which bash
-  decodes without looking at the locale.
+  `'\\''`); a non-printable character is a `$'...'` piece of its own (`$'\\n'`, or `\\xHH`
+  bytes, which bash decodes without looking at the locale).
 - fish: single quotes, where only `\\\\` and `\\'` are escapes; non-printable characters are
   written outside the quotes as `\\XHH` bytes, which fish also decodes whatever the locale.
 
@@ -59,22 +59,27 @@ _BASH_NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r", "\a": "\\a", "\x1b": "\\e"
 
 
 def bash_word(value: str) -> str:
-    """A bash word that expands to exactly `value`, with no expansion of anything inside it."""
+    """A bash word that expands to exactly `value`, with no expansion of anything inside it.
+
+    Printable runs go in single quotes (a quote inside is written '\\''); each non-printable
+    character is a separate $'...' piece holding only its escape, so no quote ever appears
+    inside $'...'.
+    """
     if value.isprintable():
         return "'" + value.replace("'", "'\\''") + "'"
-    out = []
+    parts: list[str] = []
+    run: list[str] = []
     for ch in value:
-        if ch == "\\":
-            out.append("\\\\")
-        elif ch == "'":
-            out.append("\\'")
-        elif ch in _BASH_NAMED:
-            out.append(_BASH_NAMED[ch])
-        elif ch.isprintable():
-            out.append(ch)
-        else:
-            out.append(_utf8_bytes(ch, "\\x{:02x}"))
-    return "$'" + "".join(out) + "'"
+        if ch.isprintable():
+            run.append(ch)
+            continue
+        if run:
+            parts.append("'" + "".join(run).replace("'", "'\\''") + "'")
+            run.clear()
+        parts.append("$'" + (_BASH_NAMED.get(ch) or _utf8_bytes(ch, "\\x{:02x}")) + "'")
+    if run:
+        parts.append("'" + "".join(run).replace("'", "'\\''") + "'")
+    return "".join(parts)
 
 
 def fish_word(value: str) -> str:
