@@ -445,6 +445,8 @@ def device_from_npu_smi(info_text: str | None, board_texts: Sequence[str] = (), 
     """
     boards = [parse_npu_smi_board(text, board_sources[i] if i < len(board_sources) else f"<board query {i + 1}>")
               for i, text in enumerate(board_texts)]
+    if info_text is not None and not info_text.strip() and boards:
+        info_text = None  # an empty paste box beside board queries
     if info_text is None:
         if not boards:
             raise NpuSmiError("no npu-smi output was given", info_source)

@@ -363,3 +363,9 @@ def test_ascend910_needs_the_board_even_without_phy_id_but_910_is_the_training_s
     old = text("training-910a.txt").replace("910A ", "910  ")
     d = device_from_npu_smi(old)
     assert (d.soc_version, d.series) == ("Ascend910", "atlas-training")
+
+
+def test_empty_info_beside_board_queries_reads_the_boards():
+    assert device_from_npu_smi("  \n", [text("a3-board-0-0.txt")]).soc_version == "Ascend910_9392"
+    with pytest.raises(NpuSmiError):
+        device_from_npu_smi("  \n")
