@@ -59,12 +59,16 @@ class ImportedSettings:
 
     `framework` is the framework the syntax belongs to when only one fits (MemoryConfig: tf1,
     global_options: tf2, GE option names: ge, ACL_OP_COMPILER_CACHE_*: pytorch), else None.
+    `unknown`: options the file does set, but from an expression the importer does not evaluate
+    (option id -> line); they are not in `settings`, and whatever a weaker source says for them
+    (an env var the code overrides) does not apply.
     """
 
     source: str
     settings: dict[str, tuple[Value, int | None]] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
     framework: str | None = None
+    unknown: dict[str, int | None] = field(default_factory=dict)
 
     def values(self) -> dict[str, Value]:
         return {oid: value for oid, (value, _line) in self.settings.items()}
@@ -193,6 +197,7 @@ class _Collector:
         for candidate in self.candidates:
             by_option.setdefault(candidate.option.id, []).append(candidate)
         settings: dict[str, tuple[Value, int | None]] = {}
+        unknown: dict[str, int | None] = {}
         catalog = load_catalog()
         for oid in catalog.options:  # catalog order, so the result does not depend on the walk
             found = by_option.get(oid)
@@ -200,7 +205,9 @@ class _Collector:
                 continue
             ordered = sorted(found, key=lambda c: (c.rank, c.line or 0))
             used = ordered[-1]
-            if used.value is not _DYNAMIC:
+            if used.value is _DYNAMIC:
+                unknown[oid] = used.line
+            else:
                 settings[oid] = (used.value, used.line)
             others = [c for c in found if c is not used and c.value != used.value]
             if others:
@@ -213,7 +220,7 @@ class _Collector:
                 self.finding("import-legacy-env", line, name=name, option=option.id)
         framework = next(iter(self.frameworks)) if len(self.frameworks) == 1 else None
         findings = sorted(self.findings, key=lambda f: (f.line or 0))
-        return ImportedSettings(self.source, settings, findings, framework)
+        return ImportedSettings(self.source, settings, findings, framework, unknown)
 
 
 

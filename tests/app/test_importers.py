@@ -53,6 +53,7 @@ def test_estimator_script_settings_with_lines_and_the_dynamic_dir():
     assert ("import-dynamic-value", 28) in codes(imported)
     assert ("import-set-twice", 28) in codes(imported)
     assert "op_compiler_cache_dir" not in imported.settings
+    assert imported.unknown == {"op_compiler_cache_dir": 28}
     assert all(f.file and f.file.endswith("train_estimator.py") for f in imported.findings)
 
 
