@@ -26,7 +26,8 @@ Public API:
     probe_host(timeout=5.0, runner=run_command, root=Path("/"), environ=None) -> HostProbe
     installed_versions(root=Path("/"), environ=os.environ) -> dict[str, str | None]
         keys: toolkit_version, toolkit_path, driver_version, driver_path,
-              opp_version, opp_path, compiler_version, compiler_path
+              opp_version, opp_path, compiler_version, compiler_path,
+              and the op_cache.ini names: adk_version (= compiler_version), ops_version (= opp_version)
     run_command(argv, *, capture_output=True, text=True, timeout) -> CompletedProcess
 """
 
@@ -317,7 +318,8 @@ def _toolkit_info(home: Path) -> Path | None:
 def installed_versions(root: Path = Path("/"), environ: Mapping[str, str] = os.environ) -> dict[str, str | None]:
     """The CANN toolkit, driver, operator package (ops_version) and compiler (adk_version) versions.
 
-    Every value is None when its file is not found; each `*_path` names the file read.
+    Every value is None when its file is not found; each `*_path` names the file read. The
+    result can be passed as is where {"adk_version", "ops_version"} are expected.
     """
     root = Path(root)
     out: dict[str, str | None] = dict.fromkeys(
@@ -358,4 +360,6 @@ def installed_versions(root: Path = Path("/"), environ: Mapping[str, str] = os.e
         candidate = toolkit_home / "compiler" / "version.info"
         if _version_of(candidate):
             out["compiler_version"], out["compiler_path"] = _version_of(candidate), str(candidate)
+    # The same two versions under the names op_cache.ini gives them (cann-facts.md section 2).
+    out["adk_version"], out["ops_version"] = out["compiler_version"], out["opp_version"]
     return out

@@ -192,6 +192,7 @@ def test_versions_of_a_classic_toolkit(tmp_path):
     assert (v["toolkit_version"], v["driver_version"], v["compiler_version"], v["opp_version"]) == (
         "8.0.0", "24.1.0", "7.5.0.1.129", "8.0.0.alpha")
     assert v["driver_path"].endswith("driver/version.info")
+    assert (v["adk_version"], v["ops_version"]) == ("7.5.0.1.129", "8.0.0.alpha")  # as op_cache.ini names them
 
 
 def test_ascend_opp_path_wins_for_ops_version(tmp_path):
