@@ -163,7 +163,7 @@ def resolve_cache_dir(framework: str | None, option_value: str = "", environ: Ma
         if value.startswith("~"):
             home_value = home if home is not None else env.get("HOME", HOME_PLACEHOLDER)
             findings.append(make_finding("cache-dir-tilde", path=value, origin=where,
-                                         suggestion=home_value.rstrip("/") + value[1:]))
+                                         example=home_value.rstrip("/") + value[1:]))
         elif bad:
             shown = " ".join(repr(c) for c in bad)
             findings.append(make_finding("cache-dir-invalid-chars", path=value, origin=where, chars=shown))

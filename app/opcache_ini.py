@@ -494,12 +494,14 @@ def _file_findings(ini: OpCacheIni, cann_lines: Sequence[tuple[int, str, int]]) 
                 add("cache-ini-key-before-section", entry.line, key=_short(entry.key), section=_short(block.name))
                 reported.add(entry.line)
         if not block.kept:
+            reported.add(block.start_line or 0)
             first = view.table[block.name]
             add("cache-ini-block-lost", block.start_line, lines=_lines_text(block.entries),
                 section=_short(block.name), first_line=first.start_line or 0)
-    for entry in view.orphans:
-        add("cache-ini-key-outside-section", entry.line, key=_short(entry.key))
-        reported.add(entry.line)
+    if view.orphans:
+        add("cache-ini-key-outside-section", view.orphans[0].line, lines=_lines_text(view.orphans),
+            keys=_short(", ".join(e.key for e in view.orphans), 80))
+        reported.update(e.line for e in view.orphans)
     for number, why, raw in view.skipped:
         stripped = raw.strip(" \t\r\ufeff")
         if why == "unclosed":
@@ -535,7 +537,7 @@ def _file_findings(ini: OpCacheIni, cann_lines: Sequence[tuple[int, str, int]]) 
             elif entry.key not in KNOWN_KEYS:
                 guess = difflib.get_close_matches(entry.key.lower(), KNOWN_KEYS, n=1, cutoff=0.75)
                 if guess:
-                    add("cache-ini-unknown-key-typo", entry.line, key=_short(entry.key), suggestion=guess[0])
+                    add("cache-ini-unknown-key-typo", entry.line, key=_short(entry.key), guess=guess[0])
                 else:
                     add("cache-ini-unknown-key", entry.line, key=_short(entry.key))
             elif entry.key in VERSION_KEYS and entry.raw.split("=", 1)[0] != entry.key:
@@ -726,70 +728,26 @@ def creation_findings(changes: Mapping[str, int | str], installed: Mapping[str, 
 # ---------------------------------------------------------------------------------------------
 
 
-def read_version_info(path: Path) -> str | None:
-    """`Version=` of a version.info file, read as CANN reads it (GetVersionFromVersionFile)."""
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-    for line in text.split("\n"):
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        key, value = line.split("=", 1)
-        if _cann_trim(key) == "Version":
-            return _cann_trim(value) or None
-    return None
-
-
 def installed_op_cache_versions(root: Path = Path("/"), environ: Mapping[str, str] | None = None,
                                 probe: Callable[..., Mapping[str, Any]] | None = None) -> dict[str, str]:
     """{"adk_version": ..., "ops_version": ...} of the CANN installed here (keys present only when found).
 
     CANN takes adk_version from the compiler package's version.info and ops_version from
-    `$ASCEND_OPP_PATH/version.info` (te_config_info.cc InitAdkAndOppVersion). When the devices
-    helper's `app.hostprobe.installed_versions` exists it is used; otherwise the usual install
-    locations are read here.
+    `$ASCEND_OPP_PATH/version.info` (te_config_info.cc InitAdkAndOppVersion); the files are
+    found by the devices helper's `app.hostprobe.installed_versions` (or `probe`, for tests).
     """
     env = os.environ if environ is None else environ
     if probe is None:
-        try:
-            from app.hostprobe import installed_versions as probe  # type: ignore[no-redef]
-        except ImportError:
-            probe = None
-    if probe is not None:
-        try:
-            found = probe(root=root, environ=env)
-        except Exception:  # noqa: BLE001 - a probe failure means "not known", never a crash
-            found = {}
-        result = {}
-        if found.get("compiler_version"):
-            result[ADK_VERSION] = str(found["compiler_version"])
-        if found.get("opp_version"):
-            result[OPS_VERSION] = str(found["opp_version"])
-        if result:
-            return result
-    return _read_installed_versions(root, env)
-
-
-def _under(root: Path, path: str) -> Path:
-    return root / path.lstrip("/")
-
-
-def _read_installed_versions(root: Path, env: Mapping[str, str]) -> dict[str, str]:
-    homes = [env.get("ASCEND_HOME_PATH", ""), env.get("ASCEND_TOOLKIT_HOME", ""),
-             "/usr/local/Ascend/ascend-toolkit/latest", "/usr/local/Ascend/cann"]
-    result: dict[str, str] = {}
-    for home in filter(None, homes):
-        version = read_version_info(_under(root, home) / "compiler" / "version.info")
-        if version:
-            result[ADK_VERSION] = version
-            break
-    opps = [env.get("ASCEND_OPP_PATH", "")] + [f"{h}/opp" for h in homes if h]
-    for opp in filter(None, opps):
-        version = read_version_info(_under(root, opp) / "version.info")
-        if version:
-            result[OPS_VERSION] = version
-            break
+        from app.hostprobe import installed_versions as probe
+    try:
+        found = probe(root=root, environ=env)
+    except Exception:  # noqa: BLE001 - a probe failure means "not known", never a crash
+        return {}
+    result = {}
+    if found.get("compiler_version"):
+        result[ADK_VERSION] = str(found["compiler_version"])
+    if found.get("opp_version"):
+        result[OPS_VERSION] = str(found["opp_version"])
     return result
 
 

@@ -293,7 +293,7 @@ class _Resolver:
             elif entry.key == REMAIN_RATIO and not 0 < number <= 100:
                 self.add("cache-ini-ratio-invalid", src, entry.line, value=shown)
                 ok = False
-            elif parsed.prefix_only and "#" not in entry.value:
+            elif parsed.prefix_only and "#" not in entry.value and entry.value[parsed.number_span[1]:].strip():
                 self.add("cache-ini-numeric-prefix", src, entry.line, key=entry.key, value=shown, number=number)
         return (max_e, ratio_e) if ok else None
 
@@ -308,9 +308,9 @@ class _Resolver:
             ratio_value = cann_stoi(ratio_e.value).value
             assert max_value is not None and ratio_value is not None
             self.effective[MAX_SIZE] = Effective(max_value, "op_cache.ini", src, max_e.line, MAX_SIZE,
-                                                 _text("cache-detail-ini", line=max_e.line))
+                                                 _text("cache-detail-ini", ini_line=max_e.line))
             self.effective[REMAIN_RATIO] = Effective(ratio_value, "op_cache.ini", src, ratio_e.line, REMAIN_RATIO,
-                                                     _text("cache-detail-ini", line=ratio_e.line))
+                                                     _text("cache-detail-ini", ini_line=ratio_e.line))
             for variable in (MAX_ENV, RATIO_ENV):
                 if self.env_value(variable) is not None:
                     file, line = _env_where(self.env_file, variable)
