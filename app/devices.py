@@ -117,8 +117,8 @@ class DeviceInfo:
     """What is known of the device the settings are for.
 
     `source` says how it became known ("npu-smi", "npu-smi output file", "manual", "bundle",
-    "none"); `notes` are plain-language remarks for the user (in English; the codes of the
-    findings carry the meaning for machines).
+    "none"); `notes` are plain-language remarks for the user, in the language that was current
+    when the DeviceInfo was made (JSON keys and codes never depend on it).
     """
 
     soc_version: str | None = None
@@ -156,13 +156,15 @@ class DeviceInfo:
 
 def device_from_soc(soc_version: str, source: str, npus: tuple[NpuChip, ...] = (), notes: tuple[str, ...] = ()) -> DeviceInfo:
     """A DeviceInfo for an SoC string, its series looked up in the table (unknown stays unknown)."""
+    from app.findings import make_finding
+
     match = load_device_table().match(soc_version)
     extra: list[str] = []
     if match is None:
-        extra.append(f"SoC version {soc_version!r} is not in the device table; its series is unknown, so nothing is greyed out.")
+        extra.append(make_finding("device-soc-unknown", soc=soc_version).message())
         return DeviceInfo(soc_version, None, source, npus, tuple(notes) + tuple(extra))
     if match.inferred:
-        extra.append(f"{soc_version} is assumed to belong to {pick(match.series.name, 'en')} (not confirmed by a CANN document).")
+        extra.append(make_finding("device-soc-inferred", soc=soc_version, series=pick(match.series.name)).message())
     return DeviceInfo(soc_version, match.series.id, source, npus, tuple(notes) + tuple(extra), match.inferred)
 
 
@@ -182,5 +184,9 @@ def device_from_choice(choice: str, source: str = "manual") -> DeviceInfo:
     return device_from_soc(text, source)
 
 
-NO_DEVICE = DeviceInfo(notes=("No device is known: every option is shown as available.",))
+def no_device() -> DeviceInfo:
+    """The DeviceInfo used when nothing is known, its note in the current language."""
+    from app.findings import make_finding
+
+    return DeviceInfo(notes=(make_finding("device-none").message(),))
 

@@ -19,6 +19,16 @@ def data_dir():
 
 
 @pytest.fixture(autouse=True)
+def _language_reset():
+    """`--lang` sets a process-wide language; put it back so tests do not leak it to others."""
+    from app.i18n import current_language, set_language
+
+    before = current_language()
+    yield
+    set_language(before)
+
+
+@pytest.fixture(autouse=True)
 def _no_dangling_threads():
     """Fail a test that leaves a Python thread running (napari's `_dangling_qthreads`, for us)."""
     before = set(threading.enumerate())

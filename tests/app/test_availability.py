@@ -4,7 +4,7 @@ import pytest
 
 from app.availability import availability, availability_map, device_phrase, source_phrase
 from app.catalog import load_catalog
-from app.devices import NO_DEVICE, DeviceInfo, device_from_choice, device_from_soc, load_device_table
+from app.devices import DeviceInfo, device_from_choice, device_from_soc, load_device_table, no_device
 
 CATALOG = load_catalog()
 TABLE = load_device_table()
@@ -58,7 +58,7 @@ def test_an_inferred_series_says_so():
     assert supported.enabled and "assumed" in supported.note_text("en") and "from the profile" in supported.note_text("en")
 
 
-@pytest.mark.parametrize("device", [None, NO_DEVICE, DeviceInfo(source="npu-smi")])
+@pytest.mark.parametrize("device", [None, no_device(), DeviceInfo(source="npu-smi")])
 def test_without_a_device_everything_is_available_with_a_note(device):
     for option in CATALOG.options.values():
         result = availability(option, device)
@@ -124,4 +124,4 @@ def test_device_phrase():
     assert device_phrase(device_from_choice("atlas-a3"), "en") == "Atlas A3 training/inference series (chosen by hand)"
     assert device_phrase(device_from_soc("Ascend999Z", "bundle"), "en") == \
         "Ascend999Z (from the support bundle; not in the device table)"
-    assert device_phrase(NO_DEVICE, "en") == "unknown device (not detected)"
+    assert device_phrase(no_device(), "en") == "unknown device (not detected)"
