@@ -46,11 +46,12 @@ class EnvFile:
     values: dict[str, str] = field(default_factory=dict)
     lines: dict[str, int] = field(default_factory=dict)  # NAME -> line of the assignment that won
     exported: set[str] = field(default_factory=set)
+    unset: set[str] = field(default_factory=set)  # names the file unsets (and does not set again)
     findings: list[Finding] = field(default_factory=list)
 
     def environ(self, base: Mapping[str, str] | None = None) -> dict[str, str]:
         """`base` with this file's variables applied on top (as after `source FILE`)."""
-        env = dict(base or {})
+        env = {k: v for k, v in (base or {}).items() if k not in self.unset}
         env.update(self.values)
         return env
 
@@ -77,7 +78,13 @@ class _Reader:
     def lookup(self, name: str) -> str | None:
         if name in self.env.values:
             return self.env.values[name]
+        if name in self.env.unset:
+            return None
         return self.base.get(name)
+
+    def known_unset(self, name: str) -> bool:
+        """Unset for sure (the file unset it): it expands to nothing, without a finding."""
+        return name in self.env.unset and name not in self.env.values
 
     def expand(self, text: str, i: int) -> tuple[str, int]:
         """Expand the `$...` starting at text[i] (text[i] == "$"); return (value, next index)."""
@@ -113,6 +120,8 @@ class _Reader:
             if op in ("+", ":+"):
                 return ("" if empty else word), close + 1
             if value is None:
+                if self.known_unset(name):
+                    return "", close + 1
                 self.notes.append(("unresolved", "${" + name + "}"))
                 return text[i:close + 1], close + 1
             return value, close + 1
@@ -121,6 +130,8 @@ class _Reader:
             return "$", i + 1
         value = self.lookup(match.group())
         if value is None:
+            if self.known_unset(match.group()):
+                return "", match.end()
             self.notes.append(("unresolved", "$" + match.group()))
             return "$" + match.group(), match.end()
         return value, match.end()
@@ -162,23 +173,15 @@ class _Reader:
                 i = len(text) if end < 0 else end
                 continue
             if c == ";":
+                # The next command is expanded only after this one ran (`A=1; B=$A`).
                 finish()
-                commands.append([])
-                i += 1
-                continue
-            if c in "&|<>()`":
+                return [c for c in commands if c], i + 1
+            if c in "&|<>()":
                 # Pipelines, lists, redirections, subshells: not a plain assignment line.
                 finish()
                 commands[-1].append(_Word(c, False, None))
                 self.notes.append(("operator", c))
-                if c == "`":
-                    end = text.find("`", i + 1)
-                    if end < 0:
-                        raise _Unclosed()
-                    self.notes.append(("command", text[i:end + 1]))
-                    i = end + 1
-                else:
-                    i += 1
+                i += 1
                 continue
             if not in_word:
                 in_word = True
@@ -237,6 +240,14 @@ class _Reader:
                 current.append("".join(part))
                 quoted = True
                 i = j + 1
+                continue
+            if c == "`":
+                end = text.find("`", i + 1)
+                if end < 0:
+                    raise _Unclosed()
+                self.notes.append(("command", text[i:end + 1]))
+                current.append(text[i:end + 1])
+                i = end + 1
                 continue
             if c == "$":
                 if text.startswith("$'", i):
@@ -319,6 +330,7 @@ def _apply(env: EnvFile, commands: list[list[_Word]], notes: list[tuple[str, str
                     env.values.pop(word.text, None)
                     env.lines.pop(word.text, None)
                     env.exported.discard(word.text)
+                    env.unset.add(word.text)
             continue
         exporting = False
         args = words
@@ -348,6 +360,7 @@ def _apply(env: EnvFile, commands: list[list[_Word]], notes: list[tuple[str, str
                 first_assigned.setdefault(name, line)
                 env.values[name] = value
                 env.lines[name] = line
+                env.unset.discard(name)
                 if exporting:
                     env.exported.add(name)
             elif _NAME.fullmatch(word.text) and exporting:
@@ -357,6 +370,7 @@ def _apply(env: EnvFile, commands: list[list[_Word]], notes: list[tuple[str, str
                 name, value = word.text.split("=", 1)
                 first_assigned.setdefault(name, line)
                 env.values[name], env.lines[name] = value, line
+                env.unset.discard(name)
                 if exporting:
                     env.exported.add(name)
     for kind, detail in notes:
