@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QCoreApplication, QThread, QTimer
+from PySide6.QtCore import QByteArray, QThread, QTimer
 from PySide6.QtGui import QCloseEvent, QShowEvent
 from PySide6.QtWidgets import QWidget, QWizard
 
@@ -127,7 +127,7 @@ class ConfigWizard(QWizard):
         if self._detect_on_show and not self._detection_started:
             self._detection_started = True
             # After the first paint: the window is on screen before npu-smi is even started.
-            QTimer.singleShot(0, self.start_detection)
+            QTimer.singleShot(0, self, self.start_detection)
 
     def start_detection(self) -> None:
         if any(isinstance(w, DetectionWorker) and w.isRunning() for w in self.workers) or self._shut_down:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
@@ -9,7 +10,6 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QPushButton, QToolButton
 
-from app.cleanup import predict_cleanup
 from app.scanner import scan_to_end
 from ui import dialogs
 from ui.editors import OptionEditor
@@ -22,7 +22,7 @@ CANN_INI = ("#配置文件格式，必须包含，自动生成的文件中默认
             "#限制某个AI处理器下缓存文件的磁盘空间的大小，整数，单位为MB\r\n"
             "max_op_cache_size = 800   # MB, for the team\r\n"
             "remain_cache_size_ratio=60\r\n"
-            "unknown_key=kept\r\n").encode("utf-8")
+            "unknown_key=kept\r\n").encode()
 
 
 def editor(wizard, oid):
@@ -39,7 +39,7 @@ def make_cache_tree(base: Path, soc: str = "Ascend910B3", groups: int = 40, size
         binary = soc_dir / f"{name}.o"
         binary.write_bytes(b"\0" * size)
         meta = soc_dir / f"{name}.json"
-        meta.write_text('{"binFileName": "%s", "binFileSuffix": ".o"}' % name)
+        meta.write_text(json.dumps({"binFileName": name, "binFileSuffix": ".o"}))
         for path in (binary, meta):
             os.utime(path, (old + i * 60, old + i * 60))
     return base / "kernel_cache"
@@ -158,6 +158,8 @@ def test_a_new_ini_is_created_in_the_resolved_kernel_cache(make_wizard, tmp_path
 
 
 def test_the_gauge_shows_the_scanners_numbers(make_wizard, qtbot, tmp_path):
+    from app.cleanup import predict_cleanup
+
     kernel_cache = make_cache_tree(tmp_path / "cache")
     wizard = make_wizard(device="Ascend910B3")
     editor(wizard, "op_compiler_cache_dir").setProperty("value", str(tmp_path / "cache"))
@@ -175,8 +177,9 @@ def test_the_gauge_shows_the_scanners_numbers(make_wizard, qtbot, tmp_path):
     assert row.used_bytes == usage.socs["Ascend910B3"].cann_bytes == expected.used_bytes
     assert row.files == usage.socs["Ascend910B3"].files
     assert row.limit_bytes == 1 * MIB
-    assert row.keep_bytes == expected.keep_threshold_bytes
-    assert row.delete_bytes == expected.delete_bytes > 0
+    assert row.keep_bytes == expected.keep_threshold_bytes == 1 * MIB * 50 // 100
+    assert row.delete_bytes == expected.freed_bytes > 0
+    assert row.triggers == expected.triggers is True
     assert row.percent > 100  # over the limit shows above 100 %
     assert wizard.cache_page.usage.free_bytes == gauge.free_bytes
     # A new limit changes the prediction without a new scan.
@@ -191,13 +194,13 @@ def test_stop_ends_a_scan(make_wizard, qtbot, tmp_path, monkeypatch, gate):
     real_scan = scanner.scan_cache
     ticks = iter(range(10**9))
 
-    def gated_scandir(fd):
+    def gated_listdir(fd):
         gate.wait()
-        return os.scandir(fd)
+        return os.listdir(fd)
 
     def slow_scan(path, **kwargs):
         # Every clock reading is a new batch, and the first directory waits for the gate.
-        return real_scan(path, scandir=gated_scandir, clock=lambda: float(next(ticks)), **kwargs)
+        return real_scan(path, listdir=gated_listdir, clock=lambda: float(next(ticks)), **kwargs)
 
     monkeypatch.setattr(scanner, "scan_cache", slow_scan)
     wizard = make_wizard(device="Ascend910B3")
@@ -222,10 +225,10 @@ def test_closing_during_a_scan_stops_and_joins_the_worker(make_wizard, qtbot, tm
     real_scan = scanner.scan_cache
 
     def gated(path, **kwargs):
-        def scandir(fd):
+        def listdir(fd):
             gate.wait()
-            return os.scandir(fd)
-        return real_scan(path, scandir=scandir, **kwargs)
+            return os.listdir(fd)
+        return real_scan(path, listdir=listdir, **kwargs)
 
     monkeypatch.setattr(scanner, "scan_cache", gated)
     wizard = make_wizard(device="Ascend910B3")

@@ -13,7 +13,7 @@ def test_choices_and_geometry_are_remembered(make_wizard, qtbot):
     wizard = make_wizard(device="Ascend910B3")
     wizard.show()
     qtbot.waitExposed(wizard)
-    wizard.resize(QSize(800, 650))  # within the offscreen screen (800x800)
+    wizard.resize(QSize(780, 650))  # within the offscreen screen (800x800)
     shown = wizard.size()
     formats = wizard.findChild(QComboBox, "exportFormatCombo")
     formats.setCurrentIndex(formats.findData("env-bash"))

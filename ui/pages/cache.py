@@ -108,8 +108,14 @@ class CachePage(OptionsPage):
         self.scan_status.setWordWrap(True)
         scan_row.addWidget(self.scan_button)
         scan_row.addWidget(self.scan_status, 1)
+        self.scan_findings_label = QLabel(self.gauge_box)
+        self.scan_findings_label.setObjectName("scanFindings")
+        self.scan_findings_label.setWordWrap(True)
+        self.scan_findings_label.setTextFormat(Qt.TextFormat.RichText)
+        self.scan_findings_label.hide()
         gauge_layout.addWidget(self.gauge)
         gauge_layout.addLayout(scan_row)
+        gauge_layout.addWidget(self.scan_findings_label)
         layout.addWidget(self.gauge_box)
 
         self.ini_box = QGroupBox(body)
@@ -319,28 +325,41 @@ class CachePage(OptionsPage):
         """(max_op_cache_size in MB, remain_cache_size_ratio in %) as the editors show them."""
         return int(self.shown_value("max_op_cache_size")), int(self.shown_value("remain_cache_size_ratio"))
 
+    def predictions(self, now: float | None = None) -> dict[str, Any]:
+        """app.cleanup's prediction per SoC dir of the last scan, for the sizes being set."""
+        if self.usage is None:
+            return {}
+        from app.cleanup import predict_cleanup
+
+        max_mb, ratio = self.size_settings()
+        now = time.time() if now is None else now
+        return {name: predict_cleanup(soc, max_mb, ratio, now) for name, soc in self.usage.socs.items()}
+
     def gauge_rows(self, now: float | None = None) -> list[GaugeRow]:
         """The gauge's numbers: per SoC dir, from the scan and app.cleanup's prediction."""
         max_mb, ratio = self.size_settings()
         rows = []
         if self.usage is not None:
-            from app.cleanup import predict_cleanup
-
-            now = time.time() if now is None else now
-            for name in sorted(self.usage.socs):
-                soc = self.usage.socs[name]
-                prediction = predict_cleanup(soc, max_mb, ratio, now)
-                limit = None if max_mb == -1 else max_mb * MIB
-                rows.append(GaugeRow(name, prediction.used_bytes, soc.files, limit,
-                                     prediction.keep_threshold_bytes if limit is not None else None,
-                                     prediction.delete_bytes, prediction.triggers))
+            for name, prediction in sorted(self.predictions(now).items()):
+                rows.append(GaugeRow(name, prediction.used_bytes, self.usage.socs[name].files,
+                                     prediction.max_bytes if prediction.ageing else None,
+                                     prediction.keep_threshold_bytes if prediction.ageing else None,
+                                     prediction.freed_bytes, prediction.triggers))
         elif self.progress is not None:
+            # While scanning: the running totals (du's apparent size) against the limit lines.
             for name in sorted(self.progress.socs):
                 totals = self.progress.socs[name]
                 limit = None if max_mb == -1 else max_mb * MIB
                 keep = limit * ratio // 100 if limit is not None else None
                 rows.append(GaugeRow(name, totals.apparent_bytes, totals.files, limit, keep, 0, False))
         return rows
+
+    def scan_findings(self) -> list[Any]:
+        if self.usage is None:
+            return []
+        from app.cleanup import cache_findings
+
+        return list(cache_findings(self.usage, self.predictions(), self.size_settings()[0]))
 
     def _show_gauge(self) -> None:
         rows = self.gauge_rows()
@@ -350,6 +369,11 @@ class CachePage(OptionsPage):
             message = self.tr("The cache holds no SoC directory yet.")
         elif self.scan_error:
             message = self.scan_error
+        findings = self.scan_findings()
+        self.scan_findings_label.setText("<br>".join(
+            f"<span style='color:{SEVERITY_COLOURS.get(f.severity, '#000')}'><b>{escape(severity_label(f.severity))}:"
+            f"</b></span> {escape(f.message())}" for f in findings))
+        self.scan_findings_label.setVisible(bool(findings))
         self.gauge.set_rows(rows, free_bytes=getattr(usage, "free_bytes", None),
                             fs_type=getattr(usage, "fs_type", None), message=message,
                             partial=bool(getattr(usage, "stopped", False)))
@@ -383,8 +407,8 @@ class CachePage(OptionsPage):
         self.scan_worker = worker
         self.workerStarted.emit(worker)
         self.scan_status.setText(self.tr("Scanning %1 …").replace("%1", str(path)))
-        self._show_scan_button()
         worker.start()
+        self._show_scan_button()
 
     def stop_scan(self) -> None:
         if self.scan_worker is not None:

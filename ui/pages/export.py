@@ -52,6 +52,8 @@ class ExportPage(QWizardPage):
         self.format_label = QLabel(self)
         self.format_combo = QComboBox(self)
         self.format_combo.setObjectName("exportFormatCombo")
+        self.format_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.format_combo.setMinimumContentsLength(18)
         self.format_label.setBuddy(self.format_combo)
         self.changed_only = QCheckBox(self)
         self.changed_only.setObjectName("changedOnlyCheck")
