@@ -40,6 +40,9 @@ Public API:
     formats_for(framework) -> tuple[str, ...]       the formats a framework takes (catalog)
     format_fits(fmt, framework) -> bool
     framework_for_format(fmt) -> str | None         the only framework a format is for, if one
+    carrier(fmt, option, framework) -> (slot, name) | None   the name an option takes in a format
+    make_plan(profile, fmt, ...) -> Plan            what each option becomes (for other writers)
+    app.exporters.files.write_export(path, data)    atomic save of any export (CLI -o, wizard Save)
 """
 
 from __future__ import annotations
@@ -53,7 +56,7 @@ from app.catalog import Catalog, Option, Value, load_catalog
 from app.devices import DeviceInfo
 from app.exporters.quoting import shown
 from app.findings import Finding, make_finding, message_table
-from app.i18n import current_language, pick
+from app.i18n import current_language, normalize_language, pick
 from app.profile import Profile
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -313,7 +316,7 @@ def make_plan(profile: Profile, fmt: str, *, changed_only: bool = False, lang: s
     if fmt not in FORMATS:
         raise ValueError(f"unknown export format {fmt!r}; use one of {', '.join(FORMATS)}")
     catalog = load_catalog()
-    lang = lang or current_language()
+    lang = normalize_language(lang or current_language())
     framework = profile.framework
     device = device or profile.device_info()
     choices, findings = _choices(profile, catalog, device)
@@ -390,7 +393,7 @@ def export_text(profile: Profile, fmt: str, *, changed_only: bool = False,
     True (the CLI refuses such a command line before it gets here). Raises ValueError for an
     unknown format.
     """
-    lang = lang or current_language()
+    lang = normalize_language(lang or current_language())
     if fmt not in FORMATS:
         raise ValueError(f"unknown export format {fmt!r}; use one of {', '.join(FORMATS)}")
     if not format_fits(fmt, profile.framework):

@@ -281,7 +281,7 @@ def test_ge_options_is_a_dict_of_strings(tmp_path):
 
 
 @pytest.mark.parametrize("shell", SHELLS)
-@pytest.mark.parametrize("framework", ["tf1", "pytorch", "ge", "atc"])
+@pytest.mark.parametrize("framework", ["tf1", "tf2", "pytorch", "ge", "atc", "acl"])
 def test_env_files_set_exactly_the_chosen_variables(shell, framework, tmp_path):
     fmt = "env-bash" if shell == "bash" else "env-fish"
     names = ENV_NAMES["pytorch" if framework == "pytorch" else "other"]
@@ -374,6 +374,8 @@ def test_huge_pages_on_310p_are_refused_not_dropped(fmt):
     assert result.refused
     errors = [f for f in result.findings if f.severity == "error"]
     assert len(errors) == 1 and "Ascend310P3" in errors[0].message("en")
+    if fmt.startswith("tf1"):
+        ast.parse(result.text)  # still a whole, valid snippet around the comment
     if fmt not in ("profile", "op-cache-ini"):
         refused = [line for line in result.text.splitlines() if "variable_use_1g_huge_page" in line]
         assert refused and all(line.lstrip().startswith("#") for line in refused)

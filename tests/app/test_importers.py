@@ -179,6 +179,15 @@ def test_profile_text_errors_name_the_key():
         import_profile_text('{"format": "cann-config-profile", "version": 1, "colour": 1}', "p.json")
     with pytest.raises(InputError, match="p.json:1"):
         import_profile_text("{", "p.json")
+    head = '{"format": "cann-config-profile", "version": 1, "framework": "tf1", '
+    with pytest.raises(InputError, match="options.static_memory_policy: static_memory_policy must be one of"):
+        import_profile_text(head + '"options": {"static_memory_policy": 7}}', "p.json")
+    with pytest.raises(InputError, match="options: unknown option 'huge_pages'"):
+        import_profile_text(head + '"options": {"huge_pages": 1}}', "p.json")
+    with pytest.raises(InputError, match="takes an integer"):
+        import_profile_text(head + '"options": {"max_op_cache_size": "500"}}', "p.json")
+    imported = import_profile_text(head + '"device": "Ascend910B3", "options": {"max_op_cache_size": 9}}', "p.json")
+    assert imported.settings == {"max_op_cache_size": (9, None)} and imported.framework == "tf1"
 
 
 # ---------------------------------------------------------------------------------------------
