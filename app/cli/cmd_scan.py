@@ -1,0 +1,304 @@
+"""`cann-config scan [--cache-dir DIR] [--json]`: what the op cache holds and what CANN deletes next.
+
+Per SoC dir: files, apparent and allocated bytes (the same totals as `du -sbx` / `du -sxB1`),
+CANN's own size count against the effective limit (with where the limit comes from), the keep
+threshold, and the groups CANN's cleaner would delete at the next compiler start (app/cleanup.py).
+
+The cache dir: `--cache-dir` (a base dir or its kernel_cache); without it, as CANN resolves it
+from this environment (app/resolution.py: `ASCEND_CACHE_PATH` › `$HOME/atc_data`, or torch_npu's
+`ACL_OP_COMPILER_CACHE_DIR` when the environment says PyTorch). The limits: op_cache.ini in
+kernel_cache › environment › defaults, as CANN reads them.
+
+Exit status: 0 (also when there is no cache yet: a resolved or given base dir without a
+kernel_cache is a valid, empty cache); 2 when `--cache-dir` does not exist or is not a
+directory, or the cache dir cannot be opened. A progress line goes to stderr during long
+scans, only when stderr is a terminal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, TextIO
+
+from app.cachedir import INI_NAME, kernel_cache_of
+from app.cleanup import SIZE_MB_UNIT, CleanupPrediction, cache_findings, predict_cleanup
+from app.errors import InputError
+from app.findings import Finding, make_finding, sort_findings
+from app.i18n import current_language, pick
+from app.opcache_ini import read_op_cache_ini
+from app.resolution import Effective, resolve_settings
+from app.scanner import CacheUsage, ScanProgress, human_bytes, scan_cache
+
+MAX_SIZE = "max_op_cache_size"
+REMAIN_RATIO = "remain_cache_size_ratio"
+# Findings of the limit resolution that explain the limit shown (the rest is `diagnose`'s job).
+_LIMIT_CODES = ("cache-ini-", "cache-env-max", "cache-env-ratio", "cache-env-numeric", "cache-env-overridden",
+                "cache-ageing-off")
+PROGRESS_AFTER_SECONDS = 0.3
+
+
+def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = subparsers.add_parser(
+        "scan", parents=[common], help="measure the op cache per SoC dir and predict CANN's next cleanup",
+        description="Measure <cache dir>/kernel_cache per SoC directory (files, apparent and on-disk bytes, "
+                    "hard links once, symlinks not followed, one filesystem), compare it with the effective "
+                    "max_op_cache_size and remain_cache_size_ratio, and show what CANN would delete at the "
+                    "next compiler start.")
+    p.add_argument("--cache-dir", metavar="DIR",
+                   help="the cache base dir (as op_compiler_cache_dir / ASCEND_CACHE_PATH name it), or its "
+                        "kernel_cache (default: as CANN resolves it from this environment)")
+    p.add_argument("--json", action="store_true", help="print JSON (keys and codes never change with --lang)")
+    p.set_defaults(run=run)
+
+
+def _label(code: str, lang: str, **params: Any) -> str:
+    return make_finding(code, **params).message(lang)
+
+
+def _limit_source(effective: Effective) -> str:
+    """`op_cache.ini:4`, `env ASCEND_MAX_OP_CACHE_SIZE`, `default`."""
+    if effective.source == "op_cache.ini":
+        return f"op_cache.ini:{effective.line}" if effective.line else "op_cache.ini"
+    if effective.source == "env" and effective.variable:
+        return f"env {effective.variable}"
+    if effective.source == "profile" and effective.file:
+        return effective.file if effective.line is None else f"{effective.file}:{effective.line}"
+    return effective.source
+
+
+class _Progress:
+    """A one-line, self-overwriting progress report on a terminal's stderr."""
+
+    def __init__(self, stream: TextIO, lang: str):
+        self.stream = stream
+        self.lang = lang
+        self.shown = False
+
+    def update(self, item: ScanProgress) -> None:
+        if item.done or item.elapsed < PROGRESS_AFTER_SECONDS:
+            return
+        text = _label("scan-label-progress", self.lang, files=f"{item.files:,}",
+                      bytes=human_bytes(item.apparent_bytes), seconds=f"{item.elapsed:.1f}")
+        self.stream.write("\r" + text + "\x1b[K")
+        self.stream.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
+def _scan(kernel_cache: Path, lang: str) -> CacheUsage:
+    stream = sys.stderr
+    progress = _Progress(stream, lang) if stream is not None and stream.isatty() else None
+    usage = None
+    try:
+        for item in scan_cache(kernel_cache):
+            if progress is not None:
+                progress.update(item)
+            usage = item.usage
+    finally:
+        if progress is not None:
+            progress.clear()
+    assert usage is not None
+    return usage
+
+
+def _limit_findings(resolution_findings: list[Finding], ini_findings: list[Finding]) -> list[Finding]:
+    chosen = [f for f in ini_findings if f.severity in ("error", "warning")]
+    chosen += [f for f in resolution_findings if f.code.startswith(_LIMIT_CODES)]
+    seen: set[tuple[str, str | None, int | None]] = set()
+    result = []
+    for f in chosen:
+        key = (f.code, f.file, f.line)
+        if key not in seen:
+            seen.add(key)
+            result.append(f)
+    return result
+
+
+def _limits_json(max_e: Effective, ratio_e: Effective, lang: str) -> dict[str, Any]:
+    ageing = max_e.value != -1
+    max_bytes = int(max_e.value) * SIZE_MB_UNIT if ageing else None
+    return {
+        MAX_SIZE: max_e.to_json(lang),
+        REMAIN_RATIO: ratio_e.to_json(lang),
+        "ageing": ageing,
+        "mb_bytes": SIZE_MB_UNIT,
+        "max_bytes": max_bytes,
+        "keep_threshold_bytes": max_bytes * int(ratio_e.value) // 100 if max_bytes is not None else None,
+    }
+
+
+def report_json(kernel_cache: Path, dir_info: Mapping[str, Any], usage: CacheUsage | None,
+                predictions: Mapping[str, CleanupPrediction], max_e: Effective, ratio_e: Effective,
+                findings: list[Finding], lang: str) -> dict[str, Any]:
+    """The `scan --json` document (stable keys; texts in `lang`)."""
+    data: dict[str, Any] = {
+        "kernel_cache": str(kernel_cache),
+        "exists": usage is not None,
+        "cache_dir": dict(dir_info),
+        "limits": _limits_json(max_e, ratio_e, lang),
+        "filesystem": None,
+        "socs": {},
+        "other": None,
+        "totals": {"files": 0, "dirs": 0, "apparent_bytes": 0, "allocated_bytes": 0},
+        "unreadable": [],
+        "other_filesystems": [],
+        "elapsed_seconds": 0.0,
+        "stopped": False,
+        "findings": [f.to_json(lang) for f in findings],
+    }
+    if usage is None:
+        return data
+    mount = usage.mount
+    data["filesystem"] = {
+        "type": mount.fs_type if mount else None,
+        "mount_point": mount.mount_point if mount else None,
+        "options": list(mount.options) if mount else [],
+        "free_bytes": usage.free_bytes,
+        "size_bytes": usage.fs_size_bytes,
+    }
+    for name, soc in sorted(usage.socs.items()):
+        data["socs"][name] = {
+            "path": str(soc.path),
+            "files": soc.files,
+            "dirs": soc.dirs,
+            "apparent_bytes": soc.apparent_bytes,
+            "allocated_bytes": soc.allocated_bytes,
+            "cann_bytes": soc.cann_bytes,
+            "hard_links": soc.hard_links,
+            "symlinks": soc.symlinks,
+            "other_users_files": soc.other_users_files,
+            "limit_source": max_e.source,
+            "cleanup": predictions[name].to_json(),
+        }
+    top = usage.top
+    data["other"] = {"files": top.files, "dirs": top.dirs, "apparent_bytes": top.apparent_bytes,
+                     "allocated_bytes": top.allocated_bytes}
+    data["totals"] = {"files": usage.files, "dirs": usage.dirs, "apparent_bytes": usage.apparent_bytes,
+                      "allocated_bytes": usage.allocated_bytes}
+    data["unreadable"] = [{"path": p, "reason": r} for p, r in usage.unreadable]
+    data["other_filesystems"] = list(usage.other_fs)
+    data["elapsed_seconds"] = round(usage.elapsed, 3)
+    data["stopped"] = usage.stopped
+    return data
+
+
+def report_text(kernel_cache: Path, dir_how: str, usage: CacheUsage | None,
+                predictions: Mapping[str, CleanupPrediction], max_e: Effective, ratio_e: Effective,
+                findings: list[Finding], lang: str) -> str:
+    """The readable report."""
+    lines = [f"{_label('scan-label-cache', lang)}: {kernel_cache}" + (f"  ({dir_how})" if dir_how else "")]
+    if usage is not None:
+        fs = usage.mount.fs_type if usage.mount else "?"
+        where = usage.mount.mount_point if usage.mount else "?"
+        free = human_bytes(usage.free_bytes) if usage.free_bytes is not None else "?"
+        lines.append(f"{_label('scan-label-filesystem', lang)}: {fs} on {where}, {_label('scan-label-free', lang)} {free}")
+    limit = f"{_label('scan-label-limit', lang)}: "
+    if max_e.value == -1:
+        limit += f"{_label('scan-label-ageing-off', lang)} [{_limit_source(max_e)}]"
+    else:
+        max_bytes = int(max_e.value) * SIZE_MB_UNIT
+        keep = max_bytes * int(ratio_e.value) // 100
+        limit += (f"{human_bytes(max_bytes)} ({MAX_SIZE}={max_e.value} [{_limit_source(max_e)}]); "
+                  f"{_label('scan-label-keep', lang)} {human_bytes(keep)} "
+                  f"({REMAIN_RATIO}={ratio_e.value} [{_limit_source(ratio_e)}])")
+    lines.append(limit)
+    if usage is not None:
+        lines.append("")
+        if not usage.socs:
+            lines.append(_label("scan-label-no-socs", lang))
+        width = max((len(n) for n in usage.socs), default=0)
+        for name, soc in sorted(usage.socs.items()):
+            pred = predictions[name]
+            row = (f"{name:<{width}}  {soc.files:>9,} {_label('scan-label-files', lang)}  "
+                   f"{_label('scan-label-apparent', lang)} {human_bytes(soc.apparent_bytes)}  "
+                   f"{_label('scan-label-allocated', lang)} {human_bytes(soc.allocated_bytes)}  "
+                   f"{_label('scan-label-cann-size', lang)} {human_bytes(soc.cann_bytes)}")
+            if pred.percent_of_limit is not None:
+                row += f" = {pred.percent_of_limit:.0f} % {_label('scan-label-of-limit', lang)}"
+            lines.append(row)
+            if not pred.ageing:
+                lines.append("    " + _label("scan-label-no-ageing", lang))
+            elif not pred.triggers:
+                lines.append("    " + _label("scan-label-no-cleanup", lang))
+            else:
+                lines.append("    " + _label("scan-label-cleanup", lang, target=human_bytes(pred.target_bytes),
+                                             groups=f"{len(pred.delete):,}", deleted=human_bytes(pred.counted_bytes),
+                                             recent=f"{len(pred.kept_recent):,}"))
+        top = usage.top
+        lines.append(f"{_label('scan-label-other', lang)}: {top.files:,} {_label('scan-label-files', lang)}, "
+                     f"{_label('scan-label-apparent', lang)} {human_bytes(top.apparent_bytes)}, "
+                     f"{_label('scan-label-allocated', lang)} {human_bytes(top.allocated_bytes)}")
+        lines.append(f"{_label('scan-label-total', lang)}: {usage.files:,} {_label('scan-label-files', lang)}, "
+                     f"{_label('scan-label-apparent', lang)} {human_bytes(usage.apparent_bytes)} "
+                     f"({usage.apparent_bytes:,} B), {_label('scan-label-allocated', lang)} "
+                     f"{human_bytes(usage.allocated_bytes)} ({usage.allocated_bytes:,} B); "
+                     f"{_label('scan-label-elapsed', lang)} {usage.elapsed:.2f} s")
+    if findings:
+        lines.append("")
+        lines.append(_label("scan-label-findings", lang) + ":")
+        for f in findings:
+            where = f" ({f.where()})" if f.where() and f.code != "scan-no-cache" else ""
+            lines.append(f"  {f.severity}: {f.message(lang)}{where}")
+            if f.fix:
+                lines.append(f"      → {f.fix_text(lang)}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    lang = current_language()
+    environ = os.environ
+    base_resolution = resolve_settings(ini=None, environ=environ)
+    if args.cache_dir:
+        given = Path(args.cache_dir)
+        if not given.exists():
+            raise InputError("no such directory (--cache-dir)", given)
+        if not given.is_dir():
+            raise InputError("not a directory (--cache-dir)", given)
+        kernel_cache = kernel_cache_of(given)
+        dir_info: dict[str, Any] = {"source": "option", "variable": "--cache-dir", "base": str(given),
+                                    "how": "--cache-dir"}
+        dir_how = "--cache-dir"
+    else:
+        cache_dir = base_resolution.cache_dir
+        kernel_cache = cache_dir.kernel_cache
+        dir_info = cache_dir.to_json(lang)
+        dir_how = pick(cache_dir.how, lang)
+
+    found: list[Finding] = []
+    ini = None
+    ini_path = kernel_cache / INI_NAME
+    if os.path.lexists(ini_path):
+        try:
+            ini = read_op_cache_ini(ini_path)
+        except InputError as exc:
+            found.append(make_finding("scan-ini-unreadable", file=str(ini_path), reason=exc.reason))
+    resolution = resolve_settings(ini=ini, environ=environ)
+    max_e = resolution.effective[MAX_SIZE]
+    ratio_e = resolution.effective[REMAIN_RATIO]
+    found += _limit_findings(resolution.findings, list(ini.findings) if ini is not None else [])
+
+    usage: CacheUsage | None = None
+    predictions: dict[str, CleanupPrediction] = {}
+    if not os.path.lexists(kernel_cache):
+        found.append(make_finding("scan-no-cache", file=str(kernel_cache), path=str(kernel_cache)))
+    else:
+        usage = _scan(kernel_cache, lang)
+        predictions = {name: predict_cleanup(soc, int(max_e.value), int(ratio_e.value))
+                       for name, soc in usage.socs.items()}
+        found += cache_findings(usage, predictions, int(max_e.value))
+    findings = sort_findings(found)
+    if args.json:
+        data = report_json(kernel_cache, dir_info, usage, predictions, max_e, ratio_e, findings, lang)
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        print(report_text(kernel_cache, dir_how, usage, predictions, max_e, ratio_e, findings, lang))
+    return 0

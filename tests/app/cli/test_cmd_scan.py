@@ -1,0 +1,192 @@
+"""`cann-config scan`: du's totals, the limit and its source, the prediction, exit codes, progress."""
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.cli import cmd_scan, main
+from app.scanner import scan_cache
+from tests.bench.make_tree import make_tree
+
+ENV_VARS = ("ASCEND_CACHE_PATH", "ASCEND_MAX_OP_CACHE_SIZE", "ASCEND_REMAIN_CACHE_SIZE_RATIO",
+            "ACL_OP_COMPILER_CACHE_DIR", "ACL_OP_COMPILER_CACHE_MODE", "ASCEND_WORK_PATH")
+INI_WITH_VERSIONS = ("[op_compiler_cache]\nadk_version=8.5.0\nops_version=8.5.0\n"
+                     "max_op_cache_size=1\nremain_cache_size_ratio=80\n")
+
+
+@pytest.fixture(autouse=True)
+def clean_env(monkeypatch, tmp_path):
+    for name in ENV_VARS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+
+
+def scan_json(capsys, *args):
+    code = main(["scan", "--json", *args])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    return json.loads(out.out)
+
+
+def du_bytes(path, *flags):
+    return int(subprocess.run(["du", *flags, str(path)], capture_output=True, text=True, check=True).stdout.split()[0])
+
+
+@pytest.mark.skipif(shutil.which("du") is None, reason="du is not installed")
+def test_json_totals_equal_du(tmp_path, capsys):
+    kc = make_tree(tmp_path / "base", files=2000, dirs=20)
+    data = scan_json(capsys, "--cache-dir", str(tmp_path / "base"))
+    assert data["kernel_cache"] == str(kc) and data["exists"]
+    assert data["totals"]["apparent_bytes"] == du_bytes(kc, "-sb")
+    assert data["totals"]["allocated_bytes"] == du_bytes(kc, "-sB1")
+    assert data["totals"]["files"] == 2001
+    assert sorted(data["socs"]) == ["Ascend310P3", "Ascend910B3", "Ascend910B4", "Ascend910_9382"]
+    soc = data["socs"]["Ascend910B3"]
+    assert soc["apparent_bytes"] == du_bytes(kc / "Ascend910B3", "-sb")
+    assert soc["files"] == 500 and soc["cleanup"]["triggers"] is False
+    # make_tree's op_cache.ini has no adk_version/ops_version: CANN ignores it (cann-facts.md §2)
+    assert data["limits"]["max_op_cache_size"]["source"] == "default"
+    assert data["limits"]["max_op_cache_size"]["value"] == 500
+
+
+def test_json_keys_are_stable(tmp_path, capsys):
+    make_tree(tmp_path / "base", files=20, dirs=2)
+    data = scan_json(capsys, "--cache-dir", str(tmp_path / "base"), "--lang", "zh_CN")
+    assert list(data) == ["kernel_cache", "exists", "cache_dir", "limits", "filesystem", "socs", "other",
+                          "totals", "unreadable", "other_filesystems", "elapsed_seconds", "stopped", "findings"]
+    soc = next(iter(data["socs"].values()))
+    assert list(soc) == ["path", "files", "dirs", "apparent_bytes", "allocated_bytes", "cann_bytes", "hard_links",
+                         "symlinks", "other_users_files", "limit_source", "cleanup"]
+    assert {"triggers", "target_bytes", "delete_groups", "delete_bytes", "kept_recent_groups",
+            "keep_threshold_bytes", "percent_of_limit"} <= set(soc["cleanup"])
+    assert data["filesystem"]["free_bytes"] > 0
+
+
+def test_limit_from_op_cache_ini_and_the_prediction(tmp_path, capsys):
+    soc = tmp_path / "base" / "kernel_cache" / "Ascend910B3"
+    soc.mkdir(parents=True)
+    (soc.parent / "op_cache.ini").write_text(INI_WITH_VERSIONS)
+    old = 1_600_000_000
+    for i in range(3):
+        (soc / f"k{i}.json").write_text(json.dumps({"binFileName": f"k{i}", "binFileSuffix": ".o"}))
+        (soc / f"k{i}.o").write_bytes(b"x" * 600_000)
+        os.utime(soc / f"k{i}.json", (old + i, old + i))
+    data = scan_json(capsys, "--cache-dir", str(tmp_path / "base"))
+    limit = data["limits"]["max_op_cache_size"]
+    assert limit["source"] == "op_cache.ini" and limit["line"] == 4 and limit["value"] == 1
+    assert data["limits"]["keep_threshold_bytes"] == 1048576 * 80 // 100
+    cleanup = data["socs"]["Ascend910B3"]["cleanup"]
+    used = 3 * 600_000 + sum((soc / f"k{i}.json").stat().st_size for i in range(3))
+    assert cleanup["used_bytes"] == used and cleanup["triggers"]
+    assert cleanup["target_bytes"] == used - 1048576 * 80 // 100
+    assert cleanup["delete_groups"] == 2  # two oldest groups reach the target; the third stays
+    assert cleanup["percent_of_limit"] > 100
+    assert "scan-over-limit" in [f["code"] for f in data["findings"]]
+
+
+def test_limit_from_the_environment(tmp_path, capsys, monkeypatch):
+    (tmp_path / "base" / "kernel_cache" / "S").mkdir(parents=True)
+    monkeypatch.setenv("ASCEND_MAX_OP_CACHE_SIZE", "-1")
+    data = scan_json(capsys, "--cache-dir", str(tmp_path / "base" / "kernel_cache"))
+    assert data["kernel_cache"] == str(tmp_path / "base" / "kernel_cache")  # a kernel_cache path is accepted
+    assert data["limits"]["max_op_cache_size"]["source"] == "env"
+    assert data["limits"]["ageing"] is False and data["socs"]["S"]["cleanup"]["ageing"] is False
+    assert "cache-ageing-off" in [f["code"] for f in data["findings"]]
+
+
+def test_the_dir_comes_from_ascend_cache_path(tmp_path, capsys, monkeypatch):
+    make_tree(tmp_path / "shared", files=10, dirs=1)
+    monkeypatch.setenv("ASCEND_CACHE_PATH", str(tmp_path / "shared"))
+    data = scan_json(capsys)
+    assert data["exists"] and data["cache_dir"]["variable"] == "ASCEND_CACHE_PATH"
+    assert data["totals"]["files"] == 11
+
+
+def test_no_cache_yet_is_not_an_error(tmp_path, capsys):
+    data = scan_json(capsys)
+    assert data["kernel_cache"] == str(tmp_path / "home" / "atc_data" / "kernel_cache")
+    assert data["exists"] is False and data["socs"] == {}
+    assert [f["code"] for f in data["findings"]] == ["scan-no-cache"]
+    assert main(["scan", "--lang", "en"]) == 0
+    assert "There is no cache yet" in capsys.readouterr().out
+
+
+def test_a_missing_cache_dir_option_exits_2_with_one_line(tmp_path, capsys):
+    assert main(["scan", "--cache-dir", str(tmp_path / "nope")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "nope" in err and "no such directory" in err
+    (tmp_path / "file").write_text("x")
+    assert main(["scan", "--cache-dir", str(tmp_path / "file")]) == 2
+    assert "not a directory" in capsys.readouterr().err
+
+
+def test_kernel_cache_that_is_a_file_exits_2(tmp_path, capsys):
+    (tmp_path / "base").mkdir()
+    (tmp_path / "base" / "kernel_cache").write_text("x")
+    assert main(["scan", "--cache-dir", str(tmp_path / "base")]) == 2
+    assert "not a directory" in capsys.readouterr().err
+
+
+def test_text_report(tmp_path, capsys):
+    soc = tmp_path / "base" / "kernel_cache" / "Ascend910B3"
+    soc.mkdir(parents=True)
+    (soc.parent / "op_cache.ini").write_text(INI_WITH_VERSIONS)
+    (soc / "big.o").write_bytes(b"x" * 2 * 1048576)
+    assert main(["scan", "--cache-dir", str(tmp_path / "base"), "--lang", "en"]) == 0
+    out = capsys.readouterr().out
+    assert "Limit per SoC dir: 1.0 MiB (max_op_cache_size=1 [op_cache.ini:4])" in out
+    assert "remain_cache_size_ratio=80 [op_cache.ini:5]" in out
+    assert "Ascend910B3" in out and "200 % of the limit" in out
+    assert "next compiler start: CANN targets" in out
+    assert "This is normal" in out  # over the limit is information, not an error
+    assert main(["scan", "--cache-dir", str(tmp_path / "base"), "--lang", "zh_CN"]) == 0
+    assert "每个 SoC 目录的上限" in capsys.readouterr().out
+
+
+def test_an_unreadable_op_cache_ini_is_a_finding(tmp_path, capsys):
+    kc = tmp_path / "base" / "kernel_cache"
+    (kc / "op_cache.ini").mkdir(parents=True)
+    data = scan_json(capsys, "--cache-dir", str(tmp_path / "base"))
+    assert "scan-ini-unreadable" in [f["code"] for f in data["findings"]]
+    assert data["limits"]["max_op_cache_size"]["source"] == "default"
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_goes_to_a_terminal_only(tmp_path, capsys, monkeypatch):
+    make_tree(tmp_path / "base", files=200, dirs=10)
+    monkeypatch.setattr(cmd_scan, "PROGRESS_AFTER_SECONDS", 0)
+    monkeypatch.setattr(cmd_scan, "scan_cache", lambda path: scan_cache(path, batch_seconds=0))
+    assert main(["scan", "--cache-dir", str(tmp_path / "base"), "--lang", "en"]) == 0
+    assert capsys.readouterr().err == ""  # stderr is not a terminal here
+    terminal = FakeTerminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    assert main(["scan", "--cache-dir", str(tmp_path / "base"), "--lang", "en"]) == 0
+    shown = terminal.getvalue()
+    assert "\rscanning: " in shown and shown.endswith("\r\x1b[K")  # the line is cleared at the end
+
+
+def test_scan_is_listed_in_help(capsys):
+    with pytest.raises(SystemExit):
+        main(["scan", "--help"])
+    assert "--cache-dir" in capsys.readouterr().out
+
+
+def test_cli_subprocess_json(tmp_path):
+    make_tree(tmp_path / "base", files=10, dirs=1)
+    root = Path(__file__).resolve().parents[3]
+    env = {k: v for k, v in os.environ.items() if k not in ENV_VARS}
+    result = subprocess.run([sys.executable, "-m", "app", "scan", "--cache-dir", str(tmp_path / "base"), "--json"],
+                            capture_output=True, text=True, cwd=root, env=env, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["totals"]["files"] == 11
+    assert result.stderr == ""
