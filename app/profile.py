@@ -82,8 +82,9 @@ def profile_from_json(data: object, source: str = "<profile>") -> Profile:
         raise InputError(f"unknown key {unknown[0]!r} (a profile has {', '.join(PROFILE_KEYS)})", source)
     if data.get("format") != PROFILE_FORMAT:
         raise InputError(f"'format' must be {PROFILE_FORMAT!r}", source)
-    if data.get("version") != PROFILE_VERSION:
-        raise InputError(f"'version' {data.get('version')!r} is not understood (this tool reads version {PROFILE_VERSION})", source)
+    version = data.get("version")
+    if isinstance(version, bool) or version != PROFILE_VERSION:
+        raise InputError(f"'version' {version!r} is not understood (this tool reads version {PROFILE_VERSION})", source)
     framework = data.get("framework", DEFAULT_FRAMEWORK)
     if framework not in catalog.frameworks:
         raise InputError(f"'framework' {framework!r} is unknown; use one of {', '.join(catalog.frameworks)}", source)
