@@ -1,0 +1,109 @@
+"""`cann-config diagnose`: exit status 0/1/2, JSON and text, --cache-dir, --script."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+
+DATA = Path(__file__).resolve().parents[2] / "data"
+INI = DATA / "ini"
+ENV = DATA / "env"
+
+
+@pytest.fixture(autouse=True)
+def _quiet_environment(monkeypatch, tmp_path):
+    # Without --env-file the command reads this process's environment: make it a known one.
+    for name in ("ASCEND_CACHE_PATH", "ASCEND_MAX_OP_CACHE_SIZE", "ASCEND_REMAIN_CACHE_SIZE_RATIO",
+                 "ACL_OP_COMPILER_CACHE_MODE", "ACL_OP_COMPILER_CACHE_DIR", "ASCEND_WORK_PATH", "GE_USE_STATIC_MEMORY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+
+
+def run(capsys, *args):
+    code = main(["diagnose", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_clean_inputs_exit_0_with_json(capsys):
+    code, out, err = run(capsys, "--ini", str(INI / "template.ini"), "--env-file", str(ENV / "cache.env"),
+                         "--device", "Ascend910B3", "--json", "--lang", "en")
+    assert code == 0, out
+    data = json.loads(out)
+    assert data["effective"]["max_op_cache_size"] == {
+        "value": 500, "source": "op_cache.ini", "file": str(INI / "template.ini"), "line": 6,
+        "variable": "max_op_cache_size", "detail": data["effective"]["max_op_cache_size"]["detail"]}
+    assert data["effective"]["op_compiler_cache_dir"]["value"] == "/data/ascend_cache"
+    assert data["effective"]["op_compiler_cache_mode"]["source"] == "env"  # ACL_* set: read as torch_npu
+    assert data["device"]["soc_version"] == "Ascend910B3"
+    assert all(f["severity"] != "error" for f in data["findings"])
+
+
+def test_error_findings_exit_1(capsys):
+    code, out, _ = run(capsys, "--ini", str(INI / "foreign_section_before.ini"), "--lang", "en")
+    assert code == 1
+    assert "cache-ini-foreign-section" in out and f"{INI / 'foreign_section_before.ini'}:6" in out
+
+
+def test_the_classic_ignored_setting_is_explained(capsys, tmp_path):
+    env = tmp_path / "job.env"
+    env.write_text("export ASCEND_MAX_OP_CACHE_SIZE=2000\n")
+    code, out, _ = run(capsys, "--ini", str(INI / "template_docs.ini"), "--env-file", str(env), "--json")
+    data = json.loads(out)
+    assert code == 1
+    assert data["effective"]["max_op_cache_size"]["value"] == 2000
+    assert data["effective"]["max_op_cache_size"]["source"] == "env"
+    found = {f["code"] for f in data["findings"]}
+    assert {"cache-ini-missing-versions", "cache-ini-values-ignored"} <= found
+
+
+@pytest.mark.parametrize("suffix", ["", "kernel_cache"])
+def test_cache_dir_base_or_kernel_cache(capsys, tmp_path, suffix):
+    kc = tmp_path / "c" / "kernel_cache"
+    kc.mkdir(parents=True)
+    (kc / "op_cache.ini").write_bytes((INI / "ageing_off.ini").read_bytes())
+    given = kc if suffix else tmp_path / "c"
+    code, out, _ = run(capsys, "--cache-dir", str(given), "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["op_cache_ini"]["path"] == str(kc / "op_cache.ini")
+    assert data["effective"]["max_op_cache_size"]["value"] == -1
+
+
+def test_script_option(capsys, tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text('import npu_device as npu\nnpu.global_options().op_compiler_cache_mode = "disable"\n')
+    code, out, _ = run(capsys, "--script", str(script), "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert data["framework"] == "tf2"
+    assert data["effective"]["op_compiler_cache_mode"] == {
+        "value": "disable", "source": "profile", "file": str(script), "line": 2,
+        "detail": data["effective"]["op_compiler_cache_mode"]["detail"]}
+
+
+def test_text_output_in_chinese(capsys):
+    code, out, _ = run(capsys, "--ini", str(INI / "duplicate_keys.ini"), "--framework", "ge", "--lang", "zh_CN")
+    assert code == 0
+    assert "生效值" in out and "CANN 使用最后一个" in out and "Ascend Graph" in out
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--ini", "{tmp}"], "is a directory"),
+    (["--ini", "{tmp}/missing.ini"], "cannot read"),
+    (["--env-file", "{tmp}/missing.env"], "cannot read"),
+    (["--device", "Pentium4"], "--device"),
+    (["--framework", "mxnet"], "invalid choice"),
+    (["--ini", "{binary}"], "NUL byte"),
+])
+def test_unusable_input_exits_2_with_one_line(capsys, tmp_path, args, needle):
+    binary = tmp_path / "junk.ini"
+    binary.write_bytes(b"\x7fELF\x00\x00")
+    args = [a.format(tmp=tmp_path, binary=binary) for a in args]
+    code, out, err = run(capsys, *args)
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("cann-config: ") and needle in err

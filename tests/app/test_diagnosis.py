@@ -1,0 +1,159 @@
+"""diagnose(): the inputs gathered, the right op_cache.ini found, plain data out (JSON and text)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.devices import device_from_choice
+from app.diagnosis import diagnose
+from app.errors import InputError
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+INI = DATA / "ini"
+CLEAN = {"HOME": "/home/u"}
+
+
+def codes(d):
+    return [f.code for f in d.findings]
+
+
+@pytest.fixture
+def cache_base(tmp_path):
+    kc = tmp_path / "cache" / "kernel_cache"
+    kc.mkdir(parents=True)
+    (kc / "op_cache.ini").write_bytes((INI / "template.ini").read_bytes())
+    return tmp_path / "cache"
+
+
+def test_json_has_the_shape_of_the_design(tmp_path):
+    env = tmp_path / "job.env"
+    env.write_text("export ASCEND_MAX_OP_CACHE_SIZE=1000\nexport ASCEND_CACHE_PATH=/data/cache\n")
+    d = diagnose(ini_path=INI / "template.ini", env_file=env, device=device_from_choice("Ascend910B3"))
+    data = d.to_json("en")
+    assert {"device", "effective", "findings"} <= set(data)
+    assert data["device"]["soc_version"] == "Ascend910B3" and data["device"]["series"] == "atlas-a2"
+    for oid in ("max_op_cache_size", "remain_cache_size_ratio", "op_compiler_cache_mode", "op_compiler_cache_dir"):
+        assert data["effective"][oid]["source"] in ("op_cache.ini", "env", "default", "profile")
+        assert {"value", "source", "file", "line"} <= set(data["effective"][oid])
+    assert data["effective"]["max_op_cache_size"] == {
+        "value": 500, "source": "op_cache.ini", "file": str(INI / "template.ini"), "line": 6,
+        "variable": "max_op_cache_size", "detail": data["effective"]["max_op_cache_size"]["detail"]}
+    assert data["effective"]["op_compiler_cache_dir"]["value"] == "/data/cache"
+    assert data["cache_dir"]["soc_dir"] == "/data/cache/kernel_cache/Ascend910B3"
+    (overridden,) = [f for f in data["findings"] if f["code"] == "cache-env-overridden-by-ini"]
+    assert set(overridden) >= {"severity", "code", "message", "file", "line"}
+    assert (overridden["file"], overridden["line"]) == (str(env), 1)
+    assert data["op_cache_ini"]["used_by_cann"] is True
+    json.dumps(data)  # plain data all the way down
+
+
+def test_json_keys_and_codes_do_not_change_with_the_language():
+    d = diagnose(ini_path=INI / "foreign_section_before.ini", environ=CLEAN)
+    en, zh = d.to_json("en"), d.to_json("zh_CN")
+    assert [f["code"] for f in en["findings"]] == [f["code"] for f in zh["findings"]]
+    assert en["findings"][0]["message"] != zh["findings"][0]["message"]
+    assert set(en) == set(zh) and set(en["effective"]) == set(zh["effective"])
+
+
+def test_errors_are_reported_first_and_counted():
+    d = diagnose(ini_path=INI / "foreign_section_before.ini", environ=CLEAN)
+    assert d.has_errors()
+    assert d.findings[0].severity == "error" and d.findings[0].code == "cache-ini-foreign-section"
+    assert not diagnose(ini_path=INI / "template.ini", environ=CLEAN).has_errors()
+
+
+@pytest.mark.parametrize("suffix", ["", "kernel_cache"])
+def test_cache_dir_finds_op_cache_ini_from_base_or_kernel_cache(cache_base, suffix):
+    given = cache_base / suffix if suffix else cache_base
+    d = diagnose(cache_dir=given, environ={"HOME": "/home/u", "ASCEND_CACHE_PATH": str(cache_base)})
+    assert d.ini is not None and d.ini_path == cache_base / "kernel_cache" / "op_cache.ini"
+    assert d.effective["max_op_cache_size"].source == "op_cache.ini"
+    assert "cache-dir-given-differs" not in codes(d)
+
+
+def test_cache_dir_without_op_cache_ini_says_so(tmp_path):
+    d = diagnose(cache_dir=tmp_path, environ={"HOME": "/home/u"})
+    assert d.ini is None and "cache-ini-not-found" in codes(d)
+    # /home/u/atc_data is where CANN would look with this environment: say that it differs.
+    assert "cache-dir-given-differs" in codes(d)
+
+
+def test_explicit_ini_wins_over_cache_dir(cache_base):
+    d = diagnose(ini_path=INI / "only_max.ini", cache_dir=cache_base, environ=CLEAN)
+    assert d.ini_path == INI / "only_max.ini"
+    assert "cache-ini-size-pair-incomplete" in codes(d)
+
+
+def test_process_environment_is_used_without_an_env_file(tmp_path, monkeypatch):
+    for name in ("ASCEND_CACHE_PATH", "ASCEND_MAX_OP_CACHE_SIZE", "ASCEND_REMAIN_CACHE_SIZE_RATIO",
+                 "ACL_OP_COMPILER_CACHE_MODE", "ACL_OP_COMPILER_CACHE_DIR", "ASCEND_WORK_PATH"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("ASCEND_REMAIN_CACHE_SIZE_RATIO", "75")
+    kc = tmp_path / "atc_data" / "kernel_cache"
+    kc.mkdir(parents=True)
+    (kc / "op_cache.ini").write_bytes((INI / "only_max.ini").read_bytes())
+    d = diagnose()
+    assert d.ini_path == kc / "op_cache.ini" and d.ini is not None
+    assert d.effective["remain_cache_size_ratio"].value == 75
+    assert d.inputs["environment"] == "process"
+
+
+def test_env_file_alone_is_the_environment(tmp_path, monkeypatch):
+    monkeypatch.setenv("ASCEND_MAX_OP_CACHE_SIZE", "123")
+    env = tmp_path / "customer.env"
+    env.write_text("export ASCEND_REMAIN_CACHE_SIZE_RATIO=60\n")
+    d = diagnose(env_file=env)
+    assert d.effective["max_op_cache_size"].value == 500  # not the support machine's 123
+    assert d.effective["remain_cache_size_ratio"].value == 60
+    assert d.ini is None and "cache-ini-not-found" not in codes(d)  # not looked for on this machine
+    assert d.cache_dir.value == "$HOME/atc_data"
+
+
+def test_script_settings_are_included_with_their_lines(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text(
+        "import os\n"
+        "from npu_bridge.npu_init import *\n"
+        'os.environ["ASCEND_MAX_OP_CACHE_SIZE"] = "900"\n'
+        "mem_config = MemoryConfig(atomic_clean_policy=1, static_memory_policy=2)\n"
+        'config = NPURunConfig(memory_config=mem_config, op_compiler_cache_mode="force",\n'
+        '                      op_compiler_cache_dir="/opt/cache")\n')
+    d = diagnose(script=script, environ=CLEAN)
+    assert d.framework == "tf1" and d.script == str(script)
+    eff = d.effective
+    assert (eff["max_op_cache_size"].value, eff["max_op_cache_size"].source, eff["max_op_cache_size"].line) == \
+        (900, "profile", 3)
+    assert eff["static_memory_policy"].value == 2 and eff["static_memory_policy"].line == 4
+    assert eff["op_compiler_cache_mode"].value == "force"
+    assert eff["op_compiler_cache_dir"].value == "/opt/cache"
+    assert "cache-mode-force-temporary" in codes(d)
+
+
+def test_unusable_inputs_raise_one_line_input_errors(tmp_path):
+    with pytest.raises(InputError, match="is a directory"):
+        diagnose(ini_path=tmp_path, environ=CLEAN)
+    with pytest.raises(InputError, match="cannot read"):
+        diagnose(ini_path=tmp_path / "missing.ini", environ=CLEAN)
+    with pytest.raises(InputError, match="cannot read"):
+        diagnose(env_file=tmp_path / "missing.env")
+    bad = tmp_path / "bad.py"
+    bad.write_text("def (:\n")
+    with pytest.raises(InputError):
+        diagnose(script=bad, environ=CLEAN)
+
+
+def test_text_report_in_both_languages(tmp_path):
+    env = tmp_path / "job.env"
+    env.write_text("export ASCEND_MAX_OP_CACHE_SIZE=abc\n")
+    d = diagnose(ini_path=INI / "template_docs.ini", env_file=env, device=device_from_choice("Ascend310P3"))
+    en = d.to_text("en")
+    assert "Effective values:" in en and "Findings:" in en
+    assert f"{INI / 'template_docs.ini'}:2" in en and f"{env}:1" in en
+    assert "max_op_cache_size" in en and "500 MB" in en and "[default]" in en
+    assert "kernel_cache/Ascend310P3" in en
+    zh = d.to_text("zh_CN")
+    assert "生效值" in zh and "发现的问题" in zh and "CANN 会忽略" in zh
