@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 import json
+import re
+import sys
 from pathlib import Path
 
 import pytest
+
+from app.findings import message_table
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
 
 from app.devices import device_from_choice
 from app.diagnosis import diagnose
@@ -157,3 +166,20 @@ def test_text_report_in_both_languages(tmp_path):
     assert "kernel_cache/Ascend310P3" in en
     zh = d.to_text("zh_CN")
     assert "生效值" in zh and "发现的问题" in zh and "CANN 会忽略" in zh
+
+
+def test_message_table_of_the_cache_area_is_consistent():
+    root = Path(__file__).resolve().parents[2]
+    table = message_table()
+    messages = tomllib.loads((root / "resources" / "messages" / "cache.toml").read_text(encoding="utf-8"))
+    sources = "".join((root / "app" / f).read_text(encoding="utf-8") for f in (
+        "opcache_ini.py", "envfile.py", "cachedir.py", "resolution.py", "diagnosis.py"))
+    used = set(re.findall(r"[\"'](cache-[a-z0-9-]+)[\"']", sources))
+    assert used <= set(table), used - set(table)
+    # Every message is used (labels are picked by name in diagnosis.py) ...
+    assert set(messages) <= used, set(messages) - used
+    # ... and no placeholder collides with make_finding's own keywords.
+    for code, entry in messages.items():
+        texts = [entry["en"], entry["zh"], *(entry.get("fix") or {}).values()]
+        names = {n for t in texts for n in re.findall(r"(?<!\{)\{([a-z_]+)\}", t)}
+        assert not names & {"file", "line", "severity", "suggestion"}, code

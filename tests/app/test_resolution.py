@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from app.envfile import parse_env_text
 from app.opcache_ini import parse_op_cache_ini
@@ -247,3 +249,28 @@ def test_effective_covers_the_four_cache_options_in_catalog_order():
 def test_unknown_framework_is_refused():
     with pytest.raises(ValueError, match="unknown framework"):
         resolve_settings(ini=None, environ={}, framework="mxnet")
+
+
+# -- properties ---------------------------------------------------------------------------------
+
+_values = st.one_of(st.text(max_size=12), st.sampled_from(["500", "-1", "0", "101", "abc", " 7 ", "2147483647",
+                                                           "enable", "Enable", "~/c", "/c d", ""]))
+_env_names = st.sampled_from(["ASCEND_MAX_OP_CACHE_SIZE", "ASCEND_REMAIN_CACHE_SIZE_RATIO", "ASCEND_CACHE_PATH",
+                              "ACL_OP_COMPILER_CACHE_MODE", "ACL_OP_COMPILER_CACHE_DIR", "ASCEND_WORK_PATH",
+                              "GE_USE_STATIC_MEMORY", "HOME"])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.binary(max_size=200).filter(lambda b: b"\x00" not in b),
+       st.dictionaries(_env_names, _values.filter(lambda v: "\x00" not in v), max_size=6),
+       st.sampled_from([None, "tf1", "tf2", "pytorch", "atc", "ge", "acl"]))
+def test_any_ini_and_environment_resolve_without_crashing(data, env, framework):
+    r = resolve_settings(ini=parse_op_cache_ini(data, "fuzz.ini"), environ=env, framework=framework)
+    assert {"max_op_cache_size", "remain_cache_size_ratio", "op_compiler_cache_mode",
+            "op_compiler_cache_dir"} <= set(r.effective)
+    for eff in r.effective.values():
+        assert eff.source in ("op_cache.ini", "env", "default", "profile")
+    assert r.effective["max_op_cache_size"].value == -1 or r.effective["max_op_cache_size"].value >= 1
+    assert 0 <= r.effective["remain_cache_size_ratio"].value <= 100
+    for finding in r.findings:
+        assert finding.message("en") and finding.message("zh_CN")
