@@ -274,22 +274,29 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
     now_s = int(time.time() if now is None else now)
     # A multimap keyed by st_atime (whole seconds), oldest first; ties by path here.
     candidates = sorted(soc.json_candidates(), key=lambda e: (int(e.atime), e.path))
+    cache = soc.group_cache
+
+    def resolve(entry: JsonEntry) -> Group:
+        group = cache.get(entry)
+        if group is None:
+            group = cache[entry] = resolve_group(entry, read_json)
+        return group
+
     delete: list[Group] = []
     kept: list[Group] = []
     counted = 0
     for index, entry in enumerate(candidates):
         if now_s - int(entry.atime) < MIN_CACHE_AGING_SECONDS:
             # Sorted by access time: every later group is recent too.
-            kept = [resolve_group(e, read_json) for e in candidates[index:]]
+            kept = [resolve(e) for e in candidates[index:]]
             break
-        group = resolve_group(entry, read_json)
+        group = resolve(entry)
         delete.append(group)
         counted += group.bytes
         if counted >= target:
             break
     if not kept:
-        kept = [resolve_group(e, read_json) for e in candidates
-                if now_s - int(e.atime) < MIN_CACHE_AGING_SECONDS]
+        kept = [resolve(e) for e in candidates if now_s - int(e.atime) < MIN_CACHE_AGING_SECONDS]
     freed = sum({m.path: m.size for g in delete for m in g.members}.values())
     bad = tuple(g.json_path for g in (*delete, *kept) if NOTE_BAD_JSON in g.notes)
     not_read = tuple(g.json_path for g in (*delete, *kept) if NOTE_NOT_READ in g.notes)

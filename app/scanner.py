@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from itertools import compress
 from operator import attrgetter, methodcaller
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from app.errors import InputError
 
@@ -105,6 +105,9 @@ class SocUsage:
     # sizes). Kept raw so the hot loop builds no string and no tuple per file;
     # `json_candidates()` applies CANN's filter and gives JsonEntry items.
     jsons: list[tuple[str, list[str], array, array]] = field(default_factory=list)
+    # app.cleanup's resolved groups by (json path, atime, size): repeated predictions (the wizard
+    # recomputes one on every change of the limit) read each json once.
+    group_cache: dict[tuple[str, float, int], Any] = field(default_factory=dict, repr=False, compare=False)
 
     def json_candidates(self) -> list[JsonEntry]:
         """The jsons CANN's cleaner would collect under this dir (CollectCacheJsonFileAccessTime).
@@ -120,7 +123,7 @@ class SocUsage:
         return found
 
     def totals(self) -> SocTotals:
-        return SocTotals(self.files, self.apparent_bytes, self.allocated_bytes)
+        return SocTotals(self.files, self.apparent_bytes, self.allocated_bytes, self.cann_bytes)
 
 
 class SocTotals(NamedTuple):
@@ -129,6 +132,7 @@ class SocTotals(NamedTuple):
     files: int
     apparent_bytes: int
     allocated_bytes: int
+    cann_bytes: int
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,11 @@ def _label(code: str, lang: str, **params: Any) -> str:
     return make_finding(code, **params).message(lang)
 
 
+def _percent(value: float) -> str:
+    """Whole percent from 10 % up; one decimal below, so a small cache does not read as 0 %."""
+    return f"{value:.0f}" if value >= 10 else f"{value:.1f}"
+
+
 def _limit_source(effective: Effective) -> str:
     """`op_cache.ini:4`, `env ASCEND_MAX_OP_CACHE_SIZE`, `default`."""
     if effective.source == "op_cache.ini":
@@ -223,7 +228,7 @@ def report_text(kernel_cache: Path, dir_how: str, usage: CacheUsage | None,
                    f"{_label('scan-label-allocated', lang)} {human_bytes(soc.allocated_bytes)}  "
                    f"{_label('scan-label-cann-size', lang)} {human_bytes(soc.cann_bytes)}")
             if pred.percent_of_limit is not None:
-                row += f" = {pred.percent_of_limit:.0f} % {_label('scan-label-of-limit', lang)}"
+                row += f" = {_percent(pred.percent_of_limit)} % {_label('scan-label-of-limit', lang)}"
             lines.append(row)
             if not pred.ageing:
                 lines.append("    " + _label("scan-label-no-ageing", lang))

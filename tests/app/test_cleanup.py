@@ -242,3 +242,20 @@ def test_findings_when_nothing_but_orphans_remain(tmp_path):
     preds = {"S": predict_cleanup(usage.socs["S"], 1, 50, now=NOW)}
     assert preds["S"].triggers and preds["S"].delete == ()
     assert "scan-cleanup-short-no-groups" in finding_codes(cache_findings(usage, preds, 1))
+
+
+def test_repeated_predictions_read_each_json_once(soc_dir):
+    soc = scanned(soc_dir)
+    reads = []
+
+    def counting(path):
+        reads.append(path)
+        return _read_json(path)
+
+    first = predict_cleanup(soc, 1, 1, now=NOW, read_json=counting)
+    count = len(reads)
+    assert count > 0
+    again = predict_cleanup(soc, 1, 1, now=NOW, read_json=counting)
+    other = predict_cleanup(soc, 1, 90, now=NOW, read_json=counting)
+    assert len(reads) == count  # the wizard recomputes on every limit change without re-reading
+    assert again == first and names(other.delete) == ["old_a.json"]

@@ -205,6 +205,9 @@ def test_batches_come_before_the_final_result(tmp_path):
     assert [b.files for b in batches] == sorted(b.files for b in batches)
     assert final.done and final.usage is not None and final.files == 401
     assert set(final.socs) == set(final.usage.socs)
+    for name, totals in final.socs.items():
+        soc = final.usage.socs[name]
+        assert totals == (soc.files, soc.apparent_bytes, soc.allocated_bytes, soc.cann_bytes)
 
 
 def test_stop_between_batches_ends_the_scan(tmp_path):
