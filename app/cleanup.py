@@ -335,7 +335,8 @@ def cache_findings(usage: CacheUsage, predictions: Mapping[str, CleanupPredictio
     if usage.other_fs:
         found.append(make_finding("scan-other-filesystem", file=where, count=len(usage.other_fs),
                                   first=usage.other_fs[0]))
-    symlinks = sum(s.symlinks for s in usage.socs.values())
+    # A symlinked SoC dir counts here too: CANN opens it (and measures its target), the scan does not.
+    symlinks = usage.top.symlinks + sum(s.symlinks for s in usage.socs.values())
     if symlinks:
         found.append(make_finding("scan-symlinks", file=where, count=symlinks))
     for name, pred in predictions.items():

@@ -9,9 +9,11 @@ from this environment (app/resolution.py: `ASCEND_CACHE_PATH` › `$HOME/atc_dat
 `ACL_OP_COMPILER_CACHE_DIR` when the environment says PyTorch). The limits: op_cache.ini in
 kernel_cache › environment › defaults, as CANN reads them.
 
-Exit status: 0 (also when there is no cache yet: a resolved or given base dir without a
-kernel_cache is a valid, empty cache); 2 when `--cache-dir` does not exist or is not a
-directory, or the cache dir cannot be opened. A progress line goes to stderr during long
+Exit status (DESIGN.md): 0, also when there is no cache yet (a resolved or given base dir
+without a kernel_cache is a valid, empty cache); 1 when op_cache.ini has error findings (e.g.
+CANN ignores it, so the limits shown are not the ones written there; the scan's own findings
+are never errors); 2 when `--cache-dir` does not exist or is not a directory, or the cache
+dir cannot be opened. A progress line goes to stderr during long
 scans, only when stderr is a terminal.
 """
 
@@ -28,7 +30,7 @@ from typing import Any, TextIO
 from app.cachedir import INI_NAME, kernel_cache_of
 from app.cleanup import SIZE_MB_UNIT, CleanupPrediction, cache_findings, predict_cleanup
 from app.errors import InputError
-from app.findings import Finding, make_finding, sort_findings
+from app.findings import Finding, has_errors, make_finding, sort_findings
 from app.i18n import current_language, pick
 from app.opcache_ini import read_op_cache_ini
 from app.resolution import Effective, resolve_settings
@@ -200,35 +202,29 @@ def report_text(kernel_cache: Path, dir_how: str, usage: CacheUsage | None,
                 predictions: Mapping[str, CleanupPrediction], max_e: Effective, ratio_e: Effective,
                 findings: list[Finding], lang: str) -> str:
     """The readable report."""
-    lines = [f"{_label('scan-label-cache', lang)}: {kernel_cache}" + (f"  ({dir_how})" if dir_how else "")]
+    lines = [_label("scan-label-cache", lang, path=kernel_cache) + (f"  ({dir_how})" if dir_how else "")]
     if usage is not None:
-        fs = usage.mount.fs_type if usage.mount else "?"
-        where = usage.mount.mount_point if usage.mount else "?"
-        free = human_bytes(usage.free_bytes) if usage.free_bytes is not None else "?"
-        lines.append(f"{_label('scan-label-filesystem', lang)}: {fs} on {where}, {_label('scan-label-free', lang)} {free}")
-    limit = f"{_label('scan-label-limit', lang)}: "
+        lines.append(_label("scan-label-filesystem", lang, type=usage.fs_type or "?",
+                            mount=usage.mount.mount_point if usage.mount else "?",
+                            free=human_bytes(usage.free_bytes) if usage.free_bytes is not None else "?"))
     if max_e.value == -1:
-        limit += f"{_label('scan-label-ageing-off', lang)} [{_limit_source(max_e)}]"
+        lines.append(_label("scan-label-limit-off", lang, max_source=_limit_source(max_e)))
     else:
         max_bytes = int(max_e.value) * SIZE_MB_UNIT
-        keep = max_bytes * int(ratio_e.value) // 100
-        limit += (f"{human_bytes(max_bytes)} ({MAX_SIZE}={max_e.value} [{_limit_source(max_e)}]); "
-                  f"{_label('scan-label-keep', lang)} {human_bytes(keep)} "
-                  f"({REMAIN_RATIO}={ratio_e.value} [{_limit_source(ratio_e)}])")
-    lines.append(limit)
+        lines.append(_label("scan-label-limit", lang, limit=human_bytes(max_bytes), max_mb=max_e.value,
+                            max_source=_limit_source(max_e), keep=human_bytes(max_bytes * int(ratio_e.value) // 100),
+                            ratio=ratio_e.value, ratio_source=_limit_source(ratio_e)))
     if usage is not None:
         lines.append("")
         if not usage.socs:
             lines.append(_label("scan-label-no-socs", lang))
-        width = max((len(n) for n in usage.socs), default=0)
         for name, soc in sorted(usage.socs.items()):
             pred = predictions[name]
-            row = (f"{name:<{width}}  {soc.files:>9,} {_label('scan-label-files', lang)}  "
-                   f"{_label('scan-label-apparent', lang)} {human_bytes(soc.apparent_bytes)}  "
-                   f"{_label('scan-label-allocated', lang)} {human_bytes(soc.allocated_bytes)}  "
-                   f"{_label('scan-label-cann-size', lang)} {human_bytes(soc.cann_bytes)}")
+            row = f"{name}: " + _label("scan-label-soc", lang, files=f"{soc.files:,}",
+                                       apparent=human_bytes(soc.apparent_bytes),
+                                       allocated=human_bytes(soc.allocated_bytes), cann=human_bytes(soc.cann_bytes))
             if pred.percent_of_limit is not None:
-                row += f" = {_percent(pred.percent_of_limit)} % {_label('scan-label-of-limit', lang)}"
+                row += _label("scan-label-of-limit", lang, percent=_percent(pred.percent_of_limit))
             lines.append(row)
             if not pred.ageing:
                 lines.append("    " + _label("scan-label-no-ageing", lang))
@@ -239,22 +235,21 @@ def report_text(kernel_cache: Path, dir_how: str, usage: CacheUsage | None,
                                              groups=f"{len(pred.delete):,}", deleted=human_bytes(pred.counted_bytes),
                                              recent=f"{len(pred.kept_recent):,}"))
         top = usage.top
-        lines.append(f"{_label('scan-label-other', lang)}: {top.files:,} {_label('scan-label-files', lang)}, "
-                     f"{_label('scan-label-apparent', lang)} {human_bytes(top.apparent_bytes)}, "
-                     f"{_label('scan-label-allocated', lang)} {human_bytes(top.allocated_bytes)}")
-        lines.append(f"{_label('scan-label-total', lang)}: {usage.files:,} {_label('scan-label-files', lang)}, "
-                     f"{_label('scan-label-apparent', lang)} {human_bytes(usage.apparent_bytes)} "
-                     f"({usage.apparent_bytes:,} B), {_label('scan-label-allocated', lang)} "
-                     f"{human_bytes(usage.allocated_bytes)} ({usage.allocated_bytes:,} B); "
-                     f"{_label('scan-label-elapsed', lang)} {usage.elapsed:.2f} s")
+        lines.append(_label("scan-label-other", lang, files=f"{top.files:,}", apparent=human_bytes(top.apparent_bytes),
+                            allocated=human_bytes(top.allocated_bytes)))
+        lines.append(_label("scan-label-total", lang, files=f"{usage.files:,}",
+                            apparent=human_bytes(usage.apparent_bytes), apparent_exact=f"{usage.apparent_bytes:,}",
+                            allocated=human_bytes(usage.allocated_bytes),
+                            allocated_exact=f"{usage.allocated_bytes:,}", seconds=f"{usage.elapsed:.2f}"))
     if findings:
         lines.append("")
-        lines.append(_label("scan-label-findings", lang) + ":")
+        lines.append(_label("scan-label-findings", lang))
         for f in findings:
-            where = f" ({f.where()})" if f.where() and f.code != "scan-no-cache" else ""
-            lines.append(f"  {f.severity}: {f.message(lang)}{where}")
+            # severity and code are stable tokens, as in `diagnose`
+            where = f"  [{f.where()}]" if f.where() and f.code != "scan-no-cache" else ""
+            lines.append(f"  {f.severity:<7} {f.code}: {f.message(lang)}{where}")
             if f.fix:
-                lines.append(f"      → {f.fix_text(lang)}")
+                lines.append(f"          → {f.fix_text(lang)}")
     return "\n".join(lines)
 
 
@@ -306,4 +301,4 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(data, ensure_ascii=False, indent=2))
     else:
         print(report_text(kernel_cache, dir_how, usage, predictions, max_e, ratio_e, findings, lang))
-    return 0
+    return 1 if has_errors(findings) else 0

@@ -259,3 +259,14 @@ def test_repeated_predictions_read_each_json_once(soc_dir):
     other = predict_cleanup(soc, 1, 90, now=NOW, read_json=counting)
     assert len(reads) == count  # the wizard recomputes on every limit change without re-reading
     assert again == first and names(other.delete) == ["old_a.json"]
+
+
+def test_symlinks_are_reported_also_at_the_kernel_cache_level(tmp_path):
+    kc = tmp_path / "kernel_cache"
+    (tmp_path / "elsewhere").mkdir()
+    put(kc / "S" / "a.o", b"x")
+    os.symlink(tmp_path / "elsewhere", kc / "Ascend910B4")  # a SoC dir moved to another disk
+    usage = scan_to_end(kc)
+    assert "Ascend910B4" not in usage.socs
+    (found,) = [f for f in cache_findings(usage, {}, 500) if f.code == "scan-symlinks"]
+    assert "1 symbolic links" in found.message("en")

@@ -25,8 +25,10 @@ def make_tree(root: str | os.PathLike[str], files: int = 200_000, dirs: int = 2_
     """
     kernel_cache = Path(root) / "kernel_cache"
     kernel_cache.mkdir(parents=True, exist_ok=True)
-    (kernel_cache / "op_cache.ini").write_text("[op_compiler_cache]\nmax_op_cache_size=500\n"
-                                               "remain_cache_size_ratio=50\n", encoding="utf-8")
+    # As CANN creates it (section + version lines), with the documented size keys added.
+    (kernel_cache / "op_cache.ini").write_text("[op_compiler_cache]\nadk_version=8.5.0\nops_version=8.5.0\n"
+                                               "max_op_cache_size=500\nremain_cache_size_ratio=50\n",
+                                               encoding="utf-8")
     per_dir = max(1, files // dirs)
     flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
     made = 0

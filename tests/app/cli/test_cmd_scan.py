@@ -50,9 +50,25 @@ def test_json_totals_equal_du(tmp_path, capsys):
     soc = data["socs"]["Ascend910B3"]
     assert soc["apparent_bytes"] == du_bytes(kc / "Ascend910B3", "-sb")
     assert soc["files"] == 500 and soc["cleanup"]["triggers"] is False
-    # make_tree's op_cache.ini has no adk_version/ops_version: CANN ignores it (cann-facts.md §2)
-    assert data["limits"]["max_op_cache_size"]["source"] == "default"
+    assert data["limits"]["max_op_cache_size"] == {"value": 500, "source": "op_cache.ini", "line": 4,
+                                                   "file": str(kc / "op_cache.ini"),
+                                                   "variable": "max_op_cache_size",
+                                                   "detail": data["limits"]["max_op_cache_size"]["detail"]}
+    assert data["findings"] == []
+
+
+def test_an_op_cache_ini_that_cann_ignores_is_an_error_exit_1(tmp_path, capsys):
+    kc = tmp_path / "base" / "kernel_cache"
+    (kc / "Ascend910B3").mkdir(parents=True)
+    (kc / "Ascend910B3" / "big.o").write_bytes(b"x" * 3 * 1048576)
+    # no adk_version/ops_version: CANN ignores the file (cann-facts.md section 2), so the 2 MB
+    # written there is not the limit; the default 500 is, and nothing triggers.
+    (kc / "op_cache.ini").write_text("[op_compiler_cache]\nmax_op_cache_size=2\nremain_cache_size_ratio=50\n")
+    assert main(["scan", "--json", "--cache-dir", str(tmp_path / "base")]) == 1
+    data = json.loads(capsys.readouterr().out)
     assert data["limits"]["max_op_cache_size"]["value"] == 500
+    assert data["socs"]["Ascend910B3"]["cleanup"]["triggers"] is False
+    assert ("error", "cache-ini-missing-versions") in [(f["severity"], f["code"]) for f in data["findings"]]
 
 
 def test_json_keys_are_stable(tmp_path, capsys):
