@@ -9,8 +9,8 @@ file is read three ways here:
 - `cann_view`: CANN's parser, emulated line by line on the bytes CANN sees (lines end at LF only,
   the CR of CRLF and a UTF-8 BOM stay in the text, only a `#` in column 1 is a comment, keys and
   values are trimmed of spaces and tabs only, empty keys or values are dropped, inline comments
-  stay in the value, `std::map::emplace` keeps the first block of a section name, and sections
-  are checked in name order, stopping at the first one that is not `[op_compiler_cache]`).
+  stay in the value, `std::map::emplace` keeps the first block of a section name, and any
+  section other than `[op_compiler_cache]` makes CANN ignore the whole file).
 - `layout`: the same rules on the lines an editor shows (CR, LF or CRLF end a line; no BOM),
   used to find the text to change when writing.
 - `generic`: configobj 5.0.9 (`list_values=False, interpolation=False`), the generic INI view
@@ -225,7 +225,7 @@ class CannView:
     orphans: list[CannEntry]  # keys CANN gathered under no section name and dropped
     skipped: list[tuple[int, str, str]]  # (line, why, raw): "no-equals" | "empty" | "unclosed"
     counts: bool  # GetCacheInitFileCfg returns true: CANN uses the file
-    stop: CannBlock | None  # the first other section in name order, where CANN gave up
+    stop: CannBlock | None  # the first other section: CANN ignores the whole file
     values: dict[str, CannEntry]  # what CANN reads from [op_compiler_cache] (last duplicate wins)
 
     @property
@@ -307,13 +307,15 @@ def emulate_cann(lines: Sequence[tuple[int, str]]) -> CannView:
         for entry in section.entries:
             if entry.key in KNOWN_KEYS:
                 view.values[entry.key] = entry
-    for block in sorted(view.table.values(), key=lambda b: _name_order(b.name)):
-        if block.name != SECTION:
-            view.stop = block
-            break
-        if ADK_VERSION in view.values and OPS_VERSION in view.values:
-            view.counts = True
-            break
+    # cann-facts.md section 2: any section other than [op_compiler_cache] makes CANN ignore the
+    # whole file. (A closer reading of LoadIniFile suggests std::map name order and empty sections
+    # might soften this; that is not confirmed, so the tool keeps to the documented rule.)
+    foreign = [(name, number) for name, number in headers if name != SECTION]
+    if foreign:
+        name, number = foreign[0]
+        view.stop = view.table.get(name) or CannBlock(name, number, [], True)
+    elif section is not None and ADK_VERSION in view.values and OPS_VERSION in view.values:
+        view.counts = True
     return view
 
 
@@ -468,18 +470,9 @@ def _file_findings(ini: OpCacheIni, cann_lines: Sequence[tuple[int, str, int]]) 
 
     # Structure, as LoadIniFile / GetCacheInitFileCfg see it.
     reported: set[int] = set()
-    for block in view.table.values():
-        if block.name == SECTION:
-            continue
-        if view.stop is block and not view.counts:
-            add("cache-ini-foreign-section", block.start_line, section=_short(block.name))
-        else:
-            add("cache-ini-foreign-section-tolerated", block.start_line, section=_short(block.name))
-        reported.add(block.start_line or 0)
-    kept_names = set(view.table)
     for name, number in view.headers:
-        if name != SECTION and name not in kept_names and number not in reported:
-            add("cache-ini-foreign-section-empty", number, section=_short(name))
+        if name != SECTION:
+            add("cache-ini-foreign-section", number, section=_short(name))
             reported.add(number)
     if view.stop is None and view.section is None:
         add("cache-ini-no-section")

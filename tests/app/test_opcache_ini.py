@@ -70,10 +70,12 @@ EXPECTED = {
     "foreign_section_before.ini": (False, "foreign-section",
                                    {**V, "max_op_cache_size": "800", "remain_cache_size_ratio": "50"},
                                    ["cache-ini-foreign-section"]),
-    "foreign_section_after.ini": (True, "ok", {**V, "max_op_cache_size": "800", "remain_cache_size_ratio": "50"},
-                                  ["cache-ini-foreign-section-tolerated"]),
-    "foreign_section_empty.ini": (True, "ok", {**V, "max_op_cache_size": "800", "remain_cache_size_ratio": "50"},
-                                  ["cache-ini-foreign-section-empty"]),
+    "foreign_section_after.ini": (False, "foreign-section",
+                                  {**V, "max_op_cache_size": "800", "remain_cache_size_ratio": "50"},
+                                  ["cache-ini-foreign-section"]),
+    "foreign_section_empty.ini": (False, "foreign-section",
+                                  {**V, "max_op_cache_size": "800", "remain_cache_size_ratio": "50"},
+                                  ["cache-ini-foreign-section"]),
     "duplicate_keys.ini": (True, "ok", {**V, "max_op_cache_size": "300", "remain_cache_size_ratio": "50"},
                            ["cache-ini-duplicate-key"]),
     "duplicate_section.ini": (True, "ok", V, ["cache-ini-block-lost"]),
@@ -224,11 +226,13 @@ def test_long_line_limit_is_counted_in_bytes_as_cann_reads_them():
     assert "cache-ini-long-line" in codes(parse_op_cache_ini(long, "l"))
 
 
-def test_cann_sections_are_checked_in_name_order():
-    # std::map orders "cache" before "op_compiler_cache" and "zz" after it.
-    view = emulate_cann([(1, "[zz]"), (2, "a=1"), (3, "[op_compiler_cache]"), (4, "adk_version=1"),
-                         (5, "ops_version=1")])
-    assert view.counts
+def test_any_other_section_makes_cann_ignore_the_file():
+    # cann-facts.md section 2: any section other than [op_compiler_cache], wherever it stands.
+    for lines in ([(1, "[zz]"), (2, "a=1")], [(1, "[zz]")], []):
+        view = emulate_cann([*lines, (3, "[op_compiler_cache]"), (4, "adk_version=1"), (5, "ops_version=1")])
+        assert view.counts == (not lines)
+    view = emulate_cann([(1, "[op_compiler_cache]"), (2, "adk_version=1"), (3, "ops_version=1"), (4, "[notes]")])
+    assert not view.counts and view.stop.name == "notes" and view.stop.start_line == 4
     view = emulate_cann([(1, "[cache]"), (2, "a=1"), (3, "[op_compiler_cache]"), (4, "adk_version=1"),
                          (5, "ops_version=1")])
     assert not view.counts and view.stop is not None and view.stop.name == "cache"
