@@ -10,7 +10,7 @@ section 2; `te_cache_space_manager.cc` `UpdateOpCacheSizeCfg`, `GetCacheSpaceMax
   and then only when **both** of its size values are valid; otherwise both come from the
   environment. The ini values go through `std::stoi` (a leading number is read: "500 # MB" is
   500): max -1 turns ageing off, 0 and < -1 are invalid; the ratio must be 1..100.
-  `ASCEND_MAX_OP_CACHE_SIZE` goes through `std::stoi` too (-1 or 1..2147483646, else a warning and
+  `ASCEND_MAX_OP_CACHE_SIZE` goes through `std::stoi` too (-1 or 1..2147483647, else a warning and
   500); `ASCEND_REMAIN_CACHE_SIZE_RATIO` through `atoi` (0..100 accepted, else a warning and 50;
   a value that is not a number reads as 0). A value set by a profile or a script (which sets the
   variable for its own process) sits between the ini and the shell environment.
@@ -361,8 +361,8 @@ class _Resolver:
         if parsed.value is None:
             self.add("cache-env-max-not-number", file, line, value=raw)
             return None
-        # GetCacheSpaceMaxSizeCfg: 0, < -1 and >= INT_MAX are refused (INT_MAX itself too).
-        if parsed.value == 0 or parsed.value < AGEING_OFF or parsed.value >= INT_MAX:
+        # cann-facts.md section 2: 0, < -1 and > INT_MAX are invalid (env and ini alike).
+        if parsed.value == 0 or parsed.value < AGEING_OFF or parsed.value > INT_MAX:
             self.add("cache-env-max-invalid", file, line, value=raw)
             return None
         if parsed.prefix_only:

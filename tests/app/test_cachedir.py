@@ -64,13 +64,13 @@ def test_unknown_home_is_shown_as_a_placeholder():
     ("/data/缓存", None),  # non-ASCII is accepted by CANN's IsStrValid
     ("/data/a-b_c.d", None),
 ])
-def test_path_characters_canns_check_refuses(value, code):
+def test_path_characters_canns_check_may_refuse(value, code):
     r = resolve_cache_dir("tf1", value, {"HOME": "/home/u"})
     assert codes(r) == ([code] if code else [])
     if code == "cache-dir-tilde":
         assert "/home/u/cache" in r.findings[0].fix_text("en")
     if code:
-        assert r.findings[0].severity == "error"
+        assert r.findings[0].severity == "warning"  # inferred from the source, not documented
 
 
 def test_relative_and_doubled_kernel_cache():
