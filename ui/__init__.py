@@ -8,7 +8,9 @@ Public API:
         the `configWizard`, not shown, inside an existing QApplication (for tests). `device` is
         a DeviceInfo or a SoC/series string; given one, no detection runs. `profile` is a
         Profile or a path; `ini` a path to an op_cache.ini. `probe` replaces the host probe
-        (app.hostprobe.probe_host) that runs in a worker once the window is shown.
+        (app.hostprobe.probe_host) that runs in a worker once the window is shown. With
+        `deferred`, the memory, cache and export pages are built after the window's first paint
+        (what the application does, so the window appears sooner).
     run_gui(args) -> int      what `cann-config gui` runs (app/cli/cmd_gui.py)
 
 Importing this package imports no Qt module; the submodules do.
@@ -28,7 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 
 def create_wizard(device: DeviceInfo | str | None = None, profile: Profile | str | Path | None = None,
                   ini: str | Path | None = None, *, probe: Callable[..., Any] | None = None,
-                  framework: str | None = None) -> ConfigWizard:
+                  framework: str | None = None, deferred: bool = False) -> ConfigWizard:
     """The configWizard for these starting points (not shown, not executed).
 
     Raises InputError for a profile or op_cache.ini that cannot be read, ValueError for a device
@@ -37,7 +39,10 @@ def create_wizard(device: DeviceInfo | str | None = None, profile: Profile | str
     from app.devices import DeviceInfo, device_from_choice
     from app.profile import Profile, load_profile
     from ui.controller import WizardController
+    from ui.pyside_fixes import protect_none
     from ui.wizard import ConfigWizard
+
+    protect_none()
 
     if profile is not None and not isinstance(profile, Profile):
         profile = load_profile(Path(profile))
@@ -63,7 +68,7 @@ def create_wizard(device: DeviceInfo | str | None = None, profile: Profile | str
         ini_path = Path(ini)
         controller.set_ini(read_op_cache_ini(ini_path) if ini_path.exists() else None, ini_path, explicit=True,
                            notify=False)
-    return ConfigWizard(controller, detect=info is None, probe=probe)
+    return ConfigWizard(controller, detect=info is None, probe=probe, deferred=deferred)
 
 
 def run_gui(args: Any, started: float | None = None) -> int:

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QEvent, QObject, QTimer, QtMsgType, qInstallMessageHandler
+from PySide6.QtCore import QtMsgType, qInstallMessageHandler
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
@@ -32,22 +32,6 @@ def _fatal_to_exit(mode: QtMsgType, context: Any, message: str) -> None:
         print(f"qt: {message}", file=sys.stderr)
 
 
-class _FirstPaint(QObject):
-    """Calls `done` once the watched window has painted for the first time."""
-
-    def __init__(self, done: Callable[[], None]):
-        super().__init__()
-        self._done = done
-        self._seen = False
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
-        if event.type() == QEvent.Type.Paint and not self._seen:
-            self._seen = True
-            # The children paint in the same pass: report after it has finished.
-            QTimer.singleShot(0, self._done)
-        return False
-
-
 def run(args: Any, started: Callable[[], float] | None = None) -> int:
     qInstallMessageHandler(_fatal_to_exit)
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -62,19 +46,25 @@ def run(args: Any, started: Callable[[], float] | None = None) -> int:
 
     from ui import create_wizard
 
-    wizard = create_wizard(device=args.device, profile=args.profile, ini=args.ini, framework=args.framework)
-    if args.smoke:
-        wizard._detect_on_show = False  # a packaging check: show the window, nothing else
+    wizard = create_wizard(device=args.device, profile=args.profile, ini=args.ini, framework=args.framework,
+                           deferred=True)
+    def seconds() -> float:
+        return started() if started is not None else 0.0
 
-        def report() -> None:
-            seconds = started() if started is not None else 0.0
-            print(f"shown {seconds:.3f}", flush=True)
+    if args.smoke:
+        # A packaging check: report the first paint, let the other pages be built, then exit
+        # (no detection). CANN_CONFIG_SMOKE_READY=1 also reports when the pages are built.
+        wizard.set_detection_on_show(False)
+        wizard.after_first_paint(lambda: print(f"shown {seconds():.3f}", flush=True))
+    wizard.show()
+    if args.smoke:
+        def finish() -> None:
+            if os.environ.get("CANN_CONFIG_SMOKE_READY"):
+                print(f"ready {seconds():.3f}", flush=True)
             wizard.shutdown()
             app.exit(0)
 
-        watcher = _FirstPaint(report)
-        wizard.installEventFilter(watcher)
-    wizard.show()
+        wizard.after_first_paint(finish)
     status = app.exec()
     wizard.shutdown()
     return int(status)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QThread, QTimer
+from PySide6.QtCore import QByteArray, QEvent, QObject, QThread, QTimer
 from PySide6.QtGui import QCloseEvent, QShowEvent
 from PySide6.QtWidgets import QWidget, QWizard
 
@@ -31,7 +31,7 @@ PAGE_DEVICE, PAGE_MEMORY, PAGE_CACHE, PAGE_EXPORT = range(4)
 
 class ConfigWizard(QWizard):
     def __init__(self, controller: WizardController, *, detect: bool, probe: Callable[..., Any] | None = None,
-                 parent: QWidget | None = None):
+                 deferred: bool = False, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("configWizard")
         self.controller = controller
@@ -40,6 +40,9 @@ class ConfigWizard(QWizard):
         self._detect_on_show = detect
         self._detection_started = False
         self._shut_down = False
+        self._deferred = deferred
+        self._painted = False
+        self._after_paint: list[Callable[[], None]] = []
         self.workers: list[QThread] = []
         self.setWizardStyle(QWizard.WizardStyle.ModernStyle)
         self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
@@ -75,6 +78,9 @@ class ConfigWizard(QWizard):
         controller.deviceChanged.connect(self._refresh_doc)
         self.device_page.set_recent(settings.recent_files(), self.open_file)
         self.device_page.set_language_shown(current_language())
+        if not deferred:
+            self.build_pages()
+        self.installEventFilter(self)
 
         geometry = settings.app_settings().value(settings.KEY_GEOMETRY)
         if isinstance(geometry, QByteArray) and not geometry.isEmpty():
@@ -82,6 +88,29 @@ class ConfigWizard(QWizard):
         else:
             self.resize(1180, 780)
         self.retranslate()
+
+    # -- building and first paint ----------------------------------------------------------------
+
+    def build_pages(self) -> None:
+        """Make the memory, cache and export pages' widgets (at once, or after the first paint)."""
+        for page in (self.memory_page, self.cache_page, self.export_page):
+            page.ensure_built()
+
+    def after_first_paint(self, callback: Callable[[], None]) -> None:
+        """Run `callback` once the window has painted (at once if it already has)."""
+        if self._painted:
+            QTimer.singleShot(0, self, callback)
+        else:
+            self._after_paint.append(callback)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if watched is self and event.type() == QEvent.Type.Paint and not self._painted:
+            self._painted = True
+            # Children paint in the same pass; the callbacks run when it is over.
+            for callback in self._after_paint:
+                QTimer.singleShot(0, self, callback)
+            self._after_paint.clear()
+        return False
 
     # -- texts ----------------------------------------------------------------------------------
 
@@ -124,10 +153,16 @@ class ConfigWizard(QWizard):
 
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)
+        if self._deferred:
+            self._deferred = False
+            self.after_first_paint(self.build_pages)
         if self._detect_on_show and not self._detection_started:
             self._detection_started = True
             # After the first paint: the window is on screen before npu-smi is even started.
-            QTimer.singleShot(0, self, self.start_detection)
+            self.after_first_paint(self.start_detection)
+
+    def set_detection_on_show(self, detect: bool) -> None:
+        self._detect_on_show = detect
 
     def start_detection(self) -> None:
         if any(isinstance(w, DetectionWorker) and w.isRunning() for w in self.workers) or self._shut_down:

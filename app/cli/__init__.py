@@ -42,7 +42,24 @@ def available_commands() -> list[str]:
     return [name for name in COMMANDS if importlib.util.find_spec(f"app.cli.cmd_{name}") is not None]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _wizard_only(args: Sequence[str]) -> list[str] | None:
+    """["gui"] when the command line opens the wizard, else None (every command).
+
+    Registering the other commands imports most of the core, which would delay the window by
+    more than the whole of Qt's start-up (tests/bench/bench_startup.py).
+    """
+    tokens = iter(args)
+    for token in tokens:
+        if token == "--lang":
+            next(tokens, None)
+        elif token in ("-h", "--help", "--version"):
+            return None
+        elif not token.startswith("-"):
+            return ["gui"] if token == "gui" else None
+    return ["gui"] if "gui" in available_commands() else None
+
+
+def build_parser(only: Sequence[str] | None = None) -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--lang", type=_language, default=None, metavar="zh_CN|en",
                         help="language of messages and reports (default: from LANG)")
@@ -54,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in available_commands():
+    for name in (available_commands() if only is None else only):
         module = importlib.import_module(f"app.cli.cmd_{name}")
         module.register(subparsers, common)
     return parser
@@ -63,7 +80,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
-        parser = build_parser()
+        parser = build_parser(_wizard_only(args_list))
         args = parser.parse_args(args_list)
         set_language(args.lang or language_from_environment())
         if args.command is None:

@@ -6,8 +6,10 @@ window: without a display a Qt application aborts (SIGABRT, with a misleading xc
 this exits 2 with one line saying how to run it instead. The files and the device named on the
 command line are read first too, so a bad one is a one-line error, not a dialog.
 
-`--smoke` opens the window, waits until it has painted, prints `shown <seconds>` and exits 0
-(for packaging checks and tests/bench/bench_startup.py); it runs no device detection. The
+`--smoke` opens the window, waits until it has painted, prints `shown <seconds>`, lets the other
+pages be built and exits 0 (for packaging checks and tests/bench/bench_startup.py); it runs no
+device detection. With CANN_CONFIG_SMOKE_READY=1 it also prints `ready <seconds>` once every
+page is built. The
 seconds are counted from the process's real start: its `starttime` in /proc/self/stat (clock
 ticks since boot, 10 ms resolution on Linux), against CLOCK_BOOTTIME; where /proc is missing,
 from the moment this module was imported.
@@ -78,17 +80,19 @@ def display_problem(environ: Mapping[str, str] | None = None, platform: str | No
 
 def _check_arguments(args: argparse.Namespace) -> None:
     """Read what the command line names, so a bad file or device is a one-line error (exit 2)."""
-    from app.catalog import load_catalog
-    from app.devices import device_from_choice
-
     if args.device is not None:
+        from app.devices import device_from_choice
+
         try:
             device_from_choice(args.device)
         except ValueError as exc:
             raise UsageError(f"--device: {exc}") from None
-    frameworks = load_catalog().frameworks
-    if args.framework is not None and args.framework not in frameworks:
-        raise UsageError(f"--framework: unknown framework {args.framework!r}; use one of {', '.join(frameworks)}")
+    if args.framework is not None:
+        from app.catalog import load_catalog
+
+        frameworks = load_catalog().frameworks
+        if args.framework not in frameworks:
+            raise UsageError(f"--framework: unknown framework {args.framework!r}; use one of {', '.join(frameworks)}")
     if args.profile is not None:
         from app.profile import load_profile
 

@@ -59,6 +59,9 @@ class CachePage(OptionsPage):
         self._loaded_ini_path: Path | None = None
         self._ini_error = ""
 
+    def _build(self) -> None:
+        controller = self.controller
+
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         scroll = QScrollArea(self)
@@ -233,6 +236,8 @@ class CachePage(OptionsPage):
     # -- showing it -----------------------------------------------------------------------------
 
     def refresh(self) -> None:
+        if not self.built:
+            return
         self._resolve()
         c = self.controller
         self._syncing = True
@@ -547,6 +552,8 @@ class CachePage(OptionsPage):
     # -- texts ----------------------------------------------------------------------------------
 
     def retranslate(self) -> None:
+        if not self.built:
+            return
         self.setTitle(self.tr("Operator compile cache"))
         self.setSubTitle(self.tr("Where compiled operators are kept, how much space they may use, and what "
                                  "CANN would delete next."))

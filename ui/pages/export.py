@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QSplitter,
     QVBoxLayout,
     QWidget,
-    QWizardPage,
 )
 
 from app.findings import Finding, sort_findings
@@ -35,10 +34,10 @@ from app.i18n import pick
 from ui import dialogs, settings
 from ui.controller import WizardController
 from ui.docpane import SEVERITY_COLOURS, severity_label
-from ui.highlighter import PreviewHighlighter
+from ui.pages import LazyPage
 
 
-class ExportPage(QWizardPage):
+class ExportPage(LazyPage):
     saveProfileRequested = Signal()
 
     def __init__(self, controller: WizardController, parent: QWidget | None = None):
@@ -47,6 +46,11 @@ class ExportPage(QWizardPage):
         self.controller = controller
         self.result = None  # the last app.exporters.ExportResult shown
         self.findings: list[Finding] = []
+
+    def _build(self) -> None:
+        from ui.highlighter import PreviewHighlighter
+
+        controller = self.controller
         layout = QVBoxLayout(self)
         top = QHBoxLayout()
         self.format_label = QLabel(self)
@@ -165,6 +169,8 @@ class ExportPage(QWizardPage):
 
     def regenerate(self) -> None:
         """Export the current Profile again and show it with its findings (on every change)."""
+        if not self.built:
+            return
         from app.exporters import PYTHON_FORMATS, SHELL_FORMATS, check_choices, export_text
 
         c = self.controller
@@ -251,6 +257,8 @@ class ExportPage(QWizardPage):
     # -- texts ----------------------------------------------------------------------------------
 
     def retranslate(self) -> None:
+        if not self.built:
+            return
         self.setTitle(self.tr("Export"))
         self.setSubTitle(self.tr("Your choices as a snippet or a file. The preview follows every change."))
         self.format_label.setText(self.tr("&Format:"))
@@ -276,5 +284,7 @@ class ExportPage(QWizardPage):
         )
 
     def remember_choices(self) -> None:
+        if not self.built:
+            return
         settings.write(settings.KEY_FORMAT, self.current_format() or "")
         settings.write(settings.KEY_CHANGED_ONLY, self.changed_only.isChecked())

@@ -24,6 +24,9 @@ class MemoryPage(OptionsPage):
     def __init__(self, controller: WizardController, parent: QWidget | None = None):
         super().__init__("memory", controller, parent)
         self.setObjectName("memoryPage")
+
+    def _build(self) -> None:
+        controller = self.controller
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         self.hint = QLabel(self)
@@ -81,6 +84,8 @@ class MemoryPage(OptionsPage):
         return notes
 
     def retranslate(self) -> None:
+        if not self.built:
+            return
         self.setTitle(self.tr("Memory policies"))
         self.setSubTitle(self.tr("TensorFlow Adapter MemoryConfig and the matching GE options. "
                                  "Click an option's title or ? for its full documentation."))
@@ -92,5 +97,7 @@ class MemoryPage(OptionsPage):
         super().retranslate()
 
     def remember_choices(self) -> None:
+        if not self.built:
+            return
         settings.write(settings.KEY_CONCURRENT, self.concurrent.isChecked())
         settings.write(settings.KEY_ADVANCED, self.advanced.isChecked())

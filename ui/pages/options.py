@@ -3,15 +3,17 @@ step with the controller, and the documentation pane following the option in foc
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QWidget, QWizardPage
+from PySide6.QtWidgets import QWidget
 
 from app.catalog import Note, Option, Value
 from ui.controller import WizardController
-from ui.optionrow import OptionRow
+from ui.pages import LazyPage
 
 
-class OptionsPage(QWizardPage):
+class OptionsPage(LazyPage):
     """A wizard page whose rows are generated from `catalog.on_page(page_id)`."""
 
     docRequested = Signal(str)
@@ -20,10 +22,12 @@ class OptionsPage(QWizardPage):
         super().__init__(parent)
         self.page_id = page_id
         self.controller = controller
-        self.rows: dict[str, OptionRow] = {}
+        self.rows: dict[str, Any] = {}  # option id -> ui.optionrow.OptionRow
         self._syncing = False
 
-    def make_row(self, option: Option, parent: QWidget) -> OptionRow:
+    def make_row(self, option: Option, parent: QWidget) -> Any:
+        from ui.optionrow import OptionRow
+
         row = OptionRow(option, parent)
         row.editor.valueChanged.connect(lambda value, oid=option.id: self._edited(oid, value))
         row.docRequested.connect(self.docRequested)
@@ -43,6 +47,8 @@ class OptionsPage(QWizardPage):
 
     def refresh(self) -> None:
         """Show the controller's state in every row (no change flows back while doing so)."""
+        if not self.built:
+            return
         self._syncing = True
         try:
             for oid, row in self.rows.items():
