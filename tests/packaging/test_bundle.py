@@ -63,9 +63,10 @@ def frozen(bundle: Path, tmp_path: Path, *args: str, **env: str) -> subprocess.C
                           env=bare_env(tmp_path, **env), timeout=120)
 
 
-def from_source(*args: str) -> subprocess.CompletedProcess:
+def from_source(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
+    """The same command from the checkout, in the same bare environment (same HOME, no CANN vars)."""
     return subprocess.run([sys.executable, "-m", "app", *args], capture_output=True, text=True, cwd=ROOT,
-                          env={**os.environ, "LANG": "C.UTF-8"}, timeout=120)
+                          env=bare_env(tmp_path), timeout=120)
 
 
 def test_version(bundle, tmp_path):
@@ -77,7 +78,7 @@ def test_version(bundle, tmp_path):
 def test_catalog_read_from_the_bundle_matches_the_source(bundle, tmp_path):
     result = frozen(bundle, tmp_path, "options", "--json")
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout) == json.loads(from_source("options", "--json").stdout)
+    assert json.loads(result.stdout) == json.loads(from_source(tmp_path, "options", "--json").stdout)
 
 
 def test_data_files_are_collected_as_the_resources_package(bundle):
@@ -96,7 +97,7 @@ def test_data_files_are_collected_as_the_resources_package(bundle):
 @pytest.mark.skipif("diagnose" not in available_commands(), reason="this checkout has no diagnose command yet")
 def test_diagnose_from_the_bundle_matches_the_source(bundle, tmp_path):
     result = frozen(bundle, tmp_path, "diagnose", "--ini", str(FIXTURE), "--json")
-    expected = from_source("diagnose", "--ini", str(FIXTURE), "--json")
+    expected = from_source(tmp_path, "diagnose", "--ini", str(FIXTURE), "--json")
     assert result.returncode == expected.returncode, result.stderr
     assert result.returncode in (0, 1), result.stderr
     assert json.loads(result.stdout) == json.loads(expected.stdout)
