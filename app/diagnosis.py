@@ -163,12 +163,15 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
              script: str | os.PathLike[str] | None = None, device: DeviceInfo | None = None,
              cache_dir: str | os.PathLike[str] | None = None, framework: str | None = None,
              environ: Mapping[str, str] | None = None, profile: Profile | None = None,
-             installed_versions: Mapping[str, str] | None = None, home: str | None = None) -> Diagnosis:
+             installed_versions: Mapping[str, str] | None = None, home: str | None = None,
+             op_cache_ini: OpCacheIni | None = None) -> Diagnosis:
     """Read the given inputs and resolve the op cache settings as CANN would.
 
     Raises InputError (one line, names the file) for a file that cannot be used at all; every
     questionable value is a finding. `environ`: the base environment (default: this process's,
     or nothing when `env_file` is given). `script` is read with app.importers (never executed).
+    `op_cache_ini`: an op_cache.ini already parsed (a support bundle's, app/bundle.py); it is
+    used instead of reading a file, and `ini_path` then only names where it was.
     """
     findings: list[Finding] = []
     inputs: dict[str, Any] = {"ini": None, "env_file": None, "script": None, "cache_dir": None,
@@ -210,8 +213,11 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
     elif env_file is None and environ is None and first.cache_dir.home_known:
         look_at = first.cache_dir.ini_path
         announce_missing = True
-    ini: OpCacheIni | None = None
-    if look_at is not None:
+    ini: OpCacheIni | None = op_cache_ini
+    if ini is not None:
+        findings.extend(ini.findings)
+        inputs["ini"] = ini.source
+    elif look_at is not None:
         if ini_path is not None or look_at.exists():
             ini = read_op_cache_ini(look_at)
             findings.extend(ini.findings)

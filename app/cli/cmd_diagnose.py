@@ -33,6 +33,11 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
                    help="the cache base dir (as op_compiler_cache_dir / ASCEND_CACHE_PATH name it), or its kernel_cache")
     p.add_argument("--framework", metavar="ID", choices=list(load_catalog().frameworks),
                    help="tf1, tf2, pytorch, atc, ge or acl (default: from the script or the environment)")
+    p.add_argument("--bundle", metavar="FILE",
+                   help="a support bundle from 'cann-config collect': its op_cache.ini, environment and device "
+                        "(not combined with --ini, --env-file, --cache-dir)")
+    p.add_argument("--report", metavar="FILE.md|FILE.html",
+                   help="also write a report for a ticket, Markdown or HTML by the file name, in --lang")
     p.add_argument("--json", action="store_true", help="print JSON (keys and codes never change with --lang)")
     p.set_defaults(run=run)
 
@@ -44,6 +49,10 @@ def run(args: argparse.Namespace) -> int:
             device = device_from_choice(args.device)
         except ValueError as exc:
             raise UsageError(f"--device: {exc}") from None
+    if getattr(args, "bundle", None) or getattr(args, "report", None):
+        from app.report import run_diagnose_command
+
+        return run_diagnose_command(args, device)
     result = diagnose(ini_path=args.ini, env_file=args.env_file, script=getattr(args, "script", None),
                       device=device, cache_dir=args.cache_dir, framework=args.framework)
     lang = current_language()

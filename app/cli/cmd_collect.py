@@ -1,0 +1,88 @@
+"""`cann-config collect [-o FILE]`: a support bundle from this host, for support staff to diagnose.
+
+It runs on a bare server (no PySide6: this module imports only the core), takes a few seconds
+(npu-smi within its time budget, the cache walk stopped after `--scan-seconds`), writes one JSON
+file atomically, and tells the customer where it is, what it found, and that they can read it
+before sending it (what goes in and what never does: app/bundle.py). Without `-o` the file is
+`cann-config-bundle-<date>-<time>.json` in the current directory (never an existing file);
+`-o -` prints the bundle instead.
+
+Exit status: 0 when the bundle was written (also on a host without an Ascend device: the bundle
+says so); 2 when it cannot be written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from app.bundle import (
+    DEFAULT_SCAN_SECONDS,
+    bundle_from_json,
+    bundle_variables,
+    collect_bundle,
+    default_bundle_name,
+    dumps_bundle,
+    write_bundle,
+)
+from app.errors import UsageError
+from app.findings import make_finding
+from app.i18n import current_language, pick
+
+
+def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = subparsers.add_parser(
+        "collect", parents=[common], help="write a support bundle (JSON) of this host's CANN configuration",
+        description="Gather what support needs to diagnose this host's CANN cache and memory configuration into "
+                    "one JSON file: the npu-smi output, the installed CANN / driver / TF Adapter versions, the "
+                    "environment variables this tool reads (no others), op_cache.ini, and the cache's sizes and "
+                    "counts (no file lists). Read it before you send it.")
+    p.add_argument("-o", "--output", metavar="FILE",
+                   help="where to write the bundle (default: cann-config-bundle-<date>-<time>.json here; "
+                        "'-' prints it)")
+    p.add_argument("--hostname", action="store_true",
+                   help="also record this host's name (left out by default: support does not need it)")
+    p.add_argument("--scan-seconds", metavar="N", type=float, default=DEFAULT_SCAN_SECONDS,
+                   help=f"stop measuring the cache after N seconds (default {DEFAULT_SCAN_SECONDS:g}); "
+                        "the bundle then says the measurement is partial")
+    p.set_defaults(run=run)
+
+
+def _text(code: str, lang: str, **params: object) -> str:
+    return pick(make_finding(code, **params).text, lang)
+
+
+def _free_name(directory: Path, name: str) -> Path:
+    """`name` in `directory`, or name-2, name-3, ... when taken: never overwrite a file the user
+    did not name."""
+    candidate = directory / name
+    stem, suffix = candidate.stem, candidate.suffix
+    number = 2
+    while candidate.exists():
+        candidate = directory / f"{stem}-{number}{suffix}"
+        number += 1
+    return candidate
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.scan_seconds >= 0:
+        raise UsageError("--scan-seconds must be 0 or more")
+    lang = current_language()
+    data = collect_bundle(scan_seconds=args.scan_seconds, include_hostname=args.hostname)
+    if args.output == "-":
+        sys.stdout.buffer.write(dumps_bundle(data))
+        sys.stdout.flush()
+        return 0
+    path = Path(args.output) if args.output else _free_name(Path.cwd(), default_bundle_name())
+    written = write_bundle(data, path)
+    from app.scanner import human_bytes
+
+    size = human_bytes(written.stat().st_size)
+    bundle = bundle_from_json(data, str(written))
+    names = bundle_variables()
+    hostname = _text("support-label-collect-hostname", lang) if args.hostname else ""
+    print(_text("support-label-collect-wrote", lang, path=written, size=size))
+    print(bundle.summary(lang))
+    print(_text("support-label-collect-review", lang, count=len(names), names=", ".join(names), hostname=hostname))
+    return 0
