@@ -42,6 +42,7 @@ class GaugeRow:
     keep_bytes: int | None
     delete_bytes: int
     triggers: bool  # the next compiler start would clean this dir
+    pending: bool = False  # still measuring or predicting: no limit lines yet
 
     @property
     def percent(self) -> float | None:
@@ -89,6 +90,9 @@ class CacheGauge(QWidget):
 
     def row_text(self, row: GaugeRow) -> str:
         used = human_size(row.used_bytes)
+        if row.pending:
+            return _tr("%1: %2 (%3 files) …").replace("%1", row.soc).replace("%2", used) \
+                .replace("%3", f"{row.files:,}")
         if row.limit_bytes is None:
             return _tr("%1: %2 (no limit: ageing is off)").replace("%1", row.soc).replace("%2", used)
         text = _tr("%1: %2 of %3 (%4 %)").replace("%1", row.soc).replace("%2", used) \

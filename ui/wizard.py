@@ -71,7 +71,7 @@ class ConfigWizard(QWizard):
         self.device_page.languageRequested.connect(self.set_language)
         self.device_page.paste_button.clicked.connect(self.paste_npu_smi)
         self.device_page.open_smi_button.clicked.connect(self.open_npu_smi_file)
-        self.cache_page.workerStarted.connect(self.workers.append)
+        self.cache_page.workerStarted.connect(self._worker_started)
         self.export_page.saveProfileRequested.connect(self.save_profile)
         self.currentIdChanged.connect(self._page_changed)
         controller.profileChanged.connect(self._refresh_doc)
@@ -163,6 +163,9 @@ class ConfigWizard(QWizard):
 
     def set_detection_on_show(self, detect: bool) -> None:
         self._detect_on_show = detect
+
+    def _worker_started(self, worker: QThread) -> None:
+        self.workers = [w for w in self.workers if not w.isFinished()] + [worker]
 
     def start_detection(self) -> None:
         if any(isinstance(w, DetectionWorker) and w.isRunning() for w in self.workers) or self._shut_down:

@@ -9,13 +9,48 @@ fail any test that leaves one running.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import gc
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QObject, QThread, Signal
 
 DETECTION_TIMEOUT = 5.0  # seconds npu-smi may take before the core gives up on it
+
+
+_collector_lock = threading.Lock()
+_collector_holders = 0
+_collector_was_enabled = True
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a worker builds a big result.
+
+    A full collection stops every thread while it walks every live object: with a scan's
+    hundreds of thousands of entries alive, one pass froze the GUI for ~80 ms
+    (tests/bench/bench_responsiveness.py). The objects a scan makes are freed by reference
+    counting, so nothing is lost while the collector waits; when the last worker ends, what is
+    alive then is frozen (gc.freeze), so later passes no longer walk the kept scan result.
+    """
+    global _collector_holders, _collector_was_enabled
+    with _collector_lock:
+        if _collector_holders == 0:
+            _collector_was_enabled = gc.isenabled()
+            gc.disable()
+        _collector_holders += 1
+    try:
+        yield
+    finally:
+        with _collector_lock:
+            _collector_holders -= 1
+            if _collector_holders == 0:
+                gc.freeze()
+                if _collector_was_enabled:
+                    gc.enable()
 
 
 def default_probe(timeout: float = DETECTION_TIMEOUT) -> Any:
@@ -66,12 +101,13 @@ class ScanWorker(QThread):
 
         last = None
         try:
-            for item in scan_cache(self.path, batch_seconds=self.batch_seconds,
-                                   should_stop=self.isInterruptionRequested):
-                last = item
-                if getattr(item, "done", False):
-                    break
-                self.progress.emit(item)
+            with collector_paused():
+                for item in scan_cache(self.path, batch_seconds=self.batch_seconds,
+                                       should_stop=self.isInterruptionRequested):
+                    last = item
+                    if getattr(item, "done", False):
+                        break
+                    self.progress.emit(item)
         except InputError as exc:
             self.failed.emit(str(exc))
             return
@@ -89,3 +125,25 @@ def stop_and_join(thread: QThread) -> None:
         thread.requestInterruption()
         thread.quit()
         thread.wait()
+
+
+class PredictionWorker(QThread):
+    """Runs app.cleanup.predict_cleanup for every SoC dir of a scan (it reads json files)."""
+
+    predicted = Signal(object, object, object)  # the CacheUsage, (max_mb, ratio), {soc: prediction}
+
+    def __init__(self, usage: Any, max_mb: int, ratio: int, now: float, parent: QObject | None = None):
+        super().__init__(parent)
+        self.setObjectName("predictionWorker")
+        self.usage, self.max_mb, self.ratio, self.now = usage, max_mb, ratio, now
+
+    def run(self) -> None:
+        from app.cleanup import predict_cleanup
+
+        result = {}
+        with collector_paused():
+            for name, soc in self.usage.socs.items():
+                if self.isInterruptionRequested():
+                    return
+                result[name] = predict_cleanup(soc, self.max_mb, self.ratio, self.now)
+        self.predicted.emit(self.usage, (self.max_mb, self.ratio), result)

@@ -167,7 +167,8 @@ def test_the_gauge_shows_the_scanners_numbers(make_wizard, qtbot, tmp_path):
     editor(wizard, "remain_cache_size_ratio").setProperty("value", 50)
     scan = wizard.findChild(QPushButton, "scanButton")
     qtbot.mouseClick(scan, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: wizard.cache_page.usage is not None and not wizard.cache_page.scanning(), timeout=20000)
+    page = wizard.cache_page
+    qtbot.waitUntil(lambda: page.usage is not None and page.predictions() is not None, timeout=20000)
     usage = scan_to_end(kernel_cache)
     now = time.time()
     gauge = wizard.cache_page.gauge
@@ -182,8 +183,10 @@ def test_the_gauge_shows_the_scanners_numbers(make_wizard, qtbot, tmp_path):
     assert row.triggers == expected.triggers is True
     assert row.percent > 100  # over the limit shows above 100 %
     assert wizard.cache_page.usage.free_bytes == gauge.free_bytes
-    # A new limit changes the prediction without a new scan.
+    # A new limit changes the prediction without a new scan (computed in a worker).
     editor(wizard, "max_op_cache_size").setProperty("value", -1)
+    qtbot.waitUntil(lambda: page.predictions() is not None, timeout=20000)
+    assert not gauge.rows[0].pending
     assert gauge.rows[0].limit_bytes is None and gauge.rows[0].delete_bytes == 0
 
 

@@ -36,9 +36,9 @@ from app.i18n import pick
 from ui import dialogs
 from ui.controller import WizardController
 from ui.docpane import SEVERITY_COLOURS, severity_label
-from ui.gauge import MIB, CacheGauge, GaugeRow, human_size
+from ui.gauge import CacheGauge, GaugeRow, human_size
 from ui.pages.options import OptionsPage
-from ui.workers import ScanWorker, stop_and_join
+from ui.workers import PredictionWorker, ScanWorker
 
 DIR_OPTION = "op_compiler_cache_dir"
 
@@ -58,6 +58,8 @@ class CachePage(OptionsPage):
         self.save_message = ""
         self._loaded_ini_path: Path | None = None
         self._ini_error = ""
+        self._predictions: dict[tuple[int, int], dict[str, Any]] = {}
+        self._prediction_worker: PredictionWorker | None = None
 
     def _build(self) -> None:
         controller = self.controller
@@ -330,43 +332,62 @@ class CachePage(OptionsPage):
         """(max_op_cache_size in MB, remain_cache_size_ratio in %) as the editors show them."""
         return int(self.shown_value("max_op_cache_size")), int(self.shown_value("remain_cache_size_ratio"))
 
-    def predictions(self, now: float | None = None) -> dict[str, Any]:
-        """app.cleanup's prediction per SoC dir of the last scan, for the sizes being set."""
+    def predictions(self) -> dict[str, Any] | None:
+        """app.cleanup's prediction per SoC dir of the last scan, for the sizes being set; None
+        while a worker is still computing it (it reads the cache's json files)."""
         if self.usage is None:
-            return {}
-        from app.cleanup import predict_cleanup
+            return None
+        return self._predictions.get(self.size_settings())
 
-        max_mb, ratio = self.size_settings()
-        now = time.time() if now is None else now
-        return {name: predict_cleanup(soc, max_mb, ratio, now) for name, soc in self.usage.socs.items()}
+    def _request_prediction(self) -> None:
+        """Compute the prediction for the sizes being set in a worker, unless it is known."""
+        key = self.size_settings()
+        if self.usage is None or key in self._predictions:
+            return
+        if self._prediction_worker is not None and self._prediction_worker.isRunning():
+            return  # when it finishes, the sizes are looked at again
+        worker = PredictionWorker(self.usage, key[0], key[1], time.time(), parent=self)
+        worker.predicted.connect(self._predicted)
+        worker.finished.connect(self._request_prediction)
+        self._prediction_worker = worker
+        self.workerStarted.emit(worker)
+        worker.start()
 
-    def gauge_rows(self, now: float | None = None) -> list[GaugeRow]:
+    def _predicted(self, usage: Any, key: tuple[int, int], result: dict[str, Any]) -> None:
+        if usage is self.usage:
+            self._predictions[key] = result
+            self._show_gauge()
+
+    def gauge_rows(self) -> list[GaugeRow]:
         """The gauge's numbers: per SoC dir, from the scan and app.cleanup's prediction."""
-        max_mb, ratio = self.size_settings()
         rows = []
-        if self.usage is not None:
-            for name, prediction in sorted(self.predictions(now).items()):
+        predictions = self.predictions()
+        if self.usage is not None and predictions is not None:
+            for name, prediction in sorted(predictions.items()):
                 rows.append(GaugeRow(name, prediction.used_bytes, self.usage.socs[name].files,
                                      prediction.max_bytes if prediction.ageing else None,
                                      prediction.keep_threshold_bytes if prediction.ageing else None,
                                      prediction.freed_bytes, prediction.triggers))
+        elif self.usage is not None:
+            for name, soc in sorted(self.usage.socs.items()):
+                rows.append(GaugeRow(name, soc.cann_bytes, soc.files, None, None, 0, False, pending=True))
         elif self.progress is not None:
-            # While scanning: the running totals (du's apparent size) against the limit lines.
+            # While scanning: the running totals so far (du's apparent size).
             for name in sorted(self.progress.socs):
                 totals = self.progress.socs[name]
-                limit = None if max_mb == -1 else max_mb * MIB
-                keep = limit * ratio // 100 if limit is not None else None
-                rows.append(GaugeRow(name, totals.apparent_bytes, totals.files, limit, keep, 0, False))
+                rows.append(GaugeRow(name, totals.apparent_bytes, totals.files, None, None, 0, False, pending=True))
         return rows
 
     def scan_findings(self) -> list[Any]:
-        if self.usage is None:
+        predictions = self.predictions()
+        if self.usage is None or predictions is None:
             return []
         from app.cleanup import cache_findings
 
-        return list(cache_findings(self.usage, self.predictions(), self.size_settings()[0]))
+        return list(cache_findings(self.usage, predictions, self.size_settings()[0]))
 
     def _show_gauge(self) -> None:
+        self._request_prediction()
         rows = self.gauge_rows()
         usage = self.usage
         message = ""
@@ -429,6 +450,7 @@ class CachePage(OptionsPage):
     def _scan_finished(self, final: Any) -> None:
         usage = final.usage
         self.usage = usage
+        self._predictions = {}
         self.progress = None
         text = self.tr("%1 files, %2 (on disk %3), %4 s").replace("%1", f"{usage.files:,}") \
             .replace("%2", human_size(usage.apparent_bytes)).replace("%3", human_size(usage.allocated_bytes)) \
@@ -450,10 +472,6 @@ class CachePage(OptionsPage):
 
     def _show_scan_button(self) -> None:
         self.scan_button.setText(self.tr("&Stop") if self.scanning() else self.tr("S&can the cache"))
-
-    def stop_workers(self) -> None:
-        if self.scan_worker is not None:
-            stop_and_join(self.scan_worker)
 
     # -- op_cache.ini ---------------------------------------------------------------------------
 
