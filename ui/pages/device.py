@@ -182,7 +182,8 @@ class DevicePage(QWizardPage):
         files_layout.addWidget(self.files_hint)
         files_layout.addLayout(open_row)
         files_layout.addWidget(self.imports, 1)
-        layout.addWidget(self.files_box, 1)
+        layout.addWidget(self.files_box)
+        layout.addStretch(1)
 
         self._fill_devices()
         self.retranslate()
@@ -223,7 +224,7 @@ class DevicePage(QWizardPage):
             header.setFont(font)
             combo.addItem("", sid)
             for soc in series.socs + series.inferred_socs:
-                combo.addItem(f"    {soc}", soc)
+                combo.addItem(soc, soc)
         combo.blockSignals(False)
 
     def retranslate(self) -> None:
@@ -247,7 +248,7 @@ class DevicePage(QWizardPage):
             if data == "":
                 combo.setItemText(index, self.tr("As detected on this computer"))
             elif data in table.series:
-                combo.setItemText(index, self.tr("  Any %1 device").replace("%1", pick(table.series[data].name)))
+                combo.setItemText(index, self.tr("Any %1 device").replace("%1", pick(table.series[data].name)))
             elif data is None:
                 combo.setItemText(index, pick(table.series[combo.itemData(index, HEADER_ROLE)].name))
         self._fill_usages()
@@ -331,7 +332,7 @@ class DevicePage(QWizardPage):
         wanted = self._combo_data_for_device()
         index = self.device_combo.findData(wanted)
         if index < 0 and wanted:
-            self.device_combo.addItem(f"    {wanted}", wanted)
+            self.device_combo.addItem(wanted, wanted)
             index = self.device_combo.count() - 1
         if index != self.device_combo.currentIndex():
             self.device_combo.blockSignals(True)
@@ -380,6 +381,7 @@ class DevicePage(QWizardPage):
     def refresh_imports(self) -> None:
         c = self.controller
         self.imports.clear()
+        self.imports.setMinimumHeight(140 if (c.imported_from or c.imported_findings) else 0)
         for source in c.imported_from:
             QListWidgetItem(self.tr("Read %1").replace("%1", source), self.imports)
         for finding in c.imported_findings:
