@@ -431,10 +431,13 @@ def _scan(kernel_cache: Path, summary: CacheSummary, scan_seconds: float, now: f
     from app.cleanup import predict_cleanup
     from app.scanner import nfs_lock_problem, scan_cache
 
-    deadline = time.monotonic() + max(scan_seconds, 0.0)
+    seconds = max(scan_seconds, 0.0)
+    deadline = time.monotonic() + seconds
     usage = None
     try:
-        for progress in scan_cache(kernel_cache, batch_seconds=0.1, should_stop=lambda: time.monotonic() >= deadline):
+        # The scanner looks at should_stop between batches: a batch never outlasts the limit.
+        for progress in scan_cache(kernel_cache, batch_seconds=min(0.1, seconds),
+                                   should_stop=lambda: time.monotonic() >= deadline):
             usage = progress.usage
     except InputError as exc:
         unreadable.append({"what": _label("support-label-unreadable-cache", path=kernel_cache), "why": exc.reason})
@@ -712,6 +715,8 @@ class Bundle:
             return found  # listed under "unreadable"
         if cache.exists is False:
             return [make_finding("support-cache-absent", file=where, path=where)]
+        if cache.exists and not cache.socs and not cache.partial:
+            return [make_finding("support-cache-empty", file=where, path=where)]
         if cache.partial:
             found.append(make_finding("support-cache-partial", file=where, path=where,
                                       seconds=f"{cache.time_limit_seconds or 0:g}", files=cache.files or 0))

@@ -211,8 +211,32 @@ def suggested_exports(diagnosis: Diagnosis, changes: Sequence[SuggestedChange], 
         if fmt == INI_FORMAT:
             continue
         made = export_text(profile, fmt, lang=lang, device=diagnosis.device)
-        exports.append(SuggestedExport(fmt, made.text, tuple(made.findings)))
+        text = made.text
+        if fmt == ENV_FORMAT:
+            text += _unset_defaults(diagnosis, changes, profile, lang)
+        exports.append(SuggestedExport(fmt, text, tuple(made.findings)))
     return exports
+
+
+def _unset_defaults(diagnosis: Diagnosis, changes: Sequence[SuggestedChange], profile: Profile,
+                    lang: str | None) -> str:
+    """Lines that remove a variable whose suggested value is CANN's default: an export leaves
+    defaults commented out, which would keep the customer's own value in force. Only catalog
+    variable names are written here, never a value from the bundle."""
+    catalog = load_catalog()
+    lines: list[str] = []
+    for change in changes:
+        effective = diagnosis.effective.get(change.key)
+        option = catalog.options.get(change.key)
+        if (change.format != ENV_FORMAT or option is None or effective is None or effective.source != "env"
+                or change.value != catalog.default_for(option.id, profile.framework)):
+            continue
+        variable = option.targets.env_for(profile.framework)
+        if variable and variable == effective.variable and re.fullmatch(r"[A-Z_][A-Z0-9_]*", variable):
+            comment = _t("support-label-export-unset", normalize_language(lang or current_language()),
+                         variable=variable, value=change.value)
+            lines += ["", f"# {_plain(comment)}", f"unset {variable}"]
+    return "\n".join(lines) + ("\n" if lines else "")
 
 
 @dataclass
@@ -342,7 +366,7 @@ def _device(report: SupportReport, lang: str) -> list[Block]:
         rows.append((_t("support-label-npus", lang), [Text(f"{len(device.npus)}: {chips}{more}")]))
     blocks = [Block("h2", (_t("support-label-device", lang),)), Block("kv", (tuple(rows),))]
     if device.notes:
-        blocks.append(_p(Text(_t("support-label-notes", lang) + ":")))
+        blocks.append(_p(Text(_t("support-label-notes", lang) + _colon(lang).strip())))
         blocks.append(Block("list", tuple((Text(note),) for note in device.notes)))
     return blocks
 
@@ -407,7 +431,8 @@ def _cleanup(report: SupportReport, lang: str) -> list[Block]:
     blocks = [Block("h2", (_t("support-label-cleanup", lang),))]
     cache = report.bundle.cache if report.bundle is not None else None
     if cache is None or cache.error or not cache.socs:
-        codes = [f for f in report.diagnosis.findings if f.code in ("support-cache-absent", "support-cache-partial")]
+        codes = [f for f in report.diagnosis.findings
+                 if f.code in ("support-cache-absent", "support-cache-empty", "support-cache-partial")]
         text = codes[0].message(lang) if codes else _t("support-label-cleanup-none", lang)
         return [*blocks, _p(Text(text))]
     unknown = _t("support-label-unknown", lang)
@@ -473,7 +498,7 @@ def report_blocks(report: SupportReport | Diagnosis, lang: str | None = None) ->
               _p(Text(_t("support-label-report-intro", lang, version=report.tool_version)))]
     device = report.diagnosis.device
     if device is not None and (device.soc_version or device.series):
-        blocks.append(_p(Text(_t("support-label-device", lang) + ": "), Text(device.label(lang))))
+        blocks.append(_p(Text(_t("support-label-device", lang) + _colon(lang)), Text(device.label(lang))))
     for part in (_inputs, _device, _host, _effective, _findings, _cleanup, _suggested, _unreadable):
         blocks.extend(part(report, lang))
     return blocks
@@ -517,9 +542,14 @@ def _md_fence(text: str) -> str:
     return "`" * max(3, longest + 1)
 
 
+def _colon(lang: str | None) -> str:
+    return "：" if normalize_language(lang or current_language()) == "zh_CN" else ": "
+
+
 def render_markdown(report: SupportReport | Diagnosis, lang: str | None = None) -> str:
     """The report as Markdown (CommonMark + GFM tables), safe for any bundle content."""
     out: list[str] = []
+    colon = _colon(lang)
     for block in report_blocks(report, lang):
         kind, parts = block.kind, block.parts
         if kind in ("h1", "h2", "h3"):
@@ -527,7 +557,7 @@ def render_markdown(report: SupportReport | Diagnosis, lang: str | None = None) 
         elif kind == "p":
             out += [_md_inline(parts[0]), ""]
         elif kind == "kv":
-            out += [f"- **{_md_text(label)}:** {_md_inline(value)}" for label, value in parts[0]] + [""]
+            out += [f"- **{_md_text(label)}{colon.strip()}** {_md_inline(value)}" for label, value in parts[0]] + [""]
         elif kind == "list":
             out += [f"- {_md_inline(item)}" for item in parts] + [""]
         elif kind == "table":
@@ -542,9 +572,9 @@ def render_markdown(report: SupportReport | Diagnosis, lang: str | None = None) 
             out.append(head)
             out.append(f"  {_md_text(message)}")
             if fix:
-                out.append(f"  *{_md_text(fix_label)}:* {_md_text(fix)}")
+                out.append(f"  *{_md_text(fix_label)}{colon.strip()}* {_md_text(fix)}")
             if suggestion:
-                out.append(f"  *{_md_text(suggestion_label)}:* {_md_code(suggestion)}")
+                out.append(f"  *{_md_text(suggestion_label)}{colon.strip()}* {_md_code(suggestion)}")
             out.append("")
         elif kind == "code":
             language, text = parts
@@ -595,6 +625,7 @@ def render_html(report: SupportReport | Diagnosis, lang: str | None = None) -> s
            '<meta charset="utf-8">', '<meta name="viewport" content="width=device-width, initial-scale=1">',
            f"<title>{_h(title)}</title>", f"<style>{_CSS}</style>", "</head>", "<body>"]
     in_findings = False
+    colon = _colon(lang)
     for block in blocks:
         kind, parts = block.kind, block.parts
         if kind != "finding" and in_findings:
@@ -624,9 +655,9 @@ def render_html(report: SupportReport | Diagnosis, lang: str | None = None) -> s
                 item.append(f" <code>{_h(where)}</code>")
             item.append(f"<div>{_h(message)}</div>")
             if fix:
-                item.append(f'<div class="fix"><em>{_h(fix_label)}:</em> {_h(fix)}</div>')
+                item.append(f'<div class="fix"><em>{_h(fix_label)}{colon}</em>{_h(fix)}</div>')
             if suggestion:
-                item.append(f'<div class="fix"><em>{_h(suggestion_label)}:</em> <code>{_h(suggestion)}</code></div>')
+                item.append(f'<div class="fix"><em>{_h(suggestion_label)}{colon}</em><code>{_h(suggestion)}</code></div>')
             out.append("".join(item) + "</li>")
         elif kind == "code":
             language, text = parts
@@ -661,6 +692,7 @@ def render_text(report: SupportReport | Diagnosis, lang: str | None = None) -> s
     """The report for a terminal (what `diagnose --bundle` prints); control characters from a
     bundle are replaced, so printing it cannot send escape sequences to the terminal."""
     out: list[str] = []
+    colon = _colon(lang)
     for block in report_blocks(report, lang):
         kind, parts = block.kind, block.parts
         if kind == "h1":
@@ -672,7 +704,7 @@ def render_text(report: SupportReport | Diagnosis, lang: str | None = None) -> s
         elif kind == "p":
             out += [_plain_inline(parts[0]), ""]
         elif kind == "kv":
-            out += [f"  {_plain(label)}: {_plain_inline(value)}" for label, value in parts[0]] + [""]
+            out += [f"  {_plain(label)}{colon}{_plain_inline(value)}" for label, value in parts[0]] + [""]
         elif kind == "list":
             out += [f"  - {_plain_inline(item)}" for item in parts] + [""]
         elif kind == "table":
@@ -689,9 +721,9 @@ def render_text(report: SupportReport | Diagnosis, lang: str | None = None) -> s
             out.append(f"  {_plain(severity)}  {_plain(code)}" + (f"  {_plain(where)}" if where else ""))
             out.append(f"      {_plain(message)}")
             if fix:
-                out.append(f"      {_plain(fix_label)}: {_plain(fix)}")
+                out.append(f"      {_plain(fix_label)}{colon}{_plain(fix)}")
             if suggestion:
-                out.append(f"      {_plain(suggestion_label)}: {_plain(suggestion)}")
+                out.append(f"      {_plain(suggestion_label)}{colon}{_plain(suggestion)}")
             out.append("")
         elif kind == "code":
             _, text = parts
