@@ -225,7 +225,7 @@ class PathEditor(OptionEditor):
         self.browse.clicked.connect(lambda: self.browseRequested.emit(self.option.id))
 
     def retranslate(self) -> None:
-        self.browse.setText(_tr("&Browse…"))
+        self.browse.setText(_tr("Bro&wse…"))
 
     def _shows(self, value: Value) -> bool:
         return self.line.text() == value

@@ -52,7 +52,7 @@ class ConfigWizard(QWizard):
         self.doc_pane.setMinimumWidth(340)
         self.setSideWidget(self.doc_pane)
 
-        self.device_page = DevicePage(controller, self)
+        self.device_page = DevicePage(controller, self, quick_banner=deferred)
         self.memory_page = MemoryPage(controller, self)
         from ui.pages.cache import CachePage
         from ui.pages.export import ExportPage
@@ -93,6 +93,9 @@ class ConfigWizard(QWizard):
 
     def build_pages(self) -> None:
         """Make the memory, cache and export pages' widgets (at once, or after the first paint)."""
+        if self.device_page.quick_banner:
+            self.device_page.quick_banner = False
+            self.device_page.refresh_banner()
         for page in (self.memory_page, self.cache_page, self.export_page):
             page.ensure_built()
 
@@ -202,7 +205,7 @@ class ConfigWizard(QWizard):
         self.controller.set_device(device, "npu-smi")
 
     def paste_npu_smi(self) -> None:
-        from ui.pages.device import NpuSmiDialog
+        from ui.npusmi_dialog import NpuSmiDialog
 
         dialog = NpuSmiDialog(self)
         if dialogs.run_dialog(dialog):

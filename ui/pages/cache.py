@@ -372,10 +372,10 @@ class CachePage(OptionsPage):
             for name, soc in sorted(self.usage.socs.items()):
                 rows.append(GaugeRow(name, soc.cann_bytes, soc.files, None, None, 0, False, pending=True))
         elif self.progress is not None:
-            # While scanning: the running totals so far (du's apparent size).
+            # While scanning: the running totals so far (CANN's measure).
             for name in sorted(self.progress.socs):
                 totals = self.progress.socs[name]
-                rows.append(GaugeRow(name, totals.apparent_bytes, totals.files, None, None, 0, False, pending=True))
+                rows.append(GaugeRow(name, totals.cann_bytes, totals.files, None, None, 0, False, pending=True))
         return rows
 
     def scan_findings(self) -> list[Any]:

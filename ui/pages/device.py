@@ -14,11 +14,9 @@ from html import escape
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QFont, QStandardItemModel
+from PySide6.QtGui import QColor, QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
-    QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -26,7 +24,6 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QMenu,
-    QPlainTextEdit,
     QPushButton,
     QToolButton,
     QVBoxLayout,
@@ -54,44 +51,6 @@ HEADER_ROLE = Qt.ItemDataRole.UserRole + 1  # a series header of deviceCombo: it
 LANGUAGE_NAMES = (("en", "English"), ("zh_CN", "中文（简体）"))
 
 
-class NpuSmiDialog(QDialog):
-    """Paste the output of `npu-smi info` (and, for A3/950, of the board queries)."""
-
-    def __init__(self, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.setObjectName("npuSmiDialog")
-        self.setWindowTitle(self.tr("Paste npu-smi output"))
-        layout = QVBoxLayout(self)
-        self.info_label = QLabel(self.tr("Output of <code>npu-smi info</code>:"), self)
-        self.info_edit = QPlainTextEdit(self)
-        self.info_edit.setObjectName("npuSmiInfoEdit")
-        self.board_label = QLabel(self.tr("Optional, for Atlas A3 and Ascend 950: output of "
-                                          "<code>npu-smi info -t board -i ID -c CHIP</code>:"), self)
-        self.board_label.setWordWrap(True)
-        self.board_edit = QPlainTextEdit(self)
-        self.board_edit.setObjectName("npuSmiBoardEdit")
-        mono = QFont("monospace")
-        mono.setStyleHint(QFont.StyleHint.TypeWriter)
-        for edit in (self.info_edit, self.board_edit):
-            edit.setFont(mono)
-            edit.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.info_label.setBuddy(self.info_edit)
-        self.board_label.setBuddy(self.board_edit)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(self.info_label)
-        layout.addWidget(self.info_edit, 3)
-        layout.addWidget(self.board_label)
-        layout.addWidget(self.board_edit, 1)
-        layout.addWidget(buttons)
-        self.resize(760, 520)
-
-    def texts(self) -> tuple[str, list[str]]:
-        board = self.board_edit.toPlainText().strip()
-        return self.info_edit.toPlainText(), [board] if board else []
-
-
 class DevicePage(QWizardPage):
     """Device, framework, language and starting files."""
 
@@ -99,10 +58,13 @@ class DevicePage(QWizardPage):
     openFileRequested = Signal(str)
     languageRequested = Signal(str)
 
-    def __init__(self, controller: WizardController, parent: QWidget | None = None):
+    def __init__(self, controller: WizardController, parent: QWidget | None = None, *, quick_banner: bool = False):
         super().__init__(parent)
         self.setObjectName("devicePage")
         self.controller = controller
+        # Until the window has painted, the banner names devices by their label alone: the
+        # phrases that say how a device became known need every message table read.
+        self.quick_banner = quick_banner
         layout = QVBoxLayout(self)
 
         self.banner = QLabel(self)
@@ -230,7 +192,7 @@ class DevicePage(QWizardPage):
     def retranslate(self) -> None:
         self.setTitle(self.tr("Device and framework"))
         self.setSubTitle(self.tr("Which Ascend device the settings are for, and where they will be used."))
-        self.detect_button.setText(self.tr("&Detect again"))
+        self.detect_button.setText(self.tr("De&tect again"))
         self.device_label.setText(self.tr("&Device:"))
         self.paste_button.setText(self.tr("&Paste npu-smi output…"))
         self.open_smi_button.setText(self.tr("Open npu-smi &file…"))
@@ -344,7 +306,11 @@ class DevicePage(QWizardPage):
         self.device_notes.setVisible(bool(notes))
 
     def refresh_banner(self) -> None:
-        from app.availability import device_phrase
+        if self.quick_banner:
+            def device_phrase(device):  # noqa: ANN001, ANN202 - the label until the phrases are read
+                return device.label()
+        else:
+            from app.availability import device_phrase
 
         c = self.controller
         lines: list[str] = []
