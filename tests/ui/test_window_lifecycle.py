@@ -69,3 +69,18 @@ def test_nothing_unsaved_closes_without_asking(make_wizard, qtbot, monkeypatch):
     qtbot.waitExposed(wizard)
     wizard.close()
     assert not wizard.isVisible()
+
+
+def test_the_application_builds_the_other_pages_after_the_first_paint(make_wizard, qtbot):
+    from PySide6.QtWidgets import QLabel
+
+    from ui.editors import OptionEditor
+
+    wizard = make_wizard(device="Ascend910B3", deferred=True)
+    assert not wizard.memory_page.built and wizard.findChild(OptionEditor, "option_static_memory_policy") is None
+    banner = wizard.findChild(QLabel, "deviceBanner")
+    assert "Ascend910B3" in banner.text()
+    wizard.show()
+    qtbot.waitUntil(lambda: wizard.export_page.built, timeout=10000)
+    assert wizard.findChild(OptionEditor, "option_static_memory_policy") is not None
+    assert "chosen by hand" in banner.text()  # the full phrase, once the message tables are read
