@@ -186,7 +186,8 @@ def suggested_profile(diagnosis: Diagnosis, changes: Sequence[SuggestedChange] |
 def suggested_exports(diagnosis: Diagnosis, changes: Sequence[SuggestedChange], profile: Profile,
                       versions: Mapping[str, str] | None = None, lang: str | None = None) -> list[SuggestedExport]:
     """The files that apply `changes`: op_cache.ini edited in place (only the changed values; the
-    one writer, app.opcache_ini), and the suggested profile in each other format named."""
+    one writer, app.opcache_ini), and for each other format named, the suggested profile as that
+    format carries it (see `_profile_for`)."""
     from app.exporters import export_text
     from app.opcache_ini import render_op_cache_ini
 
@@ -210,12 +211,34 @@ def suggested_exports(diagnosis: Diagnosis, changes: Sequence[SuggestedChange], 
     for fmt in formats:
         if fmt == INI_FORMAT:
             continue
-        made = export_text(profile, fmt, lang=lang, device=diagnosis.device)
+        made = export_text(_profile_for(diagnosis, changes, profile, fmt), fmt, lang=lang, device=diagnosis.device)
         text = made.text
         if fmt == ENV_FORMAT:
             text += _unset_defaults(diagnosis, changes, profile, lang)
         exports.append(SuggestedExport(fmt, text, tuple(made.findings)))
     return exports
+
+
+def _profile_for(diagnosis: Diagnosis, changes: Sequence[SuggestedChange], profile: Profile, fmt: str) -> Profile:
+    """The suggested profile as one format carries it: the changes for that format, and the
+    customer's values already set through the same channel (the same variable in an env file,
+    the script's own options), so an export never moves a value to another variable."""
+    catalog = load_catalog()
+    options: dict[str, Value] = {}
+    for oid, effective in diagnosis.effective.items():
+        option = catalog.options.get(oid)
+        if option is None or oid not in profile.options or effective.source == "default":
+            continue
+        if fmt == ENV_FORMAT:
+            same = effective.source == "env" and effective.variable == option.targets.env_for(profile.framework)
+        else:
+            same = effective.source == "profile"
+        if same:
+            options[oid] = profile.options[oid]
+    for change in changes:
+        if change.format == fmt and change.key in catalog.options:
+            options[change.key] = change.value
+    return Profile(framework=profile.framework, device=profile.device, options=options)
 
 
 def _unset_defaults(diagnosis: Diagnosis, changes: Sequence[SuggestedChange], profile: Profile,
