@@ -39,10 +39,7 @@ def create_wizard(device: DeviceInfo | str | None = None, profile: Profile | str
     from app.devices import DeviceInfo, device_from_choice
     from app.profile import Profile, load_profile
     from ui.controller import WizardController
-    from ui.pyside_fixes import protect_none
     from ui.wizard import ConfigWizard
-
-    protect_none()
 
     if profile is not None and not isinstance(profile, Profile):
         profile = load_profile(Path(profile))

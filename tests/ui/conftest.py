@@ -13,11 +13,6 @@ from PySide6.QtCore import QSettings, QThread
 
 from app.devices import DeviceInfo
 from app.i18n import current_language, set_language
-from ui.pyside_fixes import protect_none
-
-# PySide6 6.12.0 on Python < 3.12 takes a reference from None at every void call: without this
-# a long test session aborts ("deallocating None"); see ui/pyside_fixes.py.
-protect_none()
 
 ENV_VARS = ("ASCEND_CACHE_PATH", "ASCEND_WORK_PATH", "ACL_OP_COMPILER_CACHE_DIR", "ACL_OP_COMPILER_CACHE_MODE",
             "ASCEND_MAX_OP_CACHE_SIZE", "ASCEND_REMAIN_CACHE_SIZE_RATIO", "GE_USE_STATIC_MEMORY")
