@@ -60,15 +60,17 @@ def _wizard_only(args: Sequence[str]) -> list[str] | None:
 
 
 def build_parser(only: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    lang_help = "language of messages and reports (default: from LANG)"
+    # Subcommands take --lang too; SUPPRESS keeps an absent one from overwriting a global one
+    # (`cann-config --lang zh_CN diagnose ...`).
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--lang", type=_language, default=None, metavar="zh_CN|en",
-                        help="language of messages and reports (default: from LANG)")
+    common.add_argument("--lang", type=_language, default=argparse.SUPPRESS, metavar="zh_CN|en", help=lang_help)
     parser = _Parser(
         prog=PROG,
-        parents=[common],
         description="CANN Config Assistant: configure CANN memory policies and the operator-compile "
                     "cache for Huawei Ascend devices. Without a subcommand it opens the wizard.",
     )
+    parser.add_argument("--lang", type=_language, default=None, metavar="zh_CN|en", help=lang_help)
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in (available_commands() if only is None else only):

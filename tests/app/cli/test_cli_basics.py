@@ -82,3 +82,12 @@ def test_options_json_runs_where_pyside6_cannot_be_imported(tmp_path):
 def test_python_dash_m_app_prints_help_or_runs():
     result = run_cli("--help")
     assert result.returncode == 0 and "options" in result.stdout
+
+
+def test_lang_before_or_after_the_subcommand(capsys):
+    for argv in (["--lang", "zh_CN", "options"], ["options", "--lang", "zh_CN"]):
+        assert main(argv) == 0
+        assert "多张图并发执行时不支持 2 和 4" in capsys.readouterr().out
+    # The subcommand's own --lang wins over the global one.
+    assert main(["--lang", "zh_CN", "options", "--lang", "en"]) == 0
+    assert "not supported when several graphs execute concurrently" in capsys.readouterr().out
