@@ -81,6 +81,10 @@ Public API (the GUI opens a bundle with these; everything is Qt-free):
             the customer's effective values with every finding's suggestion applied
         .summary(lang=None) -> str                     one line: device, toolkit, ini, cache
         .installed_versions() -> dict                  {"adk_version", "ops_version"} when known
+        .cache_findings(effective) -> list[Finding]    what the next cleanup does (in .diagnosis())
+        .metadata() -> dict                            the bundle's facts, for reports and JSON
+    A report for the GUI: app.report.make_report(bundle.diagnosis(...), bundle), then
+    render_html / render_markdown / write_report.
 """
 
 from __future__ import annotations

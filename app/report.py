@@ -27,9 +27,12 @@ Public API:
     suggested_changes(diagnosis, versions=None) -> list[SuggestedChange]
     suggested_profile(diagnosis) -> Profile
     render_markdown(report_or_diagnosis, lang=None) -> str
-    render_html(report_or_diagnosis, lang=None) -> str
+    render_html(report_or_diagnosis, lang=None) -> str   (one self-contained page: a QTextBrowser
+                                                          or any browser shows it as is)
+    render_text(report_or_diagnosis, lang=None) -> str   (the terminal; control characters replaced)
     report_format(path) -> "markdown" | "html"          (UsageError for another extension)
     write_report(path, report_or_diagnosis, lang=None) -> Path   (atomic)
+    run_diagnose_command(args, device) -> int           (`diagnose --bundle/--report`, for the CLI)
 """
 
 from __future__ import annotations
