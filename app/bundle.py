@@ -64,7 +64,8 @@ Public API (the GUI opens a bundle with these; everything is Qt-free):
     bundle_variables() -> tuple[str, ...]              the variables a bundle may hold
     collect_bundle(*, environ=None, root=Path("/"), runner=run_command, npu_smi_timeout=5.0,
                    scan_seconds=20.0, include_hostname=False, now=None,
-                   distribution_version=importlib.metadata.version) -> dict   (the JSON data)
+                   distribution_version=importlib.metadata.version, clock=time.monotonic)
+        -> dict   (the JSON data)
     dumps_bundle(data) -> bytes;  write_bundle(data, path) -> Path (atomic)
     default_bundle_name(now=None) -> str               cann-config-bundle-YYYYmmdd-HHMMSS.json
     tf_adapter_versions(root=Path("/"), environ=os.environ, distribution_version=...) -> dict
@@ -240,7 +241,8 @@ class CacheSummary:
     source: str | None = None  # how the cache dir was decided: "option" | "env" | "default"
     variable: str | None = None
     exists: bool | None = None
-    partial: bool = False
+    partial: bool = False  # the walk stopped at the time limit: sizes too low, nothing predicted
+    prediction_stopped: bool = False  # the walk finished, the cleanup prediction did not
     time_limit_seconds: float | None = None
     elapsed_seconds: float | None = None
     files: int | None = None
@@ -261,7 +263,8 @@ class CacheSummary:
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {
             "kernel_cache": self.kernel_cache, "source": self.source, "variable": self.variable,
-            "exists": self.exists, "partial": self.partial, "time_limit_seconds": self.time_limit_seconds,
+            "exists": self.exists, "partial": self.partial, "prediction_stopped": self.prediction_stopped,
+            "time_limit_seconds": self.time_limit_seconds,
             "elapsed_seconds": self.elapsed_seconds,
         }
         data.update({key: getattr(self, key) for key in _CACHE_INTS})
@@ -409,7 +412,7 @@ def _collect_ini(path: Path | None, unreadable: list[dict[str, str]]) -> tuple[d
 
 
 def _collect_cache(env: Mapping[str, str], ini: OpCacheIni | None, scan_seconds: float, now: float,
-                   unreadable: list[dict[str, str]]) -> dict[str, Any]:
+                   unreadable: list[dict[str, str]], clock: Callable[[], float]) -> dict[str, Any]:
     from app.resolution import resolve_settings
 
     resolution = resolve_settings(ini=ini, environ=env)
@@ -427,21 +430,28 @@ def _collect_cache(env: Mapping[str, str], ini: OpCacheIni | None, scan_seconds:
     kernel_cache = cache_dir.kernel_cache
     if not kernel_cache.is_dir():
         return replace(summary, exists=False).to_json()
-    return _scan(kernel_cache, summary, scan_seconds, now, unreadable).to_json()
+    return _scan(kernel_cache, summary, scan_seconds, now, unreadable, clock).to_json()
+
+
+class _OutOfTime(Exception):
+    """The collect's time limit ran out while the cleanup prediction read kernel jsons."""
 
 
 def _scan(kernel_cache: Path, summary: CacheSummary, scan_seconds: float, now: float,
-          unreadable: list[dict[str, str]]) -> CacheSummary:
+          unreadable: list[dict[str, str]], clock: Callable[[], float]) -> CacheSummary:
+    # app.cleanup reads each candidate json through `read_json` (its default reader never
+    # changes a json's access time); the wrapper only adds the collect's time limit.
+    from app.cleanup import _read_json as read_kernel_json
     from app.cleanup import predict_cleanup
     from app.scanner import nfs_lock_problem, scan_cache
 
     seconds = max(scan_seconds, 0.0)
-    deadline = time.monotonic() + seconds
+    deadline = clock() + seconds
     usage = None
     try:
         # The scanner looks at should_stop between batches: a batch never outlasts the limit.
         for progress in scan_cache(kernel_cache, batch_seconds=min(0.1, seconds),
-                                   should_stop=lambda: time.monotonic() >= deadline):
+                                   should_stop=lambda: clock() >= deadline):
             usage = progress.usage
     except InputError as exc:
         unreadable.append({"what": _label("support-label-unreadable-cache", path=kernel_cache), "why": exc.reason})
@@ -449,13 +459,23 @@ def _scan(kernel_cache: Path, summary: CacheSummary, scan_seconds: float, now: f
     assert usage is not None
     max_mb = summary.limits.get("max_op_cache_size")
     ratio = summary.limits.get("remain_cache_size_ratio")
+    def read_json(path: str) -> Any:
+        if clock() >= deadline:
+            raise _OutOfTime
+        return read_kernel_json(path)
+
     socs: dict[str, SocCacheSummary] = {}
+    prediction_stopped = False
     for name, soc in usage.socs.items():
         prediction = None
-        if not usage.stopped and isinstance(max_mb, int) and isinstance(ratio, int):
-            # A partial walk undercounts the SoC dir: predicting from it would be wrong.
-            data = predict_cleanup(soc, max_mb, ratio, now).to_json()
-            prediction = CleanupSummary(**{key: data[key] for key in CleanupSummary.__dataclass_fields__})
+        # A partial walk undercounts the SoC dir: predicting from it would be wrong.
+        if not usage.stopped and not prediction_stopped and isinstance(max_mb, int) and isinstance(ratio, int):
+            try:
+                data = predict_cleanup(soc, max_mb, ratio, now, read_json=read_json).to_json()
+            except _OutOfTime:
+                prediction_stopped = True
+            else:
+                prediction = CleanupSummary(**{key: data[key] for key in CleanupSummary.__dataclass_fields__})
         socs[name] = SocCacheSummary(name, soc.files, soc.dirs, soc.apparent_bytes, soc.allocated_bytes,
                                      soc.cann_bytes, prediction)
     if usage.unreadable:
@@ -465,7 +485,7 @@ def _scan(kernel_cache: Path, summary: CacheSummary, scan_seconds: float, now: f
                            "why": f"{first_reason} ({first_path})"})
     return CacheSummary(
         kernel_cache=summary.kernel_cache, source=summary.source, variable=summary.variable, exists=True,
-        partial=usage.stopped, time_limit_seconds=summary.time_limit_seconds,
+        partial=usage.stopped, prediction_stopped=prediction_stopped, time_limit_seconds=summary.time_limit_seconds,
         elapsed_seconds=round(usage.elapsed, 3), files=usage.files, apparent_bytes=usage.apparent_bytes,
         allocated_bytes=usage.allocated_bytes, free_bytes=usage.free_bytes, fs_size_bytes=usage.fs_size_bytes,
         fs_type=usage.fs_type, nfs_lock_problem=nfs_lock_problem(usage.mount),
@@ -478,14 +498,15 @@ def collect_bundle(*, environ: Mapping[str, str] | None = None, root: Path = Pat
                    runner: Callable[..., Any] | None = None, npu_smi_timeout: float = DEFAULT_NPU_SMI_TIMEOUT,
                    scan_seconds: float = DEFAULT_SCAN_SECONDS, include_hostname: bool = False,
                    now: float | None = None,
-                   distribution_version: Callable[[str], str] = importlib.metadata.version) -> dict[str, Any]:
+                   distribution_version: Callable[[str], str] = importlib.metadata.version,
+                   clock: Callable[[], float] = time.monotonic) -> dict[str, Any]:
     """Gather this host's support bundle (the JSON data; see the module docstring).
 
     `environ` is the process environment (default os.environ): npu-smi and the toolkit are
-    looked for with all of it, but only `bundle_variables()` are written. `root`, `runner` and
-    `distribution_version` replace `/`, subprocess and importlib.metadata in tests. Runs
-    npu-smi (at most `npu_smi_timeout` + 2 s) and walks the cache for at most `scan_seconds`:
-    call it off the GUI thread.
+    looked for with all of it, but only `bundle_variables()` are written. `root`, `runner`,
+    `distribution_version` and `clock` replace `/`, subprocess, importlib.metadata and the
+    clock of the time limit in tests. Runs npu-smi (at most `npu_smi_timeout` + 2 s), then
+    walks the cache and predicts its cleanup within `scan_seconds`: call it off the GUI thread.
     """
     from app.hostprobe import run_command
     from app.resolution import resolve_settings
@@ -499,7 +520,7 @@ def collect_bundle(*, environ: Mapping[str, str] | None = None, root: Path = Pat
     versions.update(tf_adapter_versions(root, env_all, distribution_version))
     cache_dir = resolve_settings(ini=None, environ=env).cache_dir
     ini_section, ini = _collect_ini(cache_dir.ini_path if cache_dir.home_known else None, unreadable)
-    cache = _collect_cache(env, ini, scan_seconds, when, unreadable)
+    cache = _collect_cache(env, ini, scan_seconds, when, unreadable, clock)
     data: dict[str, Any] = {
         "format": BUNDLE_FORMAT,
         "version": BUNDLE_VERSION,
@@ -724,6 +745,9 @@ class Bundle:
         if cache.partial:
             found.append(make_finding("support-cache-partial", file=where, path=where,
                                       seconds=f"{cache.time_limit_seconds or 0:g}", files=cache.files or 0))
+        elif cache.prediction_stopped:
+            found.append(make_finding("support-cleanup-stopped", file=where, path=where,
+                                      seconds=f"{cache.time_limit_seconds or 0:g}"))
         max_now = getattr(effective.get("max_op_cache_size"), "value", None)
         ratio_now = getattr(effective.get("remain_cache_size_ratio"), "value", None)
         if _is_int(max_now) and max_now > 0 and cache.free_bytes is not None and max_now * MiB > cache.free_bytes:
@@ -969,6 +993,7 @@ def _read_cache(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> Non
         variable=reader.text(section, "variable", "cache.variable"),
         exists=reader.boolean(section, "exists", "cache.exists"),
         partial=bool(reader.boolean(section, "partial", "cache.partial")),
+        prediction_stopped=bool(reader.boolean(section, "prediction_stopped", "cache.prediction_stopped")),
         time_limit_seconds=reader.number(section, "time_limit_seconds", "cache.time_limit_seconds"),
         elapsed_seconds=reader.number(section, "elapsed_seconds", "cache.elapsed_seconds"),
         fs_type=reader.text(section, "fs_type", "cache.fs_type"),

@@ -284,6 +284,20 @@ def test_the_scan_is_bounded_and_says_partial(tmp_path):
     assert "support-cache-partial" in codes and "support-cleanup-delete" not in codes
 
 
+def test_the_cleanup_prediction_is_bounded_too(tmp_path):
+    """The walk finishes, then the prediction reads kernel jsons until the limit: a clock that
+    moves one second per look runs out after the first json."""
+    ticks = iter(range(1000, 10_000))
+    data = collect(make_host(tmp_path), scan_seconds=2, clock=lambda: float(next(ticks)))
+    cache = data["cache"]
+    assert cache["partial"] is False and cache["prediction_stopped"] is True
+    assert cache["files"] == 9 and cache["socs"]["Ascend910B3"]["prediction"] is None
+    bundle = bundle_from_json(data)
+    codes = [f.code for f in bundle.diagnosis().findings]
+    assert "support-cleanup-stopped" in codes and "support-cleanup-delete" not in codes
+    assert "not predicted" in render_markdown(make_report(bundle.diagnosis(), bundle), "en")
+
+
 def test_tf_adapter_version_files_and_metadata(tmp_path):
     put(tmp_path / "home/u/Ascend/tfplugin/latest/ascend_tfplugin_install.info", b"Version = 7.0.RC1\n")
     found = tf_adapter_versions(tmp_path, {"HOME": "/home/u"}, fake_distributions({"npu_device": "0.1"}))
