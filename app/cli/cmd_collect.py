@@ -44,8 +44,8 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
     p.add_argument("--hostname", action="store_true",
                    help="also record this host's name (left out by default: support does not need it)")
     p.add_argument("--scan-seconds", metavar="N", type=float, default=DEFAULT_SCAN_SECONDS,
-                   help=f"stop measuring the cache after N seconds (default {DEFAULT_SCAN_SECONDS:g}); "
-                        "the bundle then says the measurement is partial")
+                   help=f"stop measuring the cache and predicting its cleanup after N seconds (default {DEFAULT_SCAN_SECONDS:g}); "
+                        "the bundle then says what is partial")
     p.set_defaults(run=run)
 
 
