@@ -433,15 +433,8 @@ def _collect_cache(env: Mapping[str, str], ini: OpCacheIni | None, scan_seconds:
     return _scan(kernel_cache, summary, scan_seconds, now, unreadable, clock).to_json()
 
 
-class _OutOfTime(Exception):
-    """The collect's time limit ran out while the cleanup prediction read kernel jsons."""
-
-
 def _scan(kernel_cache: Path, summary: CacheSummary, scan_seconds: float, now: float,
           unreadable: list[dict[str, str]], clock: Callable[[], float]) -> CacheSummary:
-    # app.cleanup reads each candidate json through `read_json` (its default reader never
-    # changes a json's access time); the wrapper only adds the collect's time limit.
-    from app.cleanup import _read_json as read_kernel_json
     from app.cleanup import predict_cleanup
     from app.scanner import nfs_lock_problem, scan_cache
 
@@ -459,22 +452,19 @@ def _scan(kernel_cache: Path, summary: CacheSummary, scan_seconds: float, now: f
     assert usage is not None
     max_mb = summary.limits.get("max_op_cache_size")
     ratio = summary.limits.get("remain_cache_size_ratio")
-    def read_json(path: str) -> Any:
-        if clock() >= deadline:
-            raise _OutOfTime
-        return read_kernel_json(path)
-
     socs: dict[str, SocCacheSummary] = {}
     prediction_stopped = False
     for name, soc in usage.socs.items():
         prediction = None
         # A partial walk undercounts the SoC dir: predicting from it would be wrong.
         if not usage.stopped and not prediction_stopped and isinstance(max_mb, int) and isinstance(ratio, int):
-            try:
-                data = predict_cleanup(soc, max_mb, ratio, now, read_json=read_json).to_json()
-            except _OutOfTime:
+            # The same time limit as the walk: the prediction asks before reading each json group.
+            predicted = predict_cleanup(soc, max_mb, ratio, now, should_stop=lambda: clock() >= deadline)
+            if predicted.stopped:
+                # A partial prediction would read as CANN's answer: the bundle says "not predicted".
                 prediction_stopped = True
             else:
+                data = predicted.to_json()
                 prediction = CleanupSummary(**{key: data[key] for key in CleanupSummary.__dataclass_fields__})
         socs[name] = SocCacheSummary(name, soc.files, soc.dirs, soc.apparent_bytes, soc.allocated_bytes,
                                      soc.cann_bytes, prediction)

@@ -32,7 +32,9 @@ measures and sizes files (here: symlinks are never followed); CANN re-checks a j
 just before deleting and skips the group if it changed (a job running meanwhile).
 
 Public API:
-    predict_cleanup(soc, max_mb, ratio, now=None) -> CleanupPrediction
+    predict_cleanup(soc, max_mb, ratio, now=None, *, read_json=..., should_stop=None) -> CleanupPrediction
+        `should_stop` bounds the prediction's time (a support bundle's limit, a GUI's cancel):
+        asked before each json group is read, it ends the prediction with `stopped=True`
     resolve_group(entry) -> Group
     cache_findings(usage, predictions, max_mb) -> list[Finding]
 """
@@ -120,6 +122,9 @@ class CleanupPrediction:
     candidates: int = 0  # json groups in the SoC dir
     bad_json: tuple[str, ...] = field(default_factory=tuple)
     not_read: tuple[str, ...] = field(default_factory=tuple)
+    # `should_stop` ended the prediction before it had read every group it needed: `delete`,
+    # `kept_recent` and the counts cover only the groups read, so this is not what CANN does.
+    stopped: bool = False
 
     @property
     def percent_of_limit(self) -> float | None:
@@ -152,6 +157,7 @@ class CleanupPrediction:
             "candidate_groups": self.candidates,
             "unparsed_jsons": len(self.bad_json),
             "unread_jsons": len(self.not_read),
+            "stopped": self.stopped,
         }
         if with_groups:
             data["delete"] = [g.to_json() for g in self.delete]
@@ -255,11 +261,18 @@ def resolve_group(entry: JsonEntry, read_json: Callable[[str], Any] = _read_json
 
 
 def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = None, *,
-                    read_json: Callable[[str], Any] = _read_json) -> CleanupPrediction:
+                    read_json: Callable[[str], Any] = _read_json,
+                    should_stop: Callable[[], bool] | None = None) -> CleanupPrediction:
     """What CANN would delete from `soc` at a compiler start at time `now` (default: now).
 
     `max_mb` and `ratio` are the effective `max_op_cache_size` and `remain_cache_size_ratio`
     (app.resolution); `max_mb == -1` means no ageing.
+
+    Reading the kernel jsons is the only slow part (a cache of a few hundred thousand kernels
+    takes seconds). `should_stop` is asked before each group whose jsons have not been read yet
+    (groups read by an earlier prediction on the same scan cost nothing and are not asked
+    about); when it answers True the prediction ends there with `stopped=True`, and `delete`,
+    `kept_recent` and the counts cover only the groups read so far.
     """
     used = soc.cann_bytes
     if max_mb == AGEING_OFF:
@@ -275,28 +288,46 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
     # A multimap keyed by st_atime (whole seconds), oldest first; ties by path here.
     candidates = sorted(soc.json_candidates(), key=lambda e: (int(e.atime), e.path))
     cache = soc.group_cache
+    stopped = False
 
-    def resolve(entry: JsonEntry) -> Group:
+    def resolve(entry: JsonEntry) -> Group | None:
+        """The entry's group; None once `should_stop` has said stop."""
+        nonlocal stopped
         group = cache.get(entry)
         if group is None:
+            if stopped or (should_stop is not None and should_stop()):
+                stopped = True
+                return None
             group = cache[entry] = resolve_group(entry, read_json)
         return group
 
+    def resolve_all(entries: list[JsonEntry]) -> list[Group]:
+        groups = []
+        for entry in entries:
+            group = resolve(entry)
+            if group is None:
+                break
+            groups.append(group)
+        return groups
+
     delete: list[Group] = []
-    kept: list[Group] = []
+    kept: list[Group] | None = None
     counted = 0
     for index, entry in enumerate(candidates):
         if now_s - int(entry.atime) < MIN_CACHE_AGING_SECONDS:
             # Sorted by access time: every later group is recent too.
-            kept = [resolve(e) for e in candidates[index:]]
+            kept = resolve_all(candidates[index:])
             break
         group = resolve(entry)
+        if group is None:
+            break
         delete.append(group)
         counted += group.bytes
         if counted >= target:
             break
-    if not kept:
-        kept = [resolve(e) for e in candidates if now_s - int(e.atime) < MIN_CACHE_AGING_SECONDS]
+    if kept is None:
+        kept = [] if stopped else resolve_all(
+            [e for e in candidates if now_s - int(e.atime) < MIN_CACHE_AGING_SECONDS])
     freed = sum({m.path: m.size for g in delete for m in g.members}.values())
     bad = tuple(g.json_path for g in (*delete, *kept) if NOTE_BAD_JSON in g.notes)
     not_read = tuple(g.json_path for g in (*delete, *kept) if NOTE_NOT_READ in g.notes)
@@ -304,7 +335,7 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
                              keep_threshold_bytes=keep, triggers=True, target_bytes=target,
                              delete=tuple(delete), kept_recent=tuple(kept), counted_bytes=counted,
                              freed_bytes=freed, target_reached=counted >= target,
-                             candidates=len(candidates), bad_json=bad, not_read=not_read)
+                             candidates=len(candidates), bad_json=bad, not_read=not_read, stopped=stopped)
 
 
 def _percent(value: float) -> str:
@@ -345,7 +376,11 @@ def cache_findings(usage: CacheUsage, predictions: Mapping[str, CleanupPredictio
         if pred.triggers and percent is not None:
             found.append(make_finding("scan-over-limit", file=soc_dir, soc=name, percent=_percent(percent),
                                       used=human_bytes(pred.used_bytes), limit=human_bytes(pred.max_bytes or 0)))
-            if not pred.target_reached:
+            if pred.stopped:
+                # A partial prediction: "short of the target" would be a guess, so say what is known.
+                found.append(make_finding("scan-cleanup-stopped", file=soc_dir, soc=name,
+                                          groups=len(pred.delete), deleted=human_bytes(pred.counted_bytes)))
+            elif not pred.target_reached:
                 # Either the rest was used in the last 30 minutes, or the rest is not in any json
                 # group (CANN deletes only json groups; other files stay).
                 code = "scan-cleanup-short-recent" if pred.kept_recent else "scan-cleanup-short-no-groups"

@@ -15,6 +15,12 @@ CANN ignores it, so the limits shown are not the ones written there; the scan's 
 are never errors); 2 when `--cache-dir` does not exist or is not a directory, or the cache
 dir cannot be opened. A progress line goes to stderr during long
 scans, only when stderr is a terminal.
+
+No time limit: `scan` is the complete measurement (the one a partial support bundle tells the
+customer to run), so neither the walk nor the cleanup prediction is cut short. Both report
+progress on a terminal instead - the prediction reads kernel jsons and can take seconds on a
+large cache - and Ctrl-C ends the command (exit 130). `cann-config collect --scan-seconds N` is
+the bounded variant.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ import argparse
 import json
 import os
 import sys
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
@@ -42,6 +49,7 @@ REMAIN_RATIO = "remain_cache_size_ratio"
 _LIMIT_CODES = ("cache-ini-", "cache-env-max", "cache-env-ratio", "cache-env-numeric", "cache-env-overridden",
                 "cache-ageing-off")
 PROGRESS_AFTER_SECONDS = 0.3
+PROGRESS_EVERY_SECONDS = 0.1
 
 
 def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -85,6 +93,7 @@ class _Progress:
         self.stream = stream
         self.lang = lang
         self.shown = False
+        self.last = float("-inf")
 
     def update(self, item: ScanProgress) -> None:
         if item.done or item.elapsed < PROGRESS_AFTER_SECONDS:
@@ -95,15 +104,29 @@ class _Progress:
         self.stream.flush()
         self.shown = True
 
+    def predicting(self, groups: int, elapsed: float) -> None:
+        """The cleanup prediction has read `groups` json groups in `elapsed` seconds."""
+        if elapsed < PROGRESS_AFTER_SECONDS or elapsed - self.last < PROGRESS_EVERY_SECONDS:
+            return
+        self.last = elapsed
+        text = _label("scan-label-progress-cleanup", self.lang, groups=f"{groups:,}", seconds=f"{elapsed:.1f}")
+        self.stream.write("\r" + text + "\x1b[K")
+        self.stream.flush()
+        self.shown = True
+
     def clear(self) -> None:
         if self.shown:
             self.stream.write("\r\x1b[K")
             self.stream.flush()
 
 
-def _scan(kernel_cache: Path, lang: str) -> CacheUsage:
+def _terminal_progress(lang: str) -> _Progress | None:
     stream = sys.stderr
-    progress = _Progress(stream, lang) if stream is not None and stream.isatty() else None
+    return _Progress(stream, lang) if stream is not None and stream.isatty() else None
+
+
+def _scan(kernel_cache: Path, lang: str) -> CacheUsage:
+    progress = _terminal_progress(lang)
     usage = None
     try:
         for item in scan_cache(kernel_cache):
@@ -115,6 +138,30 @@ def _scan(kernel_cache: Path, lang: str) -> CacheUsage:
             progress.clear()
     assert usage is not None
     return usage
+
+
+def _predict(usage: CacheUsage, max_mb: int, ratio: int, lang: str) -> dict[str, CleanupPrediction]:
+    """CANN's next cleanup for every SoC dir, in full (see the module docstring: no time limit).
+
+    predict_cleanup asks `should_stop` before reading each json group; here the question only
+    counts the groups for the progress line and the answer is always "go on".
+    """
+    progress = _terminal_progress(lang)
+    started = time.monotonic()
+    groups = 0
+
+    def read_on() -> bool:
+        nonlocal groups
+        groups += 1
+        if progress is not None:
+            progress.predicting(groups, time.monotonic() - started)
+        return False
+
+    try:
+        return {name: predict_cleanup(soc, max_mb, ratio, should_stop=read_on) for name, soc in usage.socs.items()}
+    finally:
+        if progress is not None:
+            progress.clear()
 
 
 def _limit_findings(resolution_findings: list[Finding], ini_findings: list[Finding]) -> list[Finding]:
@@ -292,8 +339,7 @@ def run(args: argparse.Namespace) -> int:
         found.append(make_finding("scan-no-cache", file=str(kernel_cache), path=str(kernel_cache)))
     else:
         usage = _scan(kernel_cache, lang)
-        predictions = {name: predict_cleanup(soc, int(max_e.value), int(ratio_e.value))
-                       for name, soc in usage.socs.items()}
+        predictions = _predict(usage, int(max_e.value), int(ratio_e.value), lang)
         found += cache_findings(usage, predictions, int(max_e.value))
     findings = sort_findings(found)
     if args.json:

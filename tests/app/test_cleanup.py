@@ -270,3 +270,78 @@ def test_symlinks_are_reported_also_at_the_kernel_cache_level(tmp_path):
     assert "Ascend910B4" not in usage.socs
     (found,) = [f for f in cache_findings(usage, {}, 500) if f.code == "scan-symlinks"]
     assert "1 symbolic links" in found.message("en")
+
+
+# ---------------------------------------------------------------------------------------------
+# Bounding the prediction (should_stop)
+# ---------------------------------------------------------------------------------------------
+
+
+def stop_after(groups: int):
+    """A should_stop that lets `groups` json groups be read, then says stop; it records its calls."""
+    calls = []
+
+    def should_stop():
+        calls.append(1)
+        return len(calls) > groups
+
+    should_stop.calls = calls
+    return should_stop
+
+
+def test_a_stopped_prediction_says_so_and_keeps_what_it_read(soc_dir):
+    # Reading order (oldest first): old_a, k, p_pre, bad, then the recent group.
+    pred = predict_cleanup(scanned(soc_dir), 1, 1, now=NOW, should_stop=stop_after(2))
+    assert pred.stopped and not pred.target_reached
+    assert names(pred.delete) == ["old_a.json", "k.json"] and pred.kept_recent == ()
+    assert pred.counted_bytes == 400_100 + 500_300
+    assert pred.to_json()["stopped"] is True
+
+
+def test_stopping_among_the_recent_groups_keeps_a_complete_delete_list(soc_dir):
+    pred = predict_cleanup(scanned(soc_dir), 1, 1, now=NOW, should_stop=stop_after(4))
+    full = predict_cleanup(scanned(soc_dir), 1, 1, now=NOW)
+    assert pred.stopped and not full.stopped and full.to_json()["stopped"] is False
+    assert pred.delete == full.delete and pred.kept_recent == () and names(full.kept_recent) == ["recent.json"]
+
+
+def test_should_stop_is_asked_once_per_group_read_and_never_for_groups_already_read(soc_dir):
+    soc = scanned(soc_dir)
+    ask = stop_after(100)
+    first = predict_cleanup(soc, 1, 1, now=NOW, should_stop=ask)
+    assert not first.stopped and len(ask.calls) == 5
+    # The same scan again (the wizard moving its limit): everything is cached, nothing is asked,
+    # so even a should_stop that always says stop changes nothing.
+    again = predict_cleanup(soc, 1, 1, now=NOW, should_stop=lambda: True)
+    assert again == first
+
+
+def test_nothing_is_asked_when_nothing_triggers(soc_dir):
+    ask = stop_after(0)
+    assert not predict_cleanup(scanned(soc_dir), 2, 50, now=NOW, should_stop=ask).stopped
+    assert not predict_cleanup(scanned(soc_dir), -1, 50, now=NOW, should_stop=ask).stopped
+    assert ask.calls == []
+
+
+def test_a_stopped_prediction_is_a_warning_not_a_short_cleanup(soc_dir):
+    usage = scan_to_end(soc_dir)
+    preds = {name: predict_cleanup(soc, 1, 1, now=NOW, should_stop=stop_after(1)) for name, soc in usage.socs.items()}
+    found = cache_findings(usage, preds, 1)
+    assert finding_codes(found) == ["scan-cleanup-stopped", "scan-over-limit"]
+    stopped = next(f for f in found if f.code == "scan-cleanup-stopped")
+    assert stopped.severity == "warning" and "1 groups" in stopped.message("en") and stopped.fix_text("zh_CN")
+
+
+def test_no_app_module_imports_another_modules_private_names():
+    """Private helpers stay private: a module that needs one asks for a public API instead
+    (the support bundle once imported app.cleanup._read_json to bound the prediction)."""
+    import ast
+
+    root = Path(__file__).resolve().parents[2] / "app"
+    offenders = []
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("app"):
+                offenders += [f"{path.relative_to(root)}: {node.module}.{a.name}" for a in node.names
+                              if a.name.startswith("_") and not a.name.startswith("__")]
+    assert offenders == []

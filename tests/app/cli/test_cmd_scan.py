@@ -206,3 +206,25 @@ def test_cli_subprocess_json(tmp_path):
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["totals"]["files"] == 11
     assert result.stderr == ""
+
+
+def test_the_prediction_is_complete_and_shows_progress_on_a_terminal(tmp_path, capsys, monkeypatch):
+    """`scan` has no time limit (the module docstring): the prediction reads every group it
+    needs, and a terminal sees how far it got."""
+    soc = tmp_path / "base" / "kernel_cache" / "Ascend910B3"
+    soc.mkdir(parents=True)
+    (soc.parent / "op_cache.ini").write_text(INI_WITH_VERSIONS)
+    for i in range(40):
+        (soc / f"k{i}.json").write_text(json.dumps({"binFileName": f"k{i}", "binFileSuffix": ".o"}))
+        (soc / f"k{i}.o").write_bytes(b"x" * 60_000)
+        os.utime(soc / f"k{i}.json", (1_600_000_000 + i, 1_600_000_000 + i))
+    monkeypatch.setattr(cmd_scan, "PROGRESS_AFTER_SECONDS", 0)
+    monkeypatch.setattr(cmd_scan, "PROGRESS_EVERY_SECONDS", 0)
+    terminal = FakeTerminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    assert main(["scan", "--json", "--cache-dir", str(tmp_path / "base"), "--lang", "en"]) == 0
+    cleanup = json.loads(capsys.readouterr().out)["socs"]["Ascend910B3"]["cleanup"]
+    # 40 groups of ~60 kB over a 1 MiB limit keeping 80 %: the oldest 27 reach the target.
+    assert cleanup["stopped"] is False and cleanup["target_reached"] and cleanup["delete_groups"] == 27
+    shown = terminal.getvalue()
+    assert "\rpredicting CANN's cleanup: 27 kernel json groups read" in shown and shown.endswith("\r\x1b[K")
