@@ -96,7 +96,6 @@ import importlib.metadata
 import json
 import os
 import re
-import shutil
 import socket
 import subprocess
 import time
@@ -322,21 +321,6 @@ def tf_adapter_versions(root: Path = Path("/"), environ: Mapping[str, str] = os.
     return out
 
 
-def _npu_smi_path(root: Path, environ: Mapping[str, str]) -> str | None:
-    """The npu-smi app.hostprobe ran: on PATH, else where the driver installs it."""
-    from app.hostprobe import NPU_SMI_PLACES
-
-    if root == Path("/"):
-        found = shutil.which("npu-smi", path=environ.get("PATH", os.defpath))
-        if found:
-            return found
-    for place in NPU_SMI_PLACES:
-        candidate = _under(root, place) / "npu-smi"
-        if candidate.is_file():
-            return str(candidate)
-    return None
-
-
 def _first_line(text: str) -> str:
     for line in text.splitlines():
         if line.strip():
@@ -346,7 +330,7 @@ def _first_line(text: str) -> str:
 
 def _collect_npu_smi(root: Path, environ: Mapping[str, str], runner: Callable[..., Any], timeout: float,
                      unreadable: list[dict[str, str]]) -> tuple[dict[str, Any], dict[str, str | None]]:
-    from app.hostprobe import probe_host
+    from app.hostprobe import find_npu_smi, probe_host
 
     probe = probe_host(timeout=timeout, runner=runner, root=root, environ=environ)
     info = probe.raw.get("npu-smi info")
@@ -361,13 +345,13 @@ def _collect_npu_smi(root: Path, environ: Mapping[str, str], runner: Callable[..
             chip = int(match.group(2)) if match.group(2) else None
             boards.append({"npu": int(match.group(1)), "chip": chip, "command": command, "text": text})
     mapping = None
-    path = _npu_smi_path(root, environ) if info is not None else None
+    path = find_npu_smi(environ, root) if info is not None else None
     if path is not None:
         # `npu-smi info -m` names the chip of every NPU (cann-facts.md section 3): support reads
         # the SoC from it when the main table is damaged.
         command = "npu-smi info -m"
         try:
-            result = runner([path, "info", "-m"], capture_output=True, text=True, timeout=MAPPING_TIMEOUT)
+            result = runner([str(path), "info", "-m"], capture_output=True, text=True, timeout=MAPPING_TIMEOUT)
         except subprocess.TimeoutExpired:
             unreadable.append({"what": command, "why": f"no answer within {MAPPING_TIMEOUT:g} s"})
         except (OSError, subprocess.SubprocessError, ValueError) as exc:

@@ -24,6 +24,7 @@ returning an object with `returncode`, `stdout`, `stderr`, or raising `FileNotFo
 
 Public API:
     probe_host(timeout=5.0, runner=run_command, root=Path("/"), environ=None) -> HostProbe
+    find_npu_smi(environ=None, root=Path("/")) -> Path | None   the npu-smi probe_host runs
     installed_versions(root=Path("/"), environ=os.environ) -> dict[str, str | None]
         keys: toolkit_version, toolkit_path, driver_version, driver_path,
               opp_version, opp_path, compiler_version, compiler_path,
@@ -123,16 +124,20 @@ def _under(root: Path, path: str | Path) -> Path:
     return root / str(p).lstrip("/")
 
 
-def _find_npu_smi(root: Path, environ: Mapping[str, str]) -> str | None:
-    """The npu-smi to run: on PATH, else where the driver installs it; None when there is none."""
+def find_npu_smi(environ: Mapping[str, str] | None = None, root: Path = Path("/")) -> Path | None:
+    """The npu-smi to run: on `environ`'s PATH, else where the driver installs it (NPU_SMI_PLACES,
+    not on a non-root user's PATH); None when there is none. With a test `root` only the
+    driver's places under it are looked at (PATH names the real host's directories)."""
+    env = os.environ if environ is None else environ
+    root = Path(root)
     if root == Path("/"):
-        found = shutil.which("npu-smi", path=environ.get("PATH", os.defpath))
+        found = shutil.which("npu-smi", path=env.get("PATH", os.defpath))
         if found:
-            return found
+            return Path(found)
     for place in NPU_SMI_PLACES:
         candidate = _under(root, place) / "npu-smi"
         if candidate.is_file():
-            return str(candidate)
+            return candidate
     return None
 
 
@@ -212,7 +217,8 @@ def probe_host(timeout: float = DEFAULT_TIMEOUT, runner: Runner = run_command, r
     tried: list[str] = []
     raw: dict[str, str] = {}
     budget = _Budget(min(timeout, DEFAULT_TIMEOUT) if timeout > 0 else DEFAULT_TIMEOUT)
-    npu_smi = _find_npu_smi(root, env)
+    found = find_npu_smi(env, root)
+    npu_smi = str(found) if found is not None else None
     device: DeviceInfo | None = None
 
     info = None

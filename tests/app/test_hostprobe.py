@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from app import hostprobe
-from app.hostprobe import installed_versions, probe_host, run_command
+from app.hostprobe import find_npu_smi, installed_versions, probe_host, run_command
 from app.i18n import current_language, set_language
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "npu-smi"
@@ -130,6 +130,33 @@ def test_npu_smi_is_found_in_sbin_when_not_on_path(host):
     runner = FakeNpuSmi({"info": fixture("310b4.txt")})
     probe_host(runner=runner, root=host, environ=NO_PATH)
     assert runner.calls[0][0][0] == str(host / "usr" / "local" / "sbin" / "npu-smi")
+
+
+def test_find_npu_smi_path_first_then_the_drivers_places(tmp_path):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    on_path = bin_dir / "npu-smi"
+    on_path.write_text("#!/bin/sh\n")
+    on_path.chmod(0o755)
+    assert find_npu_smi({"PATH": str(bin_dir)}) == on_path
+    # Under a test root, only the driver's places count, in their order.
+    root = tmp_path / "root"
+    assert find_npu_smi({"PATH": str(bin_dir)}, root) is None
+    for place in ("usr/bin", "usr/local/sbin"):
+        (root / place).mkdir(parents=True)
+        (root / place / "npu-smi").write_text("")
+    assert find_npu_smi(NO_PATH, root) == root / "usr/local/sbin/npu-smi"
+
+
+def test_the_bundle_runs_npu_smi_info_m_with_the_probes_npu_smi(host):
+    """app.bundle finds npu-smi with find_npu_smi, so `npu-smi info -m` runs the same binary."""
+    from app.bundle import collect_bundle
+
+    runner = FakeNpuSmi({"info": fixture("310b4.txt"), "info -m": ""})
+    collect_bundle(environ=NO_PATH, root=host, runner=runner, scan_seconds=0)
+    binaries = {call[0][0] for call in runner.calls}
+    assert binaries == {str(host / "usr" / "local" / "sbin" / "npu-smi")}
+    assert ["info", "-m"] in [list(call[0][1:]) for call in runner.calls]
 
 
 def test_without_npu_smi_nothing_is_run(tmp_path):
