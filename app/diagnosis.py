@@ -38,6 +38,7 @@ from app.i18n import pick
 from app.opcache_ini import INI_NAME, OpCacheIni, read_op_cache_ini
 from app.profile import Profile
 from app.resolution import Effective, Resolution, Setting, resolve_settings
+from app.textsafe import terminal_text
 
 MAX_SCRIPT_BYTES = 8 << 20
 
@@ -88,11 +89,16 @@ class Diagnosis:
     # -- text, for people -----------------------------------------------------------------------
 
     def to_text(self, lang: str | None = None) -> str:
+        """The diagnosis for people. Paths, values and messages come from files the user may
+        not have written (a customer's op_cache.ini or env file), so each is printed through
+        app.textsafe.terminal_text: no control character reaches the terminal, and no value
+        breaks the layout with a line of its own."""
         catalog = load_catalog()
+        safe = terminal_text
         out: list[str] = []
         device = self.device
         out.append(f"{_label('cache-label-device', lang)}: "
-                   f"{device.label(lang) if device else _label('cache-label-framework-unknown', lang)}")
+                   f"{safe(device.label(lang)) if device else _label('cache-label-framework-unknown', lang)}")
         framework = (pick(catalog.frameworks[self.framework].name, lang) if self.framework in catalog.frameworks
                      else _label("cache-label-framework-unknown", lang))
         out.append(f"{_label('cache-label-framework', lang)}: {framework}")
@@ -100,42 +106,42 @@ class Diagnosis:
             env_text = _label("cache-label-environment-file", lang, path=self.env_file.source)
         else:
             env_text = _label("cache-label-environment-shell", lang)
-        out.append(f"{_label('cache-label-environment', lang)}: {env_text}")
+        out.append(f"{_label('cache-label-environment', lang)}: {safe(env_text)}")
         if self.script:
-            out.append(f"{_label('cache-label-script', lang)}: {self.script}")
+            out.append(f"{_label('cache-label-script', lang)}: {safe(self.script)}")
         if self.ini is not None:
             code = "cache-label-ini-used" if self.ini.counts else "cache-label-ini-ignored"
             ini_text = _label(code, lang, path=self.ini.source)
         else:
             ini_text = _label("cache-label-ini-none", lang)
-        out.append(f"{_label('cache-label-ini', lang)}: {ini_text}")
+        out.append(f"{_label('cache-label-ini', lang)}: {safe(ini_text)}")
         cd = self.cache_dir
-        out.append(f"{_label('cache-label-cache-dir', lang)}: {cd.value}  ({pick(cd.how, lang)})")
-        out.append(f"    kernel_cache: {cd.kernel_cache}")
-        out.append(f"    {INI_NAME}: {cd.ini_path}  ({pick(cd.ini_how, lang)})")
+        out.append(f"{_label('cache-label-cache-dir', lang)}: {safe(cd.value)}  ({safe(pick(cd.how, lang))})")
+        out.append(f"    kernel_cache: {safe(cd.kernel_cache)}")
+        out.append(f"    {INI_NAME}: {safe(cd.ini_path)}  ({safe(pick(cd.ini_how, lang))})")
         if device is not None and device.soc_version:
-            out.append(f"    {_label('cache-label-soc-dir', lang)}: {cd.soc_dir(device.soc_version)}")
+            out.append(f"    {_label('cache-label-soc-dir', lang)}: {safe(cd.soc_dir(device.soc_version))}")
         out.append("")
         out.append(f"{_label('cache-label-effective', lang)}:")
         width = max((len(oid) for oid in self.effective), default=0)
         for oid, eff in self.effective.items():
             option = catalog.options.get(oid)
             unit = f" {option.unit}" if option and option.unit and isinstance(eff.value, int) and eff.value != -1 else ""
-            value = '""' if eff.value == "" else f"{eff.value}{unit}"
+            value = '""' if eff.value == "" else safe(f"{eff.value}{unit}")
             where = f" {eff.file}:{eff.line}" if eff.file and eff.line else (f" {eff.file}" if eff.file else "")
             detail = f" - {pick(eff.detail, lang)}" if eff.detail else ""
-            out.append(f"  {oid:<{width}}  {value:<12} [{eff.source}{where}]{detail}")
+            out.append(f"  {oid:<{width}}  {value:<12} [{eff.source}{safe(where)}]{safe(detail)}")
         out.append("")
         out.append(f"{_label('cache-label-findings', lang)}:")
         if not self.findings:
             out.append(f"  {_label('cache-label-no-findings', lang)}")
         for f in self.findings:
-            where = f"  {f.where()}" if f.where() else ""
+            where = f"  {safe(f.where())}" if f.where() else ""
             out.append(f"  {f.severity:<7} {f.code}{where}")
-            out.append(f"          {f.message(lang)}")
+            out.append(f"          {safe(f.message(lang))}")
             fix = f.fix_text(lang)
             if fix:
-                out.append(f"          {_label('cache-label-fix', lang)}: {fix}")
+                out.append(f"          {_label('cache-label-fix', lang)}: {safe(fix)}")
         return "\n".join(out)
 
 

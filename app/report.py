@@ -56,6 +56,7 @@ from app.findings import Finding, make_finding
 from app.i18n import current_language, normalize_language, pick
 from app.opcache_ini import VERSION_KEYS
 from app.profile import DEFAULT_FRAMEWORK, Profile
+from app.textsafe import terminal_text
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from app.bundle import Bundle
@@ -699,15 +700,9 @@ def render_html(report: SupportReport | Diagnosis, lang: str | None = None) -> s
 # Plain text (the terminal)
 # ---------------------------------------------------------------------------------------------
 
-# C0 controls except tab and newline, DEL and C1: a hostile bundle must not drive the terminal
-# (escape sequences) of the support engineer who prints it.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-_WHITESPACE = re.compile(r"\s+")
-
-
-def _plain(text: str, one_line: bool = True) -> str:
-    text = _CONTROL.sub("\ufffd", str(text))
-    return _WHITESPACE.sub(" ", text) if one_line else text
+# A hostile bundle must not drive the terminal (escape sequences) of the support engineer who
+# prints it: every text goes through app.textsafe.terminal_text.
+_plain = terminal_text
 
 
 def _plain_inline(parts: Inline) -> str:

@@ -168,6 +168,30 @@ def test_text_report_in_both_languages(tmp_path):
     assert "生效值" in zh and "发现的问题" in zh and "CANN 会忽略" in zh
 
 
+def test_text_sends_no_control_character_to_the_terminal(tmp_path):
+    """A hostile op_cache.ini and env file (ESC sequences, a carriage return, a line break in a
+    path) are printed with the controls replaced and every value on its own line."""
+    folder = tmp_path / "evil\x1b]0;owned\x07"
+    folder.mkdir()
+    ini = folder / "op_cache.ini"
+    ini.write_bytes(b"[op_compiler_cache]\nadk_version=8.5.0\x1b[2J\nops_version=8.5.0\n"
+                    b"max_op_cache_size=12\x1b[31m\nremain_cache_size_ratio=80\r\x1b[1A\n")
+    env = tmp_path / "job.env"
+    env.write_bytes(b"export ASCEND_CACHE_PATH='/data/\x1b[8mcache\nerror   fake-code'\n"
+                    b"export ACL_OP_COMPILER_CACHE_MODE=enable\x9b31m\n")
+    d = diagnose(ini_path=ini, env_file=env, device=device_from_choice("Ascend910B3"))
+    for lang in ("en", "zh_CN"):
+        text = d.to_text(lang)
+        assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", text)
+        assert "\ufffd]0;owned\ufffd" in text and "\ufffd[31m" in text
+        # The line break inside the env value does not forge a finding line of its own.
+        assert not any(line.startswith("error   fake-code") for line in text.splitlines())
+        assert "/data/\ufffd[8mcache error fake-code" in text
+        # 0x9b is not UTF-8: kept by the env file reader as a surrogate, printed as U+FFFD.
+        assert "enable\ufffd31m" in text
+        text.encode("utf-8")  # a strict UTF-8 terminal can print it
+
+
 def test_message_table_of_the_cache_area_is_consistent():
     root = Path(__file__).resolve().parents[2]
     table = message_table()
