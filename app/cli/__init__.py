@@ -79,8 +79,18 @@ def build_parser(only: Sequence[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _printable_stdout() -> None:
+    """Bytes of a file that are not UTF-8 reach the output as lone surrogates (the readers keep
+    them with surrogateescape); under a UTF-8 locale printing one raised UnicodeEncodeError. As
+    `\\udc9b` they print everywhere, and inside a JSON string they are a valid escape."""
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
+    _printable_stdout()
     try:
         parser = build_parser(_wizard_only(args_list))
         args = parser.parse_args(args_list)

@@ -107,3 +107,26 @@ def test_unusable_input_exits_2_with_one_line(capsys, tmp_path, args, needle):
     code, out, err = run(capsys, *args)
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("cann-config: ") and needle in err
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_bytes_that_are_not_utf8_print_under_a_strict_utf8_locale(tmp_path, fmt):
+    """An env file value with a byte that is not UTF-8 (kept as a lone surrogate) used to end in
+    a UnicodeEncodeError traceback on a UTF-8 terminal; JSON stays valid and keeps the byte."""
+    import os
+    import subprocess
+    import sys
+
+    env_file = tmp_path / "job.env"
+    env_file.write_bytes(b"export ACL_OP_COMPILER_CACHE_MODE=enable\x9b31m\n")
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict", "HOME": str(tmp_path)}
+    args = [sys.executable, "-m", "app", "diagnose", "--env-file", str(env_file), "--lang", "en"]
+    result = subprocess.run(args + (["--json"] if fmt == "json" else []), capture_output=True,
+                            cwd=Path(__file__).resolve().parents[3], env=env, timeout=60)
+    assert result.returncode == 0 and result.stderr == b""
+    out = result.stdout.decode("utf-8")  # strict: valid UTF-8 all the way
+    if fmt == "json":
+        (mode,) = [f for f in json.loads(out)["findings"] if f["code"] == "cache-env-mode-invalid"]
+        assert "enable\udc9b31m" in mode["message"]
+    else:
+        assert "enable\ufffd31m" in out and "\x9b" not in out
