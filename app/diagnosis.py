@@ -12,6 +12,12 @@ on a support machine must not pick up the support machine's variables); without 
 process's environment (the user runs `cann-config diagnose` in the shell that starts the job).
 Which op_cache.ini: `ini_path` if given; else `<cache_dir>/kernel_cache/op_cache.ini` when
 `cache_dir` is given; else, in this process's environment, the file CANN itself would read.
+Which installed CANN the op_cache.ini version lines are checked against (CANN empties a SoC dir
+whose adk_version/ops_version differ from the installed ones, cann-facts.md section 2): the
+caller's `installed_versions`; else, when the environment is this process's, the CANN installed
+on this host (app.opcache_ini.installed_op_cache_versions). With an env file or a given
+`environ` nothing is looked up: that is a customer's configuration read on a support machine,
+whose CANN need not be the customer's (a support bundle passes the customer's versions).
 
 Public API:
     diagnose(*, ini_path=None, env_file=None, script=None, device=None, cache_dir=None,
@@ -35,7 +41,7 @@ from app.envfile import EnvFile, load_env_file
 from app.errors import InputError
 from app.findings import Finding, has_errors, make_finding, sort_findings
 from app.i18n import pick
-from app.opcache_ini import INI_NAME, OpCacheIni, read_op_cache_ini
+from app.opcache_ini import INI_NAME, OpCacheIni, installed_op_cache_versions, read_op_cache_ini
 from app.profile import Profile
 from app.resolution import Effective, Resolution, Setting, resolve_settings
 from app.textsafe import terminal_text
@@ -178,12 +184,18 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
     or nothing when `env_file` is given). `script` is read with app.importers (never executed).
     `op_cache_ini`: an op_cache.ini already parsed (a support bundle's, app/bundle.py); it is
     used instead of reading a file, and `ini_path` then only names where it was.
+    `installed_versions`: {"adk_version", "ops_version"} to check the op_cache.ini version lines
+    against; None looks them up on this host only when the environment is this process's (no
+    `env_file`, no `environ`, no `op_cache_ini`: see the module docstring), {} checks nothing.
     """
     findings: list[Finding] = []
     inputs: dict[str, Any] = {"ini": None, "env_file": None, "script": None, "cache_dir": None,
                               "environment": "file" if env_file is not None else "process"}
     base_env: Mapping[str, str] = (environ if environ is not None
                                    else ({} if env_file is not None else os.environ))
+    if installed_versions is None and env_file is None and environ is None and op_cache_ini is None:
+        # This host's environment, so this host's CANN decides whether the version lines match.
+        installed_versions = installed_op_cache_versions() or None
     envfile: EnvFile | None = None
     environment: dict[str, str] = dict(base_env)
     if env_file is not None:

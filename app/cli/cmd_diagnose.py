@@ -2,6 +2,9 @@
 
 Exit status (DESIGN.md): 0 no error findings, 1 error findings, 2 unusable input or bad usage.
 Without `--env-file` the environment is this shell's; with it, only the file's assignments.
+Without `--env-file` (and `--bundle`) the op_cache.ini version lines are also checked against the
+CANN installed on this host; with it they are not: the file is a customer's, read on a support
+machine whose CANN need not be theirs (app/diagnosis.py).
 """
 
 from __future__ import annotations

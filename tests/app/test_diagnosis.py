@@ -207,3 +207,47 @@ def test_message_table_of_the_cache_area_is_consistent():
         texts = [entry["en"], entry["zh"], *(entry.get("fix") or {}).values()]
         names = {n for t in texts for n in re.findall(r"(?<!\{)\{([a-z_]+)\}", t)}
         assert not names & {"file", "line", "severity", "suggestion"}, code
+
+
+def fake_toolkit(root: Path, version: str) -> Path:
+    """A CANN toolkit install as app.hostprobe finds it through ASCEND_TOOLKIT_HOME."""
+    home = root / "toolkit"
+    for rel, text in (("x86_64-linux/ascend_toolkit_install.info", f"version={version}\n"),
+                      ("compiler/version.info", f"Version={version}\n"),
+                      ("opp/version.info", f"Version={version}\n")):
+        (home / rel).parent.mkdir(parents=True, exist_ok=True)
+        (home / rel).write_text(text)
+    return home
+
+
+def test_this_hosts_cann_is_compared_with_the_version_lines(tmp_path, monkeypatch):
+    """Without an env file the environment is this host's, and so is the installed CANN: an
+    op_cache.ini written by CANN 8.5.0 on a host with 8.3.0 is emptied at the next start."""
+    monkeypatch.setenv("ASCEND_TOOLKIT_HOME", str(fake_toolkit(tmp_path, "8.3.0")))
+    monkeypatch.delenv("ASCEND_OPP_PATH", raising=False)
+    d = diagnose(ini_path=INI / "template.ini")
+    differs = [f for f in d.findings if f.code == "cache-ini-version-differs"]
+    assert [f.line for f in differs] == [3, 4] and "8.3.0" in differs[0].message("en")
+    # The same file and host, CANN 8.5.0 installed: nothing to say.
+    monkeypatch.setenv("ASCEND_TOOLKIT_HOME", str(fake_toolkit(tmp_path / "new", "8.5.0")))
+    assert "cache-ini-version-differs" not in codes(diagnose(ini_path=INI / "template.ini"))
+    # {} asks for no check at all.
+    monkeypatch.setenv("ASCEND_TOOLKIT_HOME", str(fake_toolkit(tmp_path, "8.3.0")))
+    assert "cache-ini-version-differs" not in codes(diagnose(ini_path=INI / "template.ini", installed_versions={}))
+
+
+def test_a_customers_env_file_is_not_checked_against_this_hosts_cann(tmp_path, monkeypatch):
+    import app.diagnosis
+
+    def must_not_look(*args, **kwargs):
+        raise AssertionError("this host's CANN was looked up for a customer's env file")
+
+    monkeypatch.setattr(app.diagnosis, "installed_op_cache_versions", must_not_look)
+    env = tmp_path / "job.env"
+    env.write_text("export ASCEND_MAX_OP_CACHE_SIZE=1000\n")
+    assert "cache-ini-version-differs" not in codes(diagnose(ini_path=INI / "template.ini", env_file=env))
+    assert "cache-ini-version-differs" not in codes(diagnose(ini_path=INI / "template.ini", environ=CLEAN))
+    # The caller's versions (a support bundle's) are used as given.
+    given = diagnose(ini_path=INI / "template.ini", env_file=env,
+                     installed_versions={"adk_version": "8.3.0", "ops_version": "8.5.0"})
+    assert [f.line for f in given.findings if f.code == "cache-ini-version-differs"] == [3]

@@ -130,3 +130,15 @@ def test_bytes_that_are_not_utf8_print_under_a_strict_utf8_locale(tmp_path, fmt)
         assert "enable\udc9b31m" in mode["message"]
     else:
         assert "enable\ufffd31m" in out and "\x9b" not in out
+
+
+def test_version_lines_against_this_hosts_cann_but_not_for_an_env_file(capsys, tmp_path, monkeypatch):
+    from tests.app.test_diagnosis import fake_toolkit
+
+    monkeypatch.setenv("ASCEND_TOOLKIT_HOME", str(fake_toolkit(tmp_path, "8.3.0")))
+    monkeypatch.delenv("ASCEND_OPP_PATH", raising=False)
+    code, out, _ = run(capsys, "--ini", str(INI / "template.ini"), "--json")
+    assert code == 0
+    assert [f["line"] for f in json.loads(out)["findings"] if f["code"] == "cache-ini-version-differs"] == [3, 4]
+    code, out, _ = run(capsys, "--ini", str(INI / "template.ini"), "--env-file", str(ENV / "cache.env"), "--json")
+    assert "cache-ini-version-differs" not in [f["code"] for f in json.loads(out)["findings"]]
