@@ -10,13 +10,13 @@ A file that is not npu-smi output ends with exit 2 and one line naming it.
 from __future__ import annotations
 
 import argparse
-import json
+from typing import TYPE_CHECKING
 
-from app.availability import device_text, source_phrase
-from app.devices import DeviceInfo, device_from_choice
 from app.errors import UsageError
-from app.hostprobe import HostProbe, probe_host
-from app.npusmi import device_from_npu_smi, read_npu_smi_file
+
+if TYPE_CHECKING:  # the core is imported where it is used, so building the parser stays cheap
+    from app.devices import DeviceInfo
+    from app.hostprobe import HostProbe
 
 
 def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -38,6 +38,10 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
 
 def detect(args: argparse.Namespace) -> tuple[DeviceInfo, HostProbe | None]:
     """The device the arguments describe, and the host probe when one ran."""
+    from app.devices import device_from_choice
+    from app.hostprobe import probe_host
+    from app.npusmi import device_from_npu_smi, read_npu_smi_file
+
     if args.device is not None:
         if args.npu_smi_info or args.npu_smi_board:
             raise UsageError("--device cannot be combined with --npu-smi-info or --npu-smi-board")
@@ -59,6 +63,8 @@ def detect(args: argparse.Namespace) -> tuple[DeviceInfo, HostProbe | None]:
 def format_device(device: DeviceInfo, probe: HostProbe | None = None, files: list[str] | None = None,
                   lang: str | None = None) -> str:
     """The device for a human: what it is, its series, how it was found, its NPUs, the notes."""
+    from app.availability import device_text, source_phrase
+
     unknown = device_text("devices-label-unknown", lang)
 
     def label(code: str) -> str:
@@ -92,6 +98,8 @@ def format_device(device: DeviceInfo, probe: HostProbe | None = None, files: lis
 
 
 def run(args: argparse.Namespace) -> int:
+    import json
+
     device, probe = detect(args)
     if args.json:
         print(json.dumps(device.to_json(), ensure_ascii=False, indent=2))

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import json
 
-from app.catalog import load_catalog
-from app.devices import device_from_choice
-from app.diagnosis import diagnose
+from app.cli.choices import LazyChoices
 from app.errors import UsageError
 from app.i18n import current_language
+
+
+def _frameworks() -> list[str]:
+    from app.catalog import load_catalog
+
+    return list(load_catalog().frameworks)
 
 
 def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -34,8 +37,8 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
     p.add_argument("--device", metavar="SOC", help="the SoC version (e.g. Ascend910B3) or series id the job runs on")
     p.add_argument("--cache-dir", metavar="DIR",
                    help="the cache base dir (as op_compiler_cache_dir / ASCEND_CACHE_PATH name it), or its kernel_cache")
-    p.add_argument("--framework", metavar="ID", choices=list(load_catalog().frameworks),
-                   help="tf1, tf2, pytorch, atc, ge or acl (default: from the script or the environment)")
+    p.add_argument("--framework", metavar="ID", choices=LazyChoices(_frameworks),
+                   help="one of: %(choices)s (default: from the script or the environment)")
     p.add_argument("--bundle", metavar="FILE",
                    help="a support bundle from 'cann-config collect': its op_cache.ini, environment and device "
                         "(not combined with --ini, --env-file, --cache-dir)")
@@ -46,6 +49,11 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
 
 
 def run(args: argparse.Namespace) -> int:
+    import json
+
+    from app.devices import device_from_choice
+    from app.diagnosis import diagnose
+
     device = None
     if args.device:
         try:

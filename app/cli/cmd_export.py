@@ -23,35 +23,45 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from app.catalog import load_catalog
-from app.devices import DeviceInfo, device_from_choice
+from app.cli.choices import LazyChoices
 from app.errors import InputError, UsageError
-from app.exporters import FORMATS, export_text, format_fits, formats_for, framework_for_format, text_of
-from app.exporters.files import write_export
-from app.findings import sort_findings
 from app.i18n import current_language
-from app.profile import DEFAULT_FRAMEWORK, Profile, load_profile
+
+if TYPE_CHECKING:  # the core is imported where it is used, so building the parser stays cheap
+    from app.devices import DeviceInfo
+    from app.profile import Profile
 
 PROG = "cann-config"
 
 
+def _formats() -> tuple[str, ...]:
+    from app.exporters import FORMATS
+
+    return FORMATS
+
+
+def _frameworks() -> list[str]:
+    from app.catalog import load_catalog
+
+    return list(load_catalog().frameworks)
+
+
 def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    frameworks = list(load_catalog().frameworks)
     p = subparsers.add_parser(
         "export", parents=[common], help="write the choices as a snippet, env file, op_cache.ini or profile",
         description="Write the choices as code to paste (tf1-estimator, tf1-session, tf2, ge-options), "
                     "an env file (env-bash, env-fish), an op_cache.ini or a profile. Exit 1 when a "
                     "choice is refused for the device or framework; 2 for bad usage, including a "
                     "format the framework does not take.")
-    p.add_argument("format", choices=FORMATS, metavar="FORMAT", help="one of: " + ", ".join(FORMATS))
+    p.add_argument("format", choices=LazyChoices(_formats), metavar="FORMAT", help="one of: %(choices)s")
     p.add_argument("--profile", metavar="FILE", help="start from a saved profile (JSON)")
     p.add_argument("--set", dest="settings", action="append", default=[], metavar="ID=VALUE",
                    help="choose a value (repeatable), e.g. --set static_memory_policy=2")
     p.add_argument("--device", metavar="SOC", help="an SoC version (Ascend910B3) or a series id (atlas-a2)")
-    p.add_argument("--framework", choices=frameworks, metavar="ID", help="one of: " + ", ".join(frameworks))
+    p.add_argument("--framework", choices=LazyChoices(_frameworks), metavar="ID", help="one of: %(choices)s")
     p.add_argument("--ini", metavar="EXISTING",
                    help="op-cache-ini: rewrite this op_cache.ini, changing only the values chosen")
     p.add_argument("--add-versions", action="store_true",
@@ -66,6 +76,8 @@ def _apply_setting(profile: Profile, item: str) -> Profile:
     option_id = option_id.strip()
     if not sep or not option_id:
         raise UsageError(f"--set needs ID=VALUE, not {item!r}")
+    from app.catalog import load_catalog
+
     catalog = load_catalog()
     if option_id not in catalog.options:
         raise UsageError(f"--set: unknown option {option_id!r}; known options: {', '.join(catalog.options)}")
@@ -79,6 +91,12 @@ def _apply_setting(profile: Profile, item: str) -> Profile:
 def build_profile(args: argparse.Namespace) -> tuple[Profile, DeviceInfo | None]:
     """The Profile the command line describes (--profile, then --framework, --device, --set), and
     the device as chosen by hand when --device is given (so reasons say "chosen by hand")."""
+    from dataclasses import replace
+
+    from app.devices import device_from_choice
+    from app.exporters import framework_for_format
+    from app.profile import DEFAULT_FRAMEWORK, Profile, load_profile
+
     profile = load_profile(args.profile) if args.profile else Profile()
     if args.framework:
         framework = args.framework
@@ -108,6 +126,10 @@ def _same_file(a: str, b: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    from app.exporters import export_text, format_fits, formats_for, text_of
+    from app.exporters.files import write_export
+    from app.findings import sort_findings
+
     profile, device = build_profile(args)
     fmt = args.format
     if not format_fits(fmt, profile.framework):

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from app.catalog import Catalog, Option, load_catalog
 from app.i18n import pick
+
+if TYPE_CHECKING:  # the core is imported by run(), so building the parser stays cheap
+    from app.catalog import Catalog, Option
 
 
 def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -96,6 +97,10 @@ def format_table(catalog: Catalog, lang: str | None = None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    import json
+
+    from app.catalog import load_catalog
+
     catalog = load_catalog()
     if args.json:
         print(json.dumps(catalog_to_json(catalog), ensure_ascii=False, indent=2))

@@ -26,22 +26,21 @@ the bounded variant.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from app.cachedir import INI_NAME, kernel_cache_of
-from app.cleanup import SIZE_MB_UNIT, CleanupPrediction, cache_findings, predict_cleanup
 from app.errors import InputError
-from app.findings import Finding, has_errors, make_finding, sort_findings
 from app.i18n import current_language, pick
-from app.opcache_ini import read_op_cache_ini
-from app.resolution import Effective, resolve_settings
-from app.scanner import CacheUsage, ScanProgress, human_bytes, scan_cache
+
+if TYPE_CHECKING:  # the core is imported where it is used, so building the parser stays cheap
+    from app.cleanup import CleanupPrediction
+    from app.findings import Finding
+    from app.resolution import Effective
+    from app.scanner import CacheUsage, ScanProgress
 
 MAX_SIZE = "max_op_cache_size"
 REMAIN_RATIO = "remain_cache_size_ratio"
@@ -67,6 +66,8 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
 
 
 def _label(code: str, lang: str, **params: Any) -> str:
+    from app.findings import make_finding
+
     return make_finding(code, **params).message(lang)
 
 
@@ -96,6 +97,8 @@ class _Progress:
         self.last = float("-inf")
 
     def update(self, item: ScanProgress) -> None:
+        from app.scanner import human_bytes
+
         if item.done or item.elapsed < PROGRESS_AFTER_SECONDS:
             return
         text = _label("scan-label-progress", self.lang, files=f"{item.files:,}",
@@ -126,6 +129,8 @@ def _terminal_progress(lang: str) -> _Progress | None:
 
 
 def _scan(kernel_cache: Path, lang: str) -> CacheUsage:
+    from app.scanner import scan_cache
+
     progress = _terminal_progress(lang)
     usage = None
     try:
@@ -146,6 +151,8 @@ def _predict(usage: CacheUsage, max_mb: int, ratio: int, lang: str) -> dict[str,
     predict_cleanup asks `should_stop` before reading each json group; here the question only
     counts the groups for the progress line and the answer is always "go on".
     """
+    from app.cleanup import predict_cleanup
+
     progress = _terminal_progress(lang)
     started = time.monotonic()
     groups = 0
@@ -178,6 +185,8 @@ def _limit_findings(resolution_findings: list[Finding], ini_findings: list[Findi
 
 
 def _limits_json(max_e: Effective, ratio_e: Effective, lang: str) -> dict[str, Any]:
+    from app.cleanup import SIZE_MB_UNIT
+
     ageing = max_e.value != -1
     max_bytes = int(max_e.value) * SIZE_MB_UNIT if ageing else None
     return {
@@ -249,6 +258,9 @@ def report_text(kernel_cache: Path, dir_how: str, usage: CacheUsage | None,
                 predictions: Mapping[str, CleanupPrediction], max_e: Effective, ratio_e: Effective,
                 findings: list[Finding], lang: str) -> str:
     """The readable report."""
+    from app.cleanup import SIZE_MB_UNIT
+    from app.scanner import human_bytes
+
     lines = [_label("scan-label-cache", lang, path=kernel_cache) + (f"  ({dir_how})" if dir_how else "")]
     if usage is not None:
         lines.append(_label("scan-label-filesystem", lang, type=usage.fs_type or "?",
@@ -301,6 +313,14 @@ def report_text(kernel_cache: Path, dir_how: str, usage: CacheUsage | None,
 
 
 def run(args: argparse.Namespace) -> int:
+    import json
+
+    from app.cachedir import INI_NAME, kernel_cache_of
+    from app.cleanup import cache_findings
+    from app.findings import has_errors, make_finding, sort_findings
+    from app.opcache_ini import read_op_cache_ini
+    from app.resolution import resolve_settings
+
     lang = current_language()
     environ = os.environ
     base_resolution = resolve_settings(ini=None, environ=environ)

@@ -91,3 +91,66 @@ def test_lang_before_or_after_the_subcommand(capsys):
     # The subcommand's own --lang wins over the global one.
     assert main(["--lang", "zh_CN", "options", "--lang", "en"]) == 0
     assert "not supported when several graphs execute concurrently" in capsys.readouterr().out
+
+
+def imported_app_modules(*args):
+    """The app.* modules a fresh interpreter has imported after `cann-config ARGS`."""
+    code = ("import contextlib, io, sys\n"
+            "from app.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n"
+            "    try:\n"
+            f"        main({list(args)!r})\n"
+            "    except SystemExit:\n"
+            "        pass\n"
+            "print(' '.join(sorted(m for m in sys.modules if m == 'app' or m.startswith('app.'))))\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert result.returncode == 0, result.stderr
+    return set(result.stdout.split())
+
+
+# Building the parser: the dispatcher, the command modules (argparse only) and the language.
+PARSER_MODULES = {"app", "app.errors", "app.i18n", "app.cli", "app.cli.choices"}
+
+
+def test_building_the_parser_imports_no_core_module():
+    """register() is argparse only: `--help` must not pay for the core (tests/bench/bench_cli.py)."""
+    found = imported_app_modules("--help")
+    commands = {m for m in found if m.startswith("app.cli.cmd_")}
+    assert len(commands) >= 7
+    assert found - commands == PARSER_MODULES
+
+
+def test_options_json_imports_the_catalog_and_nothing_else():
+    found = imported_app_modules("options", "--json")
+    core = {m for m in found if not m.startswith("app.cli.cmd_")} - PARSER_MODULES
+    assert core <= {"app.catalog", "app.resources", "app.devices"} and "app.catalog" in core
+
+
+def test_lazy_choices_still_check_and_list_the_catalogs_values(capsys):
+    from app.catalog import load_catalog
+    from app.exporters import FORMATS
+
+    assert main(["diagnose", "--framework", "tf3"]) == 2
+    err = capsys.readouterr().err
+    assert "invalid choice: 'tf3'" in err and all(repr(fid) in err for fid in load_catalog().frameworks)
+    assert main(["export", "tf9"]) == 2
+    err = capsys.readouterr().err
+    assert "invalid choice: 'tf9'" in err and all(repr(fmt) in err for fmt in FORMATS)
+    try:
+        main(["export", "--help"])
+    except SystemExit:
+        pass
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "one of: " + ", ".join(FORMATS) in shown and "one of: " + ", ".join(load_catalog().frameworks) in shown
+
+
+def test_collect_help_names_the_bundles_default_time_limit(capsys):
+    from app.bundle import DEFAULT_SCAN_SECONDS
+    from app.cli import cmd_collect
+
+    assert cmd_collect.SCAN_SECONDS_SHOWN == DEFAULT_SCAN_SECONDS
+    try:
+        main(["collect", "--help"])
+    except SystemExit:
+        pass
+    assert f"(default {DEFAULT_SCAN_SECONDS:g})" in " ".join(capsys.readouterr().out.split())

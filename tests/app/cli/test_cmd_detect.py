@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from app.cli import cmd_detect, main
+from app.cli import main
 from app.hostprobe import probe_host
 from app.i18n import current_language, set_language
 
@@ -120,7 +120,7 @@ def test_text_output_lists_npus_and_notes(capsys):
 
 def test_probe_without_npu_smi(capsys, monkeypatch, tmp_path):
     # This host as the probe sees it when no driver is installed (a fake, empty `/`).
-    monkeypatch.setattr(cmd_detect, "probe_host", functools.partial(probe_host, root=tmp_path, environ={"PATH": ""}))
+    monkeypatch.setattr("app.hostprobe.probe_host", functools.partial(probe_host, root=tmp_path, environ={"PATH": ""}))
     data = detect_json(capsys)
     assert data["soc_version"] is None and data["series"] is None and data["source"] == "none"
     assert any("npu-smi was not found" in n for n in data["notes"])
