@@ -142,3 +142,64 @@ def test_version_lines_against_this_hosts_cann_but_not_for_an_env_file(capsys, t
     assert [f["line"] for f in json.loads(out)["findings"] if f["code"] == "cache-ini-version-differs"] == [3, 4]
     code, out, _ = run(capsys, "--ini", str(INI / "template.ini"), "--env-file", str(ENV / "cache.env"), "--json")
     assert "cache-ini-version-differs" not in [f["code"] for f in json.loads(out)["findings"]]
+
+
+# ---------------------------------------------------------------------------------------------
+# DESIGN.md's `diagnose --json` contract over every fixture
+# ---------------------------------------------------------------------------------------------
+
+INI_FIXTURES = sorted(INI.rglob("*.ini"))
+ENV_FIXTURES = sorted(p for p in ENV.iterdir() if p.is_file())
+CACHE_OPTIONS = ("max_op_cache_size", "remain_cache_size_ratio", "op_compiler_cache_mode", "op_compiler_cache_dir")
+
+
+def assert_design_contract(data, code):
+    """{"device", "effective", "findings"} at least (more keys are additions); every finding has
+    severity/code/message/file/line; exit 1 exactly when a finding is an error."""
+    assert {"device", "effective", "findings"} <= set(data)
+    assert {"soc_version", "series", "source", "npus", "notes"} <= set(data["device"])
+    assert set(CACHE_OPTIONS) <= set(data["effective"])
+    for oid, eff in data["effective"].items():
+        assert {"value", "source", "file", "line"} <= set(eff), oid
+        assert eff["source"] in ("op_cache.ini", "env", "default", "profile"), (oid, eff["source"])
+    for finding in data["findings"]:
+        assert {"severity", "code", "message", "file", "line"} <= set(finding), finding
+        assert finding["severity"] in ("error", "warning", "info")
+        assert isinstance(finding["code"], str) and finding["code"]
+        assert isinstance(finding["message"], str) and finding["message"].strip()
+        assert finding["file"] is None or isinstance(finding["file"], str)
+        assert finding["line"] is None or (isinstance(finding["line"], int) and finding["line"] >= 1
+                                           and finding["file"] is not None)
+    assert code == (1 if any(f["severity"] == "error" for f in data["findings"]) else 0)
+
+
+@pytest.mark.parametrize("ini", INI_FIXTURES, ids=lambda p: str(p.relative_to(INI)))
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_every_ini_fixture_gives_the_agreed_json(capsys, ini, lang):
+    code, out, err = run(capsys, "--ini", str(ini), "--json", "--lang", lang)
+    assert err == ""
+    assert_design_contract(json.loads(out), code)
+
+
+@pytest.mark.parametrize("env_file", ENV_FIXTURES, ids=lambda p: p.name)
+def test_every_env_fixture_gives_the_agreed_json(capsys, env_file):
+    code, out, _ = run(capsys, "--env-file", str(env_file), "--json")
+    assert_design_contract(json.loads(out), code)
+    code, out, _ = run(capsys, "--env-file", str(env_file), "--ini", str(INI / "crlf.ini"), "--json")
+    assert_design_contract(json.loads(out), code)
+
+
+def test_the_report_path_keeps_the_agreed_json(capsys, tmp_path):
+    """`--report` (without --bundle) prints the report's JSON: the same contract, plus additions."""
+    for ini in (INI / "template.ini", INI / "foreign_section_before.ini"):
+        code, out, _ = run(capsys, "--ini", str(ini), "--report", str(tmp_path / "r.md"), "--json")
+        assert_design_contract(json.loads(out), code)
+
+
+def test_the_fixtures_cover_errors_warnings_and_infos(capsys):
+    """The contract test above would prove little over fixtures without findings."""
+    seen = set()
+    for ini in INI_FIXTURES:
+        _, out, _ = run(capsys, "--ini", str(ini), "--json")
+        seen |= {(f["severity"], f["line"] is not None) for f in json.loads(out)["findings"]}
+    assert {("error", True), ("warning", True), ("info", True)} <= seen
