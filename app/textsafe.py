@@ -21,7 +21,9 @@ import re
 # envfile.py, app/opcache_ini.py keep them to write the file back unchanged). Printed, such a
 # surrogate is either written back as its raw byte (0x9b is CSI on an 8-bit terminal) or, under a
 # strict UTF-8 locale, a UnicodeEncodeError.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+# Also the Unicode bidirectional controls (U+200E/F, U+202A-E, U+2066-9): they reorder what the
+# terminal shows, so a hostile value could make a line read differently from what it says.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _WHITESPACE = re.compile(r"\s+")
 
 

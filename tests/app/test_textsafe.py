@@ -22,3 +22,12 @@ def test_the_result_can_always_be_encoded_as_utf8():
     raw = b"enable\x9b31m \xff\xfe"
     text = terminal_text(raw.decode("utf-8", "surrogateescape"))
     assert text.encode("utf-8") == "enable\ufffd31m \ufffd\ufffd".encode()
+
+
+def test_bidirectional_controls_are_replaced():
+    from app.textsafe import terminal_text
+
+    hostile = "/data/\u202ecod.exe\u202c/cache\u2066x\u2069\u200f"
+    shown = terminal_text(hostile)
+    assert not any(ch in shown for ch in "\u202e\u202c\u2066\u2069\u200f")
+    assert shown.startswith("/data/") and "cod.exe" in shown
