@@ -1031,18 +1031,10 @@ def bundle_from_json(data: object, source: str = "<bundle>") -> Bundle:
 
 def load_bundle(path: str | os.PathLike[str]) -> Bundle:
     """Read a bundle file; InputError (exit 2, one line naming the file) when it is not one."""
+    from app.inputfiles import read_input_bytes
+
     p = Path(path)
-    try:
-        if p.is_dir():
-            raise InputError("is a directory, not a support bundle", p)
-        with open(p, "rb") as handle:
-            raw = handle.read(MAX_BUNDLE_BYTES + 1)
-    except InputError:
-        raise
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", p) from None
-    if len(raw) > MAX_BUNDLE_BYTES:
-        raise InputError(f"is larger than {MAX_BUNDLE_BYTES >> 20} MB: not a support bundle", p)
+    raw, _ = read_input_bytes(p, "a support bundle", MAX_BUNDLE_BYTES)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -39,7 +39,7 @@ from app.catalog import load_catalog
 from app.devices import DeviceInfo
 from app.envfile import EnvFile, load_env_file
 from app.errors import InputError
-from app.findings import Finding, has_errors, make_finding, sort_findings
+from app.findings import Finding, has_errors, make_finding, sort_findings, unique_findings
 from app.i18n import pick
 from app.opcache_ini import INI_NAME, OpCacheIni, installed_op_cache_versions, read_op_cache_ini
 from app.profile import Profile
@@ -153,18 +153,10 @@ class Diagnosis:
 
 def _read_script(script: str | os.PathLike[str]) -> tuple[str, Any]:
     from app.importers import import_script
+    from app.inputfiles import read_input_bytes
 
     path = Path(script)
-    try:
-        if path.is_dir():
-            raise InputError("is a directory, not a script", path)
-        if path.stat().st_size > MAX_SCRIPT_BYTES:
-            raise InputError("is too large to be a training script", path)
-        data = path.read_bytes()
-    except InputError:
-        raise
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", path) from None
+    data, _ = read_input_bytes(path, "a training script", MAX_SCRIPT_BYTES)
     if b"\x00" in data:
         raise InputError("not a text file (NUL byte)", path)
     text = data.decode("utf-8", "replace")
@@ -254,7 +246,7 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
         device=device,
         framework=resolution.framework,
         effective=resolution.effective,
-        findings=sort_findings(_unique(findings)),
+        findings=sort_findings(unique_findings(findings)),
         cache_dir=resolution.cache_dir,
         ini=ini,
         ini_path=look_at,
@@ -265,12 +257,3 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
     )
 
 
-def _unique(findings: list[Finding]) -> list[Finding]:
-    seen: set[tuple[str, str | None, int | None, str]] = set()
-    result = []
-    for f in findings:
-        key = (f.code, f.file, f.line, f.text.get("en", ""))
-        if key not in seen:
-            seen.add(key)
-            result.append(f)
-    return result

@@ -28,6 +28,7 @@ from pathlib import Path
 
 from app.errors import InputError
 from app.findings import Finding, make_finding
+from app.inputfiles import read_input_bytes
 
 MAX_ENV_FILE_BYTES = 4 << 20
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -384,16 +385,7 @@ def _apply(env: EnvFile, commands: list[list[_Word]], notes: list[tuple[str, str
 def load_env_file(path: str | Path, base: Mapping[str, str] | None = None) -> EnvFile:
     """Read an env file; InputError when it is missing, a directory, binary or unreadable."""
     path = Path(path)
-    try:
-        if path.is_dir():
-            raise InputError("is a directory, not an env file", path)
-        if path.stat().st_size > MAX_ENV_FILE_BYTES:
-            raise InputError("is too large to be an env file", path)
-        data = path.read_bytes()
-    except InputError:
-        raise
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", path) from None
+    data, _ = read_input_bytes(path, "an env file", MAX_ENV_FILE_BYTES)
     if b"\x00" in data:
         line = data.count(b"\n", 0, data.index(b"\x00")) + 1
         raise InputError("not a text file (NUL byte)", path, line)

@@ -141,5 +141,17 @@ def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
     return sorted(findings, key=lambda f: (SEVERITY_ORDER[f.severity], f.file or "", f.line or 0))
 
 
+def unique_findings(findings: Iterable[Finding]) -> list[Finding]:
+    """The findings in order, each (code, file, line, text) only once."""
+    seen: set[tuple[str, str | None, int | None, str]] = set()
+    result = []
+    for f in findings:
+        key = (f.code, f.file, f.line, f.text.get("en", ""))
+        if key not in seen:
+            seen.add(key)
+            result.append(f)
+    return result
+
+
 def has_errors(findings: Iterable[Finding]) -> bool:
     return any(f.severity == "error" for f in findings)

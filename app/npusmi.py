@@ -545,16 +545,10 @@ def read_npu_smi_file(path: str | Path) -> str:
     UTF-8 (with or without BOM) and UTF-16 with a BOM (PowerShell's `>` writes it) are read;
     bytes that are not UTF-8 are replaced, as npu-smi's own output is ASCII.
     """
+    from app.inputfiles import read_input_bytes
+
     p = Path(path)
-    if p.is_dir():
-        raise InputError("is a directory, not a file of npu-smi output", p)
-    try:
-        with open(p, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", p) from None
-    if len(data) > MAX_FILE_BYTES:
-        raise NpuSmiError(f"too large to be npu-smi output (over {MAX_FILE_BYTES // (1024 * 1024)} MB)", p)
+    data, _ = read_input_bytes(p, "a file of npu-smi output", MAX_FILE_BYTES)
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return data.decode("utf-16", errors="replace")
     if b"\x00" in data:

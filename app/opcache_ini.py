@@ -55,6 +55,7 @@ from configobj import ConfigObj, ConfigObjError
 
 from app.errors import InputError, UsageError
 from app.findings import Finding, make_finding
+from app.inputfiles import read_input_bytes
 
 SECTION = "op_compiler_cache"
 ADK_VERSION = "adk_version"
@@ -381,19 +382,7 @@ def parse_op_cache_ini(data: bytes, source: str) -> OpCacheIni:
 def read_op_cache_ini(path: str | os.PathLike[str]) -> OpCacheIni:
     """Read and parse a file; InputError (one line, names the file) when it cannot be used."""
     path = Path(path)
-    try:
-        info = path.stat()
-        if stat.S_ISDIR(info.st_mode):
-            raise InputError("is a directory, not an op_cache.ini file", path)
-        if not stat.S_ISREG(info.st_mode):
-            raise InputError("is not a regular file", path)
-        if info.st_size > MAX_FILE_BYTES:
-            raise InputError(f"is {info.st_size} bytes, too large to be an op_cache.ini", path)
-        data = path.read_bytes()
-    except InputError:
-        raise
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", path) from None
+    data, info = read_input_bytes(path, "an op_cache.ini file", MAX_FILE_BYTES)
     ini = parse_op_cache_ini(data, str(path))
     ini.path = path
     ini.stat = info

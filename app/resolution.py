@@ -38,7 +38,7 @@ from typing import Any
 from app.cachedir import CacheDirResolution, resolve_cache_dir
 from app.catalog import Catalog, Value, load_catalog
 from app.envfile import EnvFile
-from app.findings import Finding, make_finding, sort_findings
+from app.findings import Finding, make_finding, sort_findings, unique_findings
 from app.i18n import pick
 from app.opcache_ini import (
     INT_MAX,
@@ -468,18 +468,9 @@ def resolve_settings(*, ini: OpCacheIni | None, environ: Mapping[str, str], prof
         resolver.add("cache-mode-disabled")
     ordered = {oid: resolver.effective[oid] for oid in catalog.options if oid in resolver.effective}
     ini_used = ordered[MAX_SIZE].source == "op_cache.ini"
-    return Resolution(ordered, sort_findings(_dedupe(resolver.findings)), cache_dir, framework, ini_used)
+    return Resolution(ordered, sort_findings(unique_findings(resolver.findings)), cache_dir, framework, ini_used)
 
 
-def _dedupe(findings: list[Finding]) -> list[Finding]:
-    seen: set[tuple[str, str | None, int | None, str]] = set()
-    result = []
-    for f in findings:
-        key = (f.code, f.file, f.line, f.text.get("en", ""))
-        if key not in seen:
-            seen.add(key)
-            result.append(f)
-    return result
 
 
 __all__ = ["Effective", "Resolution", "Setting", "resolve_settings", "c_atoi", "SOURCES", "CACHE_OPTIONS"]

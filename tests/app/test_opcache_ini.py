@@ -372,10 +372,13 @@ def test_unreadable_file(tmp_path, monkeypatch):
     path = tmp_path / "op_cache.ini"
     path.write_bytes(b"[op_compiler_cache]\n")
 
-    def denied(self):
+    def denied(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(Path, "read_bytes", denied)
+    # Root reads a chmod 000 file anyway; refuse the open itself.
+    import app.inputfiles
+
+    monkeypatch.setattr(app.inputfiles, "open", denied, raising=False)
     with pytest.raises(InputError, match="Permission denied"):
         read_op_cache_ini(path)
 
