@@ -4,8 +4,11 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# The window's translations: .ts sources (committed) compiled to .qm (build products).
+TS := $(wildcard resources/translations/*.ts)
+QM := $(TS:.ts=.qm)
 
-.PHONY: run test lint bench dist clean
+.PHONY: run test lint bench dist clean translations ts
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit("Python >= 3.10 is needed (found %s)" % sys.version.split()[0]) if sys.version_info < (3, 10) else None'
@@ -13,10 +16,21 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	@touch $(STAMP)
 
-run: $(STAMP)
+$(QM): %.qm: %.ts | $(STAMP)
+	$(VENV)/bin/pyside6-lrelease -silent $< -qm $@
+
+translations: $(QM)
+
+# After changing a text in ui/: bring the .ts up to date, then translate its new entries
+# (tests/ui/test_translations.py fails while one is missing or unfinished).
+ts: $(STAMP)
+	$(VENV)/bin/pyside6-lupdate -extensions py -no-obsolete -locations none -source-language en \
+		-target-language zh_CN ui -ts resources/translations/cann_config_zh_CN.ts
+
+run: $(STAMP) $(QM)
 	$(VENV)/bin/cann-config $(ARGS)
 
-test: $(STAMP)
+test: $(STAMP) $(QM)
 	QT_QPA_PLATFORM=$${QT_QPA_PLATFORM:-offscreen} $(PY) -m ruff check .
 	QT_QPA_PLATFORM=$${QT_QPA_PLATFORM:-offscreen} $(PY) -m pytest $(PYTEST_ARGS)
 
@@ -34,3 +48,4 @@ dist: $(VENV)/.installed-dist
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info
+	rm -f $(QM)

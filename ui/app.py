@@ -13,13 +13,17 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QtMsgType, qInstallMessageHandler
-from PySide6.QtGui import QIcon
+from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
 
-from app.i18n import current_language, set_language
+from app.i18n import current_language, normalize_language
 from app.resources import resource
 from ui import settings
-from ui.translation import install_translators
+from ui.translation import apply_language
+
+# The packaging id (packaging/io.github.cann_config_assistant.CannConfig.desktop): on Wayland the
+# compositor matches the window to its menu entry and icon by it.
+DESKTOP_FILE_NAME = "io.github.cann_config_assistant.CannConfig"
 
 
 def _fatal_to_exit(mode: QtMsgType, context: Any, message: str) -> None:
@@ -32,17 +36,26 @@ def _fatal_to_exit(mode: QtMsgType, context: Any, message: str) -> None:
         print(f"qt: {message}", file=sys.stderr)
 
 
+def remembered_language() -> str | None:
+    """The language chosen in the window's language switch last time, if it is one we know."""
+    stored = settings.read_str(settings.KEY_LANGUAGE)
+    try:
+        return normalize_language(stored) if stored else None
+    except ValueError:
+        return None
+
+
 def run(args: Any, started: Callable[[], float] | None = None) -> int:
     qInstallMessageHandler(_fatal_to_exit)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     settings.configure_application(app)
+    QGuiApplication.setDesktopFileName(DESKTOP_FILE_NAME)
     qInstallMessageHandler(None)
     icon = resource("icons", "cann-config.svg")
     if icon.is_file():
         app.setWindowIcon(QIcon(str(icon)))
-    lang = getattr(args, "lang", None) or settings.read_str(settings.KEY_LANGUAGE) or current_language()
-    set_language(lang)
-    install_translators(current_language())
+    # --lang, else the language last chosen in the window, else the locale's (app.cli set it).
+    apply_language(getattr(args, "lang", None) or remembered_language() or current_language())
 
     from ui import create_wizard
 

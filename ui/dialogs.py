@@ -9,9 +9,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QWidget
 
-
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("Dialogs", text)
+translate = QCoreApplication.translate
 
 
 def choose_open_file(parent: QWidget, title: str, filters: str, start: str = "") -> str:
@@ -32,11 +30,11 @@ def choose_directory(parent: QWidget, title: str, start: str = "") -> str:
 
 def ask_unsaved(parent: QWidget, details: str) -> str:
     """"save", "discard" or "cancel" for choices that were neither exported nor saved."""
-    box = QMessageBox(QMessageBox.Icon.Question, _tr("Unsaved choices"),
-                      _tr("Your choices have not been saved or copied yet."), parent=parent)
+    box = QMessageBox(QMessageBox.Icon.Question, translate("Dialogs", "Unsaved choices"),
+                      translate("Dialogs", "Your choices have not been saved or copied yet."), parent=parent)
     box.setInformativeText(details)
-    save = box.addButton(_tr("&Save profile…"), QMessageBox.ButtonRole.AcceptRole)
-    discard = box.addButton(_tr("&Discard"), QMessageBox.ButtonRole.DestructiveRole)
+    save = box.addButton(translate("Dialogs", "&Save profile…"), QMessageBox.ButtonRole.AcceptRole)
+    discard = box.addButton(translate("Dialogs", "&Discard"), QMessageBox.ButtonRole.DestructiveRole)
     box.addButton(QMessageBox.StandardButton.Cancel)
     box.setDefaultButton(save)
     box.exec()

@@ -21,42 +21,49 @@ from app.i18n import pick
 SEVERITY_COLOURS = {"error": "#b3261e", "warning": "#8a5a00", "info": "#31587a"}
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("DocPane", text)
+translate = QCoreApplication.translate
 
 
 def _shown(value: Value) -> str:
-    return _tr("(not set)") if value == "" else str(value)
+    return translate("DocPane", "(not set)") if value == "" else str(value)
 
 
 def severity_label(severity: str) -> str:
-    return {"error": _tr("Error"), "warning": _tr("Warning"), "info": _tr("Note")}.get(severity, severity)
+    labels = {"error": translate("DocPane", "Error"), "warning": translate("DocPane", "Warning"),
+              "info": translate("DocPane", "Note")}
+    return labels.get(severity, severity)
+
+
+def severity_prefix(severity: str) -> str:
+    """The severity label with the language's colon ("Error:", "错误：")."""
+    return translate("DocPane", "%1:").replace("%1", severity_label(severity))
 
 
 def _targets_rows(option: Option, catalog: Catalog) -> list[tuple[str, str]]:
     t = option.targets
     rows = []
     if t.memory_config:
-        rows.append((_tr("TF1 MemoryConfig keyword"), t.memory_config))
+        rows.append((translate("DocPane", "TF1 MemoryConfig keyword"), t.memory_config))
     if t.npu_run_config:
-        rows.append((_tr("TF1 NPURunConfig keyword"), t.npu_run_config))
+        rows.append((translate("DocPane", "TF1 NPURunConfig keyword"), t.npu_run_config))
     if t.parameter_map:
-        rows.append((_tr("TF1 session parameter_map"), f'parameter_map["{t.parameter_map.key}"].{t.parameter_map.field}'))
+        rows.append((translate("DocPane", "TF1 session parameter_map"),
+                     f'parameter_map["{t.parameter_map.key}"].{t.parameter_map.field}'))
     if t.tf2:
-        rows.append((_tr("TF2 npu.global_options()"), t.tf2))
+        rows.append((translate("DocPane", "TF2 npu.global_options()"), t.tf2))
     if t.ge:
-        rows.append((_tr("GE option"), t.ge))
+        rows.append((translate("DocPane", "GE option"), t.ge))
     if t.atc:
-        rows.append((_tr("ATC flag"), t.atc))
+        rows.append((translate("DocPane", "ATC flag"), t.atc))
     if t.acl:
-        rows.append((_tr("AscendCL option"), t.acl))
+        rows.append((translate("DocPane", "AscendCL option"), t.acl))
     for fid, var in t.env.items():
-        who = _tr("other frameworks") if fid == "*" else pick(catalog.frameworks[fid].name)
-        rows.append((_tr("Environment variable (%1)").replace("%1", who), var))
+        who = translate("DocPane", "other frameworks") if fid == "*" else pick(catalog.frameworks[fid].name)
+        rows.append((translate("DocPane", "Environment variable (%1)").replace("%1", who), var))
     if t.ini:
-        rows.append((_tr("op_cache.ini key"), t.ini))
+        rows.append((translate("DocPane", "op_cache.ini key"), t.ini))
     if option.legacy_env:
-        rows.append((_tr("Legacy environment variable (do not combine)"), option.legacy_env))
+        rows.append((translate("DocPane", "Legacy environment variable (do not combine)"), option.legacy_env))
     return rows
 
 
@@ -65,60 +72,68 @@ def option_html(option: Option, catalog: Catalog, *, current: Value | None = Non
     """The documentation of one option as HTML, in the current language."""
     parts = [f"<h3>{escape(pick(option.title))}</h3>", f"<p><code>{escape(option.id)}</code>"]
     if not option.documented:
-        parts.append(f" &nbsp;<b style='color:{SEVERITY_COLOURS['warning']}'>{escape(_tr('Undocumented'))}</b>")
+        undocumented = escape(translate("DocPane", "Undocumented"))
+        parts.append(f" &nbsp;<b style='color:{SEVERITY_COLOURS['warning']}'>{undocumented}</b>")
     if option.advanced:
-        parts.append(f" &nbsp;<i>{escape(_tr('Advanced'))}</i>")
+        advanced = escape(translate("DocPane", "Advanced"))
+        parts.append(f" &nbsp;<i>{advanced}</i>")
     parts.append("</p>")
     if reason:
+        label = escape(translate("DocPane", "Not available:"))
         parts.append(f"<p style='background:#fdecea;color:{SEVERITY_COLOURS['error']};padding:4px'>"
-                     f"<b>{escape(_tr('Not available:'))}</b> {escape(reason)}</p>")
+                     f"<b>{label}</b> {escape(reason)}</p>")
     parts.append(f"<p>{escape(pick(option.doc))}</p>")
     default = option.default
     fw_default = catalog.default_for(option.id, framework) if framework else default
     if option.values or option.special:
-        parts.append(f"<p><b>{escape(_tr('Values'))}</b></p><table cellspacing='0' cellpadding='3'>")
+        heading = escape(translate("DocPane", "Values"))
+        parts.append(f"<p><b>{heading}</b></p><table cellspacing='0' cellpadding='3'>")
         for doc in option.values + option.special:
             marks = []
             if doc.value == fw_default:
-                marks.append(_tr("default"))
+                marks.append(translate("DocPane", "default"))
             if current is not None and doc.value == current:
-                marks.append(_tr("chosen"))
-            mark = f" <i>({escape(', '.join(marks))})</i>" if marks else ""
+                marks.append(translate("DocPane", "chosen"))
+            separator = translate("DocPane", ", ", "list separator")
+            mark = f" <i>({escape(separator.join(marks))})</i>" if marks else ""
             weight = "bold" if current is not None and doc.value == current else "normal"
             parts.append(f"<tr><td valign='top' style='font-weight:{weight}'><code>{escape(_shown(doc.value))}</code></td>"
                          f"<td>{escape(pick(doc.text))}{mark}</td></tr>")
         parts.append("</table>")
-    facts = [f"{escape(_tr('Default'))}: <code>{escape(_shown(default))}</code>"]
+    facts = [escape(translate("DocPane", "Default: %1")).replace("%1", f"<code>{escape(_shown(default))}</code>")]
     if fw_default != default and framework:
-        facts.append(escape(_tr("for %1: %2").replace("%1", pick(catalog.frameworks[framework].name))
+        facts.append(escape(translate("DocPane", "for %1: %2").replace("%1", pick(catalog.frameworks[framework].name))
                             .replace("%2", _shown(fw_default))))
     if option.unit:
-        facts.append(f"{escape(_tr('Unit'))}: {escape(option.unit)}")
+        facts.append(escape(translate("DocPane", "Unit: %1").replace("%1", option.unit)))
     if option.min is not None or option.max is not None:
-        facts.append(f"{escape(_tr('Range'))}: [{option.min}, {option.max}]")
+        facts.append(escape(translate("DocPane", "Range: %1").replace("%1", f"[{option.min}, {option.max}]")))
     parts.append("<p>" + " &nbsp;·&nbsp; ".join(facts) + "</p>")
     table = load_device_table()
     if option.series is None:
-        parts.append(f"<p><b>{escape(_tr('Devices'))}:</b> {escape(_tr('every Ascend device'))}</p>")
+        label, names = translate("DocPane", "Devices:"), translate("DocPane", "every Ascend device")
     else:
-        names = ", ".join(pick(table.series[sid].name) for sid in option.series)
-        parts.append(f"<p><b>{escape(_tr('Supported only on'))}:</b> {escape(names)}</p>")
+        label = translate("DocPane", "Supported only on:")
+        names = translate("DocPane", "; ", "separator of device series").join(pick(table.series[sid].name) for sid in option.series)
+    parts.append(f"<p><b>{escape(label)}</b> {escape(names)}</p>")
     if option.notes:
-        parts.append(f"<p><b>{escape(_tr('Rules'))}</b></p><ul>")
+        heading = escape(translate("DocPane", "Rules"))
+        parts.append(f"<p><b>{heading}</b></p><ul>")
         for note in option.notes:
             colour = SEVERITY_COLOURS.get(note.severity, "#000")
-            parts.append(f"<li><span style='color:{colour}'>{escape(severity_label(note.severity))}:</span> "
-                         f"{escape(pick(note.text))}</li>")
+            said = escape(severity_prefix(note.severity))
+            parts.append(f"<li><span style='color:{colour}'>{said}</span> {escape(pick(note.text))}</li>")
         parts.append("</ul>")
     rows = _targets_rows(option, catalog)
     if rows:
-        parts.append(f"<p><b>{escape(_tr('Where it is set'))}</b></p><table cellspacing='0' cellpadding='2'>")
+        heading = escape(translate("DocPane", "Where it is set"))
+        parts.append(f"<p><b>{heading}</b></p><table cellspacing='0' cellpadding='2'>")
         for label, name in rows:
             parts.append(f"<tr><td>{escape(label)}</td><td><code>{escape(name)}</code></td></tr>")
         parts.append("</table>")
     if option.sources:
-        parts.append(f"<p style='color:#555'><small>{escape(_tr('Sources'))}: "
-                     + "; ".join(escape(s) for s in option.sources) + "</small></p>")
+        sources = escape(translate("DocPane", "Sources: %1").replace("%1", "; ".join(option.sources)))
+        parts.append(f"<p style='color:#555'><small>{sources}</small></p>")
     return "".join(parts)
 
 

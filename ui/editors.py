@@ -10,6 +10,8 @@ typed, and `setProperty("value", ...)` with an invalid value changes nothing.
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import Property, QCoreApplication, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QSpinBox, QToolButton, QWidget
@@ -20,18 +22,18 @@ from app.i18n import pick
 SUMMARY_CHARS = 56
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("OptionEditor", text)
+translate = QCoreApplication.translate
 
 
 def shown_value(value: Value) -> str:
     """How a value is written in the UI ("" is the catalog's "not set")."""
-    return _tr("(not set)") if value == "" else str(value)
+    return translate("OptionEditor", "(not set)") if value == "" else str(value)
 
 
 def value_summary(text: str, limit: int = SUMMARY_CHARS) -> str:
-    """The start of a value's meaning, short enough for a combo box item."""
-    first = text.split(". ")[0].split("; ")[0].rstrip(".")
+    """The start of a value's meaning (up to the first sentence or clause end, in English or
+    Chinese punctuation), short enough for a combo box item."""
+    first = re.split(r"\. |; |。|；", text, maxsplit=1)[0].rstrip(".")
     if len(first) > limit:
         first = first[: limit - 1].rstrip() + "…"
     return first
@@ -225,7 +227,7 @@ class PathEditor(OptionEditor):
         self.browse.clicked.connect(lambda: self.browseRequested.emit(self.option.id))
 
     def retranslate(self) -> None:
-        self.browse.setText(_tr("Bro&wse…"))
+        self.browse.setText(translate("OptionEditor", "Bro&wse…"))
 
     def _shows(self, value: Value) -> bool:
         return self.line.text() == value

@@ -12,9 +12,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import QCoreApplication
+
 from app.errors import InputError
 from app.profile import load_profile
 from ui.controller import WizardController
+
+translate = QCoreApplication.translate
 
 
 def _apply_settings(controller: WizardController, settings: dict[str, Any], framework: str | None = None) -> None:
@@ -54,7 +58,8 @@ def import_file(controller: WizardController, path: str, kind: str) -> None:
         try:
             text = p.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(f"cannot read the script: {getattr(exc, 'strerror', None) or exc}", p) from None
+            raise InputError(translate("FileImport", "cannot read the script: %1")
+                             .replace("%1", str(getattr(exc, "strerror", None) or exc)), p) from None
         imported = import_script(text, str(p))
         _apply_settings(controller, imported.settings, imported.framework)
         controller.add_imported(str(p), list(imported.findings))
@@ -64,7 +69,8 @@ def import_file(controller: WizardController, path: str, kind: str) -> None:
         try:
             text = p.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(f"cannot read the file: {getattr(exc, 'strerror', None) or exc}", p) from None
+            raise InputError(translate("FileImport", "cannot read the file: %1")
+                             .replace("%1", str(getattr(exc, "strerror", None) or exc)), p) from None
         imported = import_fish_env(text, str(p))
         _apply_settings(controller, imported.settings, imported.framework)
         controller.add_imported(str(p), list(imported.findings))

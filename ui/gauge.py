@@ -18,8 +18,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 MIB = 1024 * 1024  # CANN's MB (SIZE_MB_UNIT = 1048576)
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("CacheGauge", text)
+translate = QCoreApplication.translate
 
 
 def human_size(n: float) -> str:
@@ -91,21 +90,21 @@ class CacheGauge(QWidget):
     def row_text(self, row: GaugeRow) -> str:
         used = human_size(row.used_bytes)
         if row.pending:
-            return _tr("%1: %2 (%3 files) …").replace("%1", row.soc).replace("%2", used) \
+            return translate("CacheGauge", "%1: %2 (%3 files) …").replace("%1", row.soc).replace("%2", used) \
                 .replace("%3", f"{row.files:,}")
         if row.limit_bytes is None:
-            return _tr("%1: %2 (no limit: ageing is off)").replace("%1", row.soc).replace("%2", used)
-        text = _tr("%1: %2 of %3 (%4 %)").replace("%1", row.soc).replace("%2", used) \
+            return translate("CacheGauge", "%1: %2 (no limit: ageing is off)").replace("%1", row.soc).replace("%2", used)
+        text = translate("CacheGauge", "%1: %2 of %3 (%4 %)").replace("%1", row.soc).replace("%2", used) \
             .replace("%3", human_size(row.limit_bytes)).replace("%4", f"{row.percent:.0f}")
         if row.delete_bytes:
-            text += " — " + _tr("next start deletes %1").replace("%1", human_size(row.delete_bytes))
+            text += " — " + translate("CacheGauge", "next start deletes %1").replace("%1", human_size(row.delete_bytes))
         return text
 
     def free_text(self) -> str:
         free = human_size(self.free_bytes or 0)
         if self.fs_type:
-            return _tr("Free space: %1 (%2)").replace("%1", free).replace("%2", self.fs_type)
-        return _tr("Free space: %1").replace("%1", free)
+            return translate("CacheGauge", "Free space: %1 (%2)").replace("%1", free).replace("%2", self.fs_type)
+        return translate("CacheGauge", "Free space: %1").replace("%1", free)
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
         lines = max(1, len(self.rows))
@@ -125,7 +124,7 @@ class CacheGauge(QWidget):
         if not self.rows:
             painter.setPen(text_colour)
             painter.drawText(QRectF(8, y, width, metrics.height() * 2), Qt.TextFlag.TextWordWrap,
-                             self.message or _tr("No scan yet: press Scan to measure the cache."))
+                             self.message or translate("CacheGauge", "No scan yet: press Scan to measure the cache."))
             y += metrics.height() * 2 + 4
         for row in self.rows:
             painter.setPen(text_colour)
@@ -138,7 +137,7 @@ class CacheGauge(QWidget):
         if self.free_bytes is not None:
             bottom.append(self.free_text())
         if self.partial:
-            bottom.append(_tr("partial: the scan was stopped"))
+            bottom.append(translate("CacheGauge", "partial: the scan was stopped"))
         if self.rows and self.message:
             bottom.append(self.message)
         if bottom:
@@ -185,8 +184,8 @@ class CacheGauge(QWidget):
             small.setPointSizeF(max(small.pointSizeF() * 0.85, 6))
             painter.setFont(small)
             painter.setPen(QColor("#222"))
-            painter.drawText(QRectF(lx + 3, rect.bottom() + 1, 120, 14), Qt.AlignmentFlag.AlignLeft, _tr("limit"))
+            painter.drawText(QRectF(lx + 3, rect.bottom() + 1, 120, 14), Qt.AlignmentFlag.AlignLeft, translate("CacheGauge", "limit"))
             if row.keep_bytes is not None:
                 painter.drawText(QRectF(x_of(row.keep_bytes) - 123, rect.bottom() + 1, 120, 14),
-                                 Qt.AlignmentFlag.AlignRight, _tr("keep"))
+                                 Qt.AlignmentFlag.AlignRight, translate("CacheGauge", "keep"))
             painter.setFont(self.font())

@@ -17,12 +17,10 @@ from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QToolButton, QWi
 
 from app.catalog import Note, Option, Value
 from app.i18n import pick
-from ui.docpane import SEVERITY_COLOURS, severity_label
+from ui.docpane import SEVERITY_COLOURS, severity_prefix
 from ui.editors import OptionEditor, make_editor
 
-
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("OptionRow", text)
+translate = QCoreApplication.translate
 
 
 class ClickableLabel(QLabel):
@@ -92,11 +90,11 @@ class OptionRow(QWidget):
 
     def retranslate(self) -> None:
         title = pick(self.option.title)
-        if not self.option.documented and _tr("undocumented") not in title.lower():
-            title += " " + _tr("(undocumented)")
+        if not self.option.documented and translate("OptionRow", "undocumented") not in title.lower():
+            title += " " + translate("OptionRow", "(undocumented)")
         self.title.setText(f"<b>{title}</b>")
-        self.info.setToolTip(_tr("Show the documentation of this option"))
-        self.info.setAccessibleName(_tr("Documentation: %1").replace("%1", pick(self.option.title)))
+        self.info.setToolTip(translate("OptionRow", "Show the documentation of this option"))
+        self.info.setAccessibleName(translate("OptionRow", "Documentation: %1").replace("%1", pick(self.option.title)))
         self.editor.setAccessibleName(pick(self.option.title))
         self.editor.retranslate()
 
@@ -116,11 +114,11 @@ class OptionRow(QWidget):
             self.reason.hide()
             self.reason.clear()
         else:
-            text = pick(availability.reason) if availability.reason else _tr("Not available here.")
-            self.reason.setText(_tr("Not available: %1").replace("%1", text))
+            text = pick(availability.reason) if availability.reason else translate("OptionRow", "Not available here.")
+            self.reason.setText(translate("OptionRow", "Not available: %1").replace("%1", text))
             self.reason.show()
         if notes:
-            lines = [f"<span style='color:{SEVERITY_COLOURS.get(sev, '#000')}'><b>{severity_label(sev)}:</b></span> "
+            lines = [f"<span style='color:{SEVERITY_COLOURS.get(sev, '#000')}'><b>{escape(severity_prefix(sev))}</b></span> "
                      f"{escape(pick(note.text))}" for note, sev in notes]
             self.notes.setText("<br>".join(lines))
             self.notes.show()

@@ -14,9 +14,10 @@ from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTextBrowser, QVBoxLayout, QWidget
 
 
-def diff_lines(old: str, new: str, name: str) -> list[str]:
+def diff_lines(old: str, new: str, before: str, after: str) -> list[str]:
+    """A unified diff whose headers name the file as it is now (`before`) and after saving."""
     return list(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
-                                     fromfile=f"{name} (now)", tofile=f"{name} (after saving)"))
+                                     fromfile=before, tofile=after))
 
 
 class ReviewDialog(QDialog):
@@ -39,7 +40,8 @@ class ReviewDialog(QDialog):
         mono = QFont("monospace")
         mono.setStyleHint(QFont.StyleHint.TypeWriter)
         self.diff.setFont(mono)
-        lines = diff_lines(old or "", new, "op_cache.ini")
+        lines = diff_lines(old or "", new, self.tr("%1 (now)").replace("%1", "op_cache.ini"),
+                           self.tr("%1 (after saving)").replace("%1", "op_cache.ini"))
         self.diff_text = "".join(lines)
         html = []
         for line in lines:

@@ -2,9 +2,11 @@
 beside them, the workers it owns, and what happens on close.
 
 The documentation pane is the wizard's side widget, so it is one pane for every page: it shows
-the option in focus on the memory and cache pages and a page's own help elsewhere. On close the
-wizard asks before losing unsaved choices (when it is on screen), saves its geometry, and stops
-and joins every worker it started.
+the option in focus on the memory and cache pages and a page's own help elsewhere. The language
+switch (`languageButton`, 中文 / English) sits in the button row, so it is there on every page: it
+re-translates the window, the catalog texts, the findings and the export preview at once, and is
+remembered. On close the wizard asks before losing unsaved choices (when it is on screen), saves
+its geometry, and stops and joins every worker it started.
 """
 
 from __future__ import annotations
@@ -13,12 +15,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, QThread, QTimer
-from PySide6.QtGui import QCloseEvent, QShowEvent
-from PySide6.QtWidgets import QWidget, QWizard
+from PySide6.QtCore import QByteArray, QCoreApplication, QEvent, QObject, QThread, QTimer
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QShowEvent
+from PySide6.QtWidgets import QMenu, QPushButton, QWidget, QWizard
 
 from app.errors import InputError
-from app.i18n import current_language, set_language
+from app.i18n import current_language
 from ui import dialogs, settings
 from ui.controller import WizardController
 from ui.docpane import DocPane
@@ -27,6 +29,16 @@ from ui.pages.memory import MemoryPage
 from ui.workers import DetectionWorker, stop_and_join
 
 PAGE_DEVICE, PAGE_MEMORY, PAGE_CACHE, PAGE_EXPORT = range(4)
+
+# Each language named in itself, so a reader finds theirs whatever the window shows now.
+LANGUAGE_NAMES = (("zh_CN", "中文（简体）"), ("en", "English"))
+LANGUAGE_SHORT = {"zh_CN": "中文", "en": "English"}
+
+# QWizard does not re-read its button texts when the language changes: they are set again from
+# Qt's own catalog (qtbase_<lang>.qm, context "QWizard"), as the ModernStyle wizard names them.
+QT_WIZARD_BUTTONS = ((QWizard.WizardButton.BackButton, "< &Back"), (QWizard.WizardButton.NextButton, "&Next >"),
+                     (QWizard.WizardButton.CommitButton, "Commit"), (QWizard.WizardButton.FinishButton, "&Finish"),
+                     (QWizard.WizardButton.CancelButton, "Cancel"), (QWizard.WizardButton.HelpButton, "&Help"))
 
 
 class ConfigWizard(QWizard):
@@ -47,6 +59,7 @@ class ConfigWizard(QWizard):
         self.setWizardStyle(QWizard.WizardStyle.ModernStyle)
         self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
         self.setOption(QWizard.WizardOption.HaveHelpButton, False)
+        self._make_language_switch()
 
         self.doc_pane = DocPane(controller.catalog, self)
         self.doc_pane.setMinimumWidth(340)
@@ -68,7 +81,6 @@ class ConfigWizard(QWizard):
             page.docRequested.connect(self.show_option_doc)
         self.device_page.detectRequested.connect(self.start_detection)
         self.device_page.openFileRequested.connect(self.open_file)
-        self.device_page.languageRequested.connect(self.set_language)
         self.device_page.paste_button.clicked.connect(self.paste_npu_smi)
         self.device_page.open_smi_button.clicked.connect(self.open_npu_smi_file)
         self.cache_page.workerStarted.connect(self._worker_started)
@@ -77,7 +89,6 @@ class ConfigWizard(QWizard):
         controller.profileChanged.connect(self._refresh_doc)
         controller.deviceChanged.connect(self._refresh_doc)
         self.device_page.set_recent(settings.recent_files(), self.open_file)
-        self.device_page.set_language_shown(current_language())
         if not deferred:
             self.build_pages()
         self.installEventFilter(self)
@@ -117,20 +128,66 @@ class ConfigWizard(QWizard):
 
     # -- texts ----------------------------------------------------------------------------------
 
+    def _make_language_switch(self) -> None:
+        """The language switch: a button in the button row with a menu of the languages."""
+        button = QPushButton(self)
+        button.setObjectName("languageButton")
+        menu = QMenu(button)
+        menu.setObjectName("languageMenu")
+        group = QActionGroup(menu)
+        group.setExclusive(True)
+        self.language_actions = {}
+        for code, name in LANGUAGE_NAMES:
+            action = menu.addAction(name)
+            action.setObjectName(f"language_{code}")
+            action.setCheckable(True)
+            action.setData(code)
+            group.addAction(action)
+            self.language_actions[code] = action
+        # A bound method, not a lambda holding the wizard: a connection keeps its callable alive
+        # as long as the action, which would keep the wizard from ever being freed.
+        group.triggered.connect(self._language_chosen)
+        button.setMenu(menu)
+        self.language_button = button
+        self.setOption(QWizard.WizardOption.HaveCustomButton1, True)
+        self.setButton(QWizard.WizardButton.CustomButton1, button)
+        self.setButtonLayout([QWizard.WizardButton.CustomButton1, QWizard.WizardButton.Stretch,
+                              QWizard.WizardButton.BackButton, QWizard.WizardButton.NextButton,
+                              QWizard.WizardButton.CommitButton, QWizard.WizardButton.FinishButton,
+                              QWizard.WizardButton.CancelButton])
+
+    def _language_chosen(self, action: QAction) -> None:
+        self.set_language(action.data())
+
     def retranslate(self) -> None:
+        """Every text of the window again, in the current language (app.i18n and the installed
+        translators): the pages, Qt's buttons, the language switch, the documentation pane."""
         self.setWindowTitle(self.tr("CANN Config Assistant"))
+        for which, source in QT_WIZARD_BUTTONS:
+            self.setButtonText(which, QCoreApplication.translate("QWizard", source))
+        lang = current_language()
+        # Through QWizard: it sets its buttons' texts itself whenever the page changes.
+        self.setButtonText(QWizard.WizardButton.CustomButton1, LANGUAGE_SHORT.get(lang, lang))
+        self.language_button.setToolTip(self.tr("Language of the window, the documentation and the exports"))
+        self.language_button.setAccessibleName(self.tr("Language"))
+        for code, action in self.language_actions.items():
+            action.setChecked(code == lang)
         for page in (self.device_page, self.memory_page, self.cache_page, self.export_page):
             page.retranslate()
-        self._page_changed(self.currentId())
+        if self.doc_pane.shown_option:
+            self.show_option_doc(self.doc_pane.shown_option)
+        else:
+            self._page_changed(self.currentId())
 
-    def set_language(self, lang: str) -> None:
-        from ui.translation import install_translators
+    def set_language(self, lang: str) -> str:
+        """Switch the whole window to `lang` ("zh_CN" or "en") without a restart, and remember
+        it; returns the language in effect (English when the translation cannot be loaded)."""
+        from ui.translation import apply_language
 
-        set_language(lang)
-        install_translators(current_language())
-        settings.write(settings.KEY_LANGUAGE, current_language())
-        self.device_page.set_language_shown(current_language())
+        lang = apply_language(lang)
+        settings.write(settings.KEY_LANGUAGE, lang)
         self.retranslate()
+        return lang
 
     # -- documentation pane ---------------------------------------------------------------------
 
@@ -210,7 +267,7 @@ class ConfigWizard(QWizard):
         dialog = NpuSmiDialog(self)
         if dialogs.run_dialog(dialog):
             info, boards = dialog.texts()
-            self._use_npu_smi(info, boards, "<pasted npu-smi output>")
+            self._use_npu_smi(info, boards, self.tr("<pasted npu-smi output>"))
 
     def open_npu_smi_file(self) -> None:
         path = dialogs.choose_open_file(self, self.tr("Open npu-smi output"), self.tr("Text files (*.txt *.log);;All files (*)"))
@@ -291,5 +348,6 @@ class ConfigWizard(QWizard):
         self.cache_page.remember_choices()
         self.export_page.remember_choices()
         self.memory_page.remember_choices()
+        self.cache_page.stop_work()
         for worker in self.workers:
             stop_and_join(worker)

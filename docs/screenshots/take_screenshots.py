@@ -4,7 +4,10 @@ Run under a real X server with a CJK font installed (Debian: xvfb, libxcb-icccm4
 libxcb-keysyms1, libxcb-cursor0, fonts-wqy-microhei):
 
     xvfb-run -a -s "-screen 0 1400x900x24" env QT_QPA_PLATFORM=xcb \
-        .venv/bin/python docs/screenshots/take_screenshots.py
+        .venv/bin/python docs/screenshots/take_screenshots.py [--lang zh_CN] [--out DIR]
+
+`--lang zh_CN` takes the Chinese ones (into docs/screenshots/zh_CN/ unless --out says where);
+tests/ui/test_screenshots_zh.py runs it that way.
 
 The scene: detection found an Atlas A2 (Ascend910B3) but support staff prepare settings for a
 customer's Ascend310P3; static memory policy 2 with concurrent graphs; a cache over its limit.
@@ -13,6 +16,7 @@ Everything lives in a temporary directory; the real home and settings are not to
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
@@ -43,7 +47,14 @@ def make_cache(base: Path) -> None:
         encoding="utf-8")
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Take the screenshots of the four wizard pages.")
+    parser.add_argument("--lang", choices=("en", "zh_CN"), default="en")
+    parser.add_argument("--out", type=Path, help="where the PNG files go (default: docs/screenshots[/zh_CN])")
+    args = parser.parse_args(argv)
+    out = args.out or (HERE if args.lang == "en" else HERE / args.lang)
+    out.mkdir(parents=True, exist_ok=True)
+
     from PySide6.QtCore import QSettings
     from PySide6.QtGui import QImage
     from PySide6.QtWidgets import QApplication, QCheckBox, QComboBox
@@ -61,6 +72,9 @@ def main() -> int:
         QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tmp)
         cache = Path(tmp) / "cache"
         make_cache(cache)
+        from ui.translation import apply_language
+
+        apply_language(args.lang)
         probe = HostProbe(device=device_from_soc("Ascend910B3", "npu-smi"), toolkit_version="8.5.0",
                           driver_version="25.2.0", tried=["npu-smi info (0.4 s): 8 NPUs, 910B3"])
         wizard = ui.create_wizard(probe=lambda timeout: probe)
@@ -80,7 +94,7 @@ def main() -> int:
         def shoot(name: str) -> None:
             settle()
             image = wizard.grab().toImage()
-            path = HERE / f"{name}.png"
+            path = out / f"{name}.png"
             image.save(str(path), "PNG", 9)
             if path.stat().st_size > 190_000:
                 image.convertToFormat(QImage.Format.Format_Indexed8).save(str(path), "PNG", 9)

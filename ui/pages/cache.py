@@ -13,6 +13,7 @@ value. op_cache.ini is written only after the review dialog, never silently.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -35,7 +36,7 @@ from app.errors import InputError
 from app.i18n import pick
 from ui import dialogs
 from ui.controller import WizardController
-from ui.docpane import SEVERITY_COLOURS, severity_label
+from ui.docpane import SEVERITY_COLOURS, severity_prefix
 from ui.gauge import CacheGauge, GaugeRow, human_size
 from ui.pages.options import OptionsPage
 from ui.workers import PredictionWorker, ScanWorker
@@ -54,12 +55,16 @@ class CachePage(OptionsPage):
         self.usage: Any = None  # app.scanner.CacheUsage of the last finished scan
         self.progress: Any = None  # the last ScanProgress while scanning
         self.scan_worker: ScanWorker | None = None
-        self.scan_error = ""
-        self.save_message = ""
+        # What the status lines say, as functions of the current language, so a language switch
+        # says it again in the new one.
+        self._scan_error: Callable[[], str] | None = None
+        self._scan_text: Callable[[], str] | None = None
+        self._save_text: Callable[[], str] | None = None
         self._loaded_ini_path: Path | None = None
         self._ini_error = ""
         self._predictions: dict[tuple[int, int], dict[str, Any]] = {}
         self._prediction_worker: PredictionWorker | None = None
+        self._work_stopped = False  # the window is closing: no new worker is started
 
     def _build(self) -> None:
         controller = self.controller
@@ -88,7 +93,7 @@ class CachePage(OptionsPage):
             if option.targets.ini:
                 modified = QLabel(row)
                 modified.setObjectName(f"modified_{option.id}")
-                modified.setStyleSheet("color: #8a5a00; font-weight: bold;")
+                modified.setStyleSheet("color: #8a5a00; font-weight: bold; padding-right: 4px;")
                 reset = QToolButton(row)
                 reset.setObjectName(f"reset_{option.id}")
                 reset.clicked.connect(lambda _checked=False, oid=option.id: self.controller.reset_value(oid))
@@ -322,7 +327,7 @@ class CachePage(OptionsPage):
             seen.add(key)
             where = f" <small>({escape(finding.where())})</small>" if finding.where() else ""
             lines.append(f"<span style='color:{SEVERITY_COLOURS.get(finding.severity, '#000')}'>"
-                         f"<b>{escape(severity_label(finding.severity))}:</b></span> {escape(finding.message())}{where}")
+                         f"<b>{escape(severity_prefix(finding.severity))}</b></span> {escape(finding.message())}{where}")
         self.findings_label.setText("<br>".join(lines))
         self.findings_label.setVisible(bool(lines))
 
@@ -342,7 +347,7 @@ class CachePage(OptionsPage):
     def _request_prediction(self) -> None:
         """Compute the prediction for the sizes being set in a worker, unless it is known."""
         key = self.size_settings()
-        if self.usage is None or key in self._predictions:
+        if self.usage is None or key in self._predictions or self._work_stopped:
             return
         if self._prediction_worker is not None and self._prediction_worker.isRunning():
             return  # when it finishes, the sizes are looked at again
@@ -397,7 +402,7 @@ class CachePage(OptionsPage):
             message = self.scan_error
         findings = self.scan_findings()
         self.scan_findings_label.setText("<br>".join(
-            f"<span style='color:{SEVERITY_COLOURS.get(f.severity, '#000')}'><b>{escape(severity_label(f.severity))}:"
+            f"<span style='color:{SEVERITY_COLOURS.get(f.severity, '#000')}'><b>{escape(severity_prefix(f.severity))}"
             f"</b></span> {escape(f.message())}" for f in findings))
         self.scan_findings_label.setVisible(bool(findings))
         self.gauge.set_rows(rows, free_bytes=getattr(usage, "free_bytes", None),
@@ -415,14 +420,28 @@ class CachePage(OptionsPage):
         else:
             self.start_scan()
 
+    @property
+    def scan_error(self) -> str:
+        return self._scan_error() if self._scan_error is not None else ""
+
+    @property
+    def save_message(self) -> str:
+        return self._save_text() if self._save_text is not None else ""
+
+    def _set_scan_text(self, text: Callable[[], str] | None) -> None:
+        self._scan_text = text
+        self.scan_status.setText(text() if text is not None else "")
+
     def start_scan(self) -> None:
+        if self._work_stopped:
+            return
         path = Path(self.dir_resolution.kernel_cache)
         self.usage = None
         self.progress = None
-        self.scan_error = ""
+        self._scan_error = None
         if not path.is_dir():
-            self.scan_error = self.tr("%1 does not exist: nothing is cached there yet.").replace("%1", str(path))
-            self.scan_status.setText(self.scan_error)
+            self._scan_error = lambda: self.tr("%1 does not exist: nothing is cached there yet.").replace("%1", str(path))
+            self._set_scan_text(self._scan_error)
             self._show_gauge()
             return
         worker = ScanWorker(path, parent=self)
@@ -432,7 +451,7 @@ class CachePage(OptionsPage):
         worker.finished.connect(self._worker_finished)
         self.scan_worker = worker
         self.workerStarted.emit(worker)
-        self.scan_status.setText(self.tr("Scanning %1 …").replace("%1", str(path)))
+        self._set_scan_text(lambda: self.tr("Scanning %1 …").replace("%1", str(path)))
         worker.start()
         self._show_scan_button()
 
@@ -442,9 +461,9 @@ class CachePage(OptionsPage):
 
     def _scan_progress(self, progress: Any) -> None:
         self.progress = progress
-        self.scan_status.setText(self.tr("Scanning: %1 files, %2, %3 s").replace("%1", f"{progress.files:,}")
-                                 .replace("%2", human_size(progress.apparent_bytes))
-                                 .replace("%3", f"{progress.elapsed:.1f}"))
+        self._set_scan_text(lambda: self.tr("Scanning: %1 files, %2, %3 s").replace("%1", f"{progress.files:,}")
+                            .replace("%2", human_size(progress.apparent_bytes))
+                            .replace("%3", f"{progress.elapsed:.1f}"))
         self._show_gauge()
 
     def _scan_finished(self, final: Any) -> None:
@@ -452,6 +471,10 @@ class CachePage(OptionsPage):
         self.usage = usage
         self._predictions = {}
         self.progress = None
+        self._set_scan_text(lambda: self._scan_summary(usage))
+        self._show_gauge()
+
+    def _scan_summary(self, usage: Any) -> str:
         text = self.tr("%1 files, %2 (on disk %3), %4 s").replace("%1", f"{usage.files:,}") \
             .replace("%2", human_size(usage.apparent_bytes)).replace("%3", human_size(usage.allocated_bytes)) \
             .replace("%4", f"{usage.elapsed:.1f}")
@@ -459,12 +482,11 @@ class CachePage(OptionsPage):
             text = self.tr("Stopped: %1").replace("%1", text)
         if usage.unreadable:
             text += " — " + self.tr("%1 entries could not be read").replace("%1", str(len(usage.unreadable)))
-        self.scan_status.setText(text)
-        self._show_gauge()
+        return text
 
     def _scan_failed(self, message: str) -> None:
-        self.scan_error = message
-        self.scan_status.setText(message)
+        self._scan_error = lambda: message
+        self._set_scan_text(self._scan_error)
         self._show_gauge()
 
     def _worker_finished(self) -> None:
@@ -519,53 +541,56 @@ class CachePage(OptionsPage):
                 findings = creation_findings(changes, installed, file=str(path))
                 for finding in findings:
                     changes.update(finding.suggestion)
-                    notes.append(f"{severity_label(finding.severity)}: {finding.message()}")
+                    notes.append(f"{severity_prefix(finding.severity)} {finding.message()}")
                 data = render_op_cache_ini(None, changes)
             else:
                 data = render_op_cache_ini(c.ini, changes)
         except (InputError, ValueError) as exc:
-            self._set_save_message(self.tr("Not saved: %1").replace("%1", str(exc)))
+            self._not_saved(str(exc))
             return False
         except Exception as exc:  # noqa: BLE001 - UsageError and the like: shown, never a traceback
-            self._set_save_message(self.tr("Not saved: %1").replace("%1", str(exc)))
+            self._not_saved(str(exc))
             return False
         old = None if c.ini is None else decode_ini_text(c.ini.original)
         if c.ini is not None and data == c.ini.original:
-            self._set_save_message(self.tr("Nothing to save: %1 already holds these values; it was not touched.")
-                                   .replace("%1", str(path)))
+            self._set_save_message(lambda: self.tr("Nothing to save: %1 already holds these values; it was not "
+                                                   "touched.").replace("%1", str(path)))
             c.mark_saved()
             return True
         dialog = ReviewDialog(str(path), old, decode_ini_text(data), notes, self)
         if not dialogs.run_dialog(dialog):
-            self._set_save_message(self.tr("Not saved: the review was cancelled."))
+            self._set_save_message(lambda: self.tr("Not saved: the review was cancelled."))
             return False
         try:
             if c.ini is None:
                 path.parent.mkdir(parents=True, exist_ok=True)
             result = save_op_cache_ini(path, data, None if c.ini is None else c.ini.original)
         except FileChangedError as exc:
-            message = self.tr("Not saved: %1").replace("%1", str(exc))
-            self._set_save_message(message)
+            message = self._not_saved(str(exc))
             dialogs.show_error(self, self.tr("op_cache.ini changed on disk"), message)
             return False
         except (InputError, OSError) as exc:
-            message = self.tr("Not saved: %1").replace("%1", str(exc))
-            self._set_save_message(message)
+            message = self._not_saved(str(exc))
             dialogs.show_error(self, self.tr("Not saved"), message)
             return False
-        if result.backup is not None:
-            message = self.tr("Saved %1 (previous version kept as %2).").replace("%1", str(path)) \
-                .replace("%2", str(result.backup))
+        backup = result.backup
+        if backup is not None:
+            self._save_text = lambda: self.tr("Saved %1 (previous version kept as %2).").replace("%1", str(path)) \
+                .replace("%2", str(backup))
         else:
-            message = self.tr("Saved %1.").replace("%1", str(path))
-        self.save_message = message
+            self._save_text = lambda: self.tr("Saved %1.").replace("%1", str(path))
         c.mark_saved()
         self.reload_ini()
         return True
 
-    def _set_save_message(self, message: str) -> None:
-        self.save_message = message
+    def _not_saved(self, reason: str) -> str:
+        return self._set_save_message(lambda: self.tr("Not saved: %1").replace("%1", reason))
+
+    def _set_save_message(self, text: Callable[[], str]) -> str:
+        """Show what became of the save (in the current language, now and after a switch)."""
+        self._save_text = text
         self._show_ini()
+        return text()
 
     # -- texts ----------------------------------------------------------------------------------
 
@@ -583,7 +608,14 @@ class CachePage(OptionsPage):
         self.save_ini_button.setText(self.tr("&Review and save op_cache.ini…"))
         self.reload_ini_button.setText(self.tr("Re&load"))
         self._show_scan_button()
+        if self._scan_text is not None:
+            self.scan_status.setText(self._scan_text())
         super().retranslate()
 
     def remember_choices(self) -> None:
         """Nothing of this page is remembered: its values belong to the profile and the files."""
+
+    def stop_work(self) -> None:
+        """The window is closing: start no worker from now on (a scan result that arrives after
+        the workers were joined would otherwise start a prediction)."""
+        self._work_stopped = True

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 from app.devices import load_device_table
 from app.i18n import pick
 from ui.controller import WizardController
-from ui.docpane import SEVERITY_COLOURS, severity_label
+from ui.docpane import SEVERITY_COLOURS, severity_prefix
 
 # Where the settings will be used: (usage id, framework id, preferred export format or None for
 # the framework's first export). The names come from the catalog's frameworks table.
@@ -48,15 +48,13 @@ USAGES: tuple[tuple[str, str, str | None], ...] = (
     ("acl", "acl", None),
 )
 HEADER_ROLE = Qt.ItemDataRole.UserRole + 1  # a series header of deviceCombo: its series id
-LANGUAGE_NAMES = (("en", "English"), ("zh_CN", "中文（简体）"))
 
 
 class DevicePage(QWizardPage):
-    """Device, framework, language and starting files."""
+    """Device, framework and starting files."""
 
     detectRequested = Signal()
     openFileRequested = Signal(str)
-    languageRequested = Signal(str)
 
     def __init__(self, controller: WizardController, parent: QWidget | None = None, *, quick_banner: bool = False):
         super().__init__(parent)
@@ -112,14 +110,6 @@ class DevicePage(QWizardPage):
         self.usage_label = QLabel(self)
         self.usage_label.setBuddy(self.usage_combo)
         form.addRow(self.usage_label, self.usage_combo)
-
-        self.language_combo = QComboBox(self)
-        self.language_combo.setObjectName("languageCombo")
-        for code, name in LANGUAGE_NAMES:
-            self.language_combo.addItem(name, code)
-        self.language_label = QLabel(self)
-        self.language_label.setBuddy(self.language_combo)
-        form.addRow(self.language_label, self.language_combo)
         layout.addLayout(form)
 
         self.files_box = QGroupBox(self)
@@ -156,7 +146,6 @@ class DevicePage(QWizardPage):
         self.device_combo.activated.connect(self._device_chosen)
         self.device_combo.currentIndexChanged.connect(self._device_index_changed)
         self.usage_combo.currentIndexChanged.connect(self._usage_chosen)
-        self.language_combo.currentIndexChanged.connect(self._language_chosen)
         self.open_button.clicked.connect(lambda: self.openFileRequested.emit(""))
         controller.deviceChanged.connect(self.refresh_device)
         controller.deviceChanged.connect(self.refresh_banner)
@@ -197,7 +186,6 @@ class DevicePage(QWizardPage):
         self.paste_button.setText(self.tr("&Paste npu-smi output…"))
         self.open_smi_button.setText(self.tr("Open npu-smi &file…"))
         self.usage_label.setText(self.tr("&Used with:"))
-        self.language_label.setText(self.tr("&Language:"))
         self.files_box.setTitle(self.tr("Start from existing files"))
         self.files_hint.setText(self.tr("Open an op_cache.ini, an env file (export NAME=value), a training script "
                                         "or a saved profile: its settings become the starting choices."))
@@ -280,16 +268,6 @@ class DevicePage(QWizardPage):
             self.usage_combo.setCurrentIndex(index)
             self.usage_combo.blockSignals(False)
 
-    def _language_chosen(self, index: int) -> None:
-        self.languageRequested.emit(self.language_combo.itemData(index))
-
-    def set_language_shown(self, lang: str) -> None:
-        index = self.language_combo.findData(lang)
-        if index >= 0 and index != self.language_combo.currentIndex():
-            self.language_combo.blockSignals(True)
-            self.language_combo.setCurrentIndex(index)
-            self.language_combo.blockSignals(False)
-
     def refresh_device(self) -> None:
         wanted = self._combo_data_for_device()
         index = self.device_combo.findData(wanted)
@@ -338,7 +316,7 @@ class DevicePage(QWizardPage):
             if getattr(probe, "driver_version", None):
                 facts.append(self.tr("driver %1").replace("%1", escape(probe.driver_version)))
             if facts:
-                lines.append(", ".join(facts))
+                lines.append(self.tr(", ", "list separator").join(facts))
             tried = list(getattr(probe, "tried", []) or [])
             if tried:
                 lines.append("<small>" + self.tr("How: %1").replace("%1", escape("; ".join(tried))) + "</small>")
@@ -352,7 +330,7 @@ class DevicePage(QWizardPage):
             QListWidgetItem(self.tr("Read %1").replace("%1", source), self.imports)
         for finding in c.imported_findings:
             where = finding.where()
-            text = f"{severity_label(finding.severity)}: {finding.message()}" + (f"  ({where})" if where else "")
+            text = f"{severity_prefix(finding.severity)} {finding.message()}" + (f"  ({where})" if where else "")
             item = QListWidgetItem(text, self.imports)
             item.setData(Qt.ItemDataRole.ToolTipRole, finding.fix_text() or "")
             item.setForeground(QColor(SEVERITY_COLOURS.get(finding.severity, "#000")))

@@ -10,6 +10,7 @@ severity.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 from pathlib import Path
 
@@ -33,7 +34,7 @@ from app.findings import Finding, sort_findings
 from app.i18n import pick
 from ui import dialogs, settings
 from ui.controller import WizardController
-from ui.docpane import SEVERITY_COLOURS, severity_label
+from ui.docpane import SEVERITY_COLOURS, severity_prefix
 from ui.pages import LazyPage
 
 
@@ -46,6 +47,7 @@ class ExportPage(LazyPage):
         self.controller = controller
         self.result = None  # the last app.exporters.ExportResult shown
         self.findings: list[Finding] = []
+        self._status_text: Callable[[], str] | None = None  # said again after a language switch
 
     def _build(self) -> None:
         from ui.highlighter import PreviewHighlighter
@@ -199,7 +201,7 @@ class ExportPage(LazyPage):
         self.findings_list.clear()
         for finding in findings:
             where = finding.where()
-            text = f"{severity_label(finding.severity)}: {finding.message()}" + (f"  ({where})" if where else "")
+            text = f"{severity_prefix(finding.severity)} {finding.message()}" + (f"  ({where})" if where else "")
             fix = finding.fix_text()
             if fix:
                 text += "\n  → " + fix
@@ -214,7 +216,7 @@ class ExportPage(LazyPage):
 
     def copy(self) -> None:
         QGuiApplication.clipboard().setText(self.preview.toPlainText())
-        self.status.setText(self.tr("Copied to the clipboard."))
+        self._set_status(lambda: self.tr("Copied to the clipboard."))
         self.controller.mark_saved()
 
     def suggested_name(self, fmt: str) -> str:
@@ -246,13 +248,17 @@ class ExportPage(LazyPage):
                 write_bytes_atomically(target, self.result.data)
         except Exception as exc:  # noqa: BLE001 - any refusal is shown, never silent
             message = str(exc) if not isinstance(exc, OSError) else f"{target}: {exc.strerror or exc}"
-            self.status.setText(self.tr("Not saved: %1").replace("%1", message))
+            self._set_status(lambda: self.tr("Not saved: %1").replace("%1", message))
             dialogs.show_error(self, self.tr("Not saved"), message)
             return False
         settings.write("files/lastExportDir", str(target.parent))
-        self.status.setText(self.tr("Saved to %1").replace("%1", str(target)))
+        self._set_status(lambda: self.tr("Saved to %1").replace("%1", str(target)))
         c.mark_saved()
         return True
+
+    def _set_status(self, text: Callable[[], str]) -> None:
+        self._status_text = text
+        self.status.setText(text())
 
     # -- texts ----------------------------------------------------------------------------------
 
@@ -261,7 +267,8 @@ class ExportPage(LazyPage):
             return
         self.setTitle(self.tr("Export"))
         self.setSubTitle(self.tr("Your choices as a snippet or a file. The preview follows every change."))
-        self.format_label.setText(self.tr("&Format:"))
+        # R, not F: &Finish is on this page.
+        self.format_label.setText(self.tr("Fo&rmat:"))
         self.changed_only.setText(self.tr("&Only my changes"))
         self.changed_only.setToolTip(self.tr("Leave out every option still at its default"))
         self.copy_button.setText(self.tr("&Copy"))
@@ -270,6 +277,8 @@ class ExportPage(LazyPage):
         names = self.format_names()
         for index in range(self.format_combo.count()):
             self.format_combo.setItemText(index, names.get(self.format_combo.itemData(index), ""))
+        if self._status_text is not None:
+            self.status.setText(self._status_text())
         self.regenerate()
 
     def help_html(self) -> str:

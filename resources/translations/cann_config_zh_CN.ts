@@ -1,0 +1,774 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>CacheGauge</name>
+    <message>
+        <source>%1: %2 (%3 files) …</source>
+        <translation>%1：%2（%3 个文件）…</translation>
+    </message>
+    <message>
+        <source>%1: %2 (no limit: ageing is off)</source>
+        <translation>%1：%2（无上限：未开启老化）</translation>
+    </message>
+    <message>
+        <source>%1: %2 of %3 (%4 %)</source>
+        <translation>%1：已用 %2，上限 %3（%4%）</translation>
+    </message>
+    <message>
+        <source>next start deletes %1</source>
+        <translation>下次启动将删除 %1</translation>
+    </message>
+    <message>
+        <source>Free space: %1 (%2)</source>
+        <translation>剩余空间：%1（%2）</translation>
+    </message>
+    <message>
+        <source>Free space: %1</source>
+        <translation>剩余空间：%1</translation>
+    </message>
+    <message>
+        <source>No scan yet: press Scan to measure the cache.</source>
+        <translation>尚未扫描：点击“扫描缓存”测量缓存占用。</translation>
+    </message>
+    <message>
+        <source>partial: the scan was stopped</source>
+        <translation>不完整：扫描已停止</translation>
+    </message>
+    <message>
+        <source>limit</source>
+        <translation>上限</translation>
+    </message>
+    <message>
+        <source>keep</source>
+        <translation>保留</translation>
+    </message>
+</context>
+<context>
+    <name>CachePage</name>
+    <message>
+        <source>from op_cache.ini</source>
+        <translation>来自 op_cache.ini</translation>
+    </message>
+    <message>
+        <source>from the environment</source>
+        <translation>来自环境变量</translation>
+    </message>
+    <message>
+        <source>CANN&apos;s default</source>
+        <translation>CANN 默认值</translation>
+    </message>
+    <message>
+        <source>from the profile</source>
+        <translation>来自配置档案</translation>
+    </message>
+    <message>
+        <source>from $%1</source>
+        <translation>来自 $%1</translation>
+    </message>
+    <message>
+        <source>CANN uses now: %1 — %2</source>
+        <translation>CANN 当前使用：%1 — %2</translation>
+    </message>
+    <message>
+        <source>modified</source>
+        <translation>已修改</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Cache base:&lt;/b&gt; %1 — %2</source>
+        <translation>&lt;b&gt;缓存根目录：&lt;/b&gt;%1 — %2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;kernel_cache:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;kernel_cache：&lt;/b&gt;%1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;SoC dir of %1:&lt;/b&gt; %2</source>
+        <translation>&lt;b&gt;%1 的 SoC 目录：&lt;/b&gt;%2</translation>
+    </message>
+    <message>
+        <source>not set: %1</source>
+        <translation>未设置：%1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;op_cache.ini cannot be used:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;op_cache.ini 无法使用：&lt;/b&gt;%1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;op_cache.ini:&lt;/b&gt; %1 does not exist yet; saving creates it from the documented template.</source>
+        <translation>&lt;b&gt;op_cache.ini：&lt;/b&gt;%1 尚不存在；保存时将按文档中的模板创建。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;op_cache.ini:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;op_cache.ini：&lt;/b&gt;%1</translation>
+    </message>
+    <message>
+        <source>CANN does not use this file as it is: %1</source>
+        <translation>CANN 不会按现状使用该文件：%1</translation>
+    </message>
+    <message>
+        <source>The cache holds no SoC directory yet.</source>
+        <translation>缓存中还没有 SoC 目录。</translation>
+    </message>
+    <message>
+        <source>%1 does not exist: nothing is cached there yet.</source>
+        <translation>%1 不存在：其中尚无缓存。</translation>
+    </message>
+    <message>
+        <source>Scanning %1 …</source>
+        <translation>正在扫描 %1 …</translation>
+    </message>
+    <message>
+        <source>Scanning: %1 files, %2, %3 s</source>
+        <translation>正在扫描：%1 个文件，%2，%3 秒</translation>
+    </message>
+    <message>
+        <source>%1 files, %2 (on disk %3), %4 s</source>
+        <translation>%1 个文件，%2（占用磁盘 %3），%4 秒</translation>
+    </message>
+    <message>
+        <source>Stopped: %1</source>
+        <translation>已停止：%1</translation>
+    </message>
+    <message>
+        <source>%1 entries could not be read</source>
+        <translation>%1 个条目无法读取</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>S&amp;can the cache</source>
+        <translation>扫描缓存(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Choose the cache directory</source>
+        <translation>选择缓存目录</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>未保存：%1</translation>
+    </message>
+    <message>
+        <source>Nothing to save: %1 already holds these values; it was not touched.</source>
+        <translation>无需保存：%1 中已是这些取值，文件未做改动。</translation>
+    </message>
+    <message>
+        <source>Not saved: the review was cancelled.</source>
+        <translation>未保存：已取消修改确认。</translation>
+    </message>
+    <message>
+        <source>op_cache.ini changed on disk</source>
+        <translation>op_cache.ini 已在磁盘上被修改</translation>
+    </message>
+    <message>
+        <source>Not saved</source>
+        <translation>未保存</translation>
+    </message>
+    <message>
+        <source>Saved %1 (previous version kept as %2).</source>
+        <translation>已保存 %1（原文件已备份为 %2）。</translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation>已保存 %1。</translation>
+    </message>
+    <message>
+        <source>Operator compile cache</source>
+        <translation>算子编译缓存</translation>
+    </message>
+    <message>
+        <source>Where compiled operators are kept, how much space they may use, and what CANN would delete next.</source>
+        <translation>编译好的算子存放在哪里、最多可占用多少空间，以及 CANN 下次会删除哪些内容。</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>Go back to the value of op_cache.ini, or the one CANN uses now</source>
+        <translation>恢复为 op_cache.ini 中的值，或 CANN 当前使用的值</translation>
+    </message>
+    <message>
+        <source>Cache usage per SoC directory</source>
+        <translation>各 SoC 目录的缓存占用</translation>
+    </message>
+    <message>
+        <source>op_cache.ini</source>
+        <translation>op_cache.ini</translation>
+    </message>
+    <message>
+        <source>&amp;Review and save op_cache.ini…</source>
+        <translation>检查并保存 op_cache.ini(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Re&amp;load</source>
+        <translation>重新读取(&amp;L)</translation>
+    </message>
+</context>
+<context>
+    <name>ConfigWizard</name>
+    <message>
+        <source>CANN Config Assistant</source>
+        <translation>CANN 配置助手</translation>
+    </message>
+    <message>
+        <source>Language of the window, the documentation and the exports</source>
+        <translation>界面、文档和导出内容的语言</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>Not npu-smi output</source>
+        <translation>不是 npu-smi 输出</translation>
+    </message>
+    <message>
+        <source>&lt;pasted npu-smi output&gt;</source>
+        <translation>&lt;粘贴的 npu-smi 输出&gt;</translation>
+    </message>
+    <message>
+        <source>Open npu-smi output</source>
+        <translation>打开 npu-smi 输出</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt *.log);;All files (*)</source>
+        <translation>文本文件 (*.txt *.log);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot read the file</source>
+        <translation>无法读取文件</translation>
+    </message>
+    <message>
+        <source>Open a file to start from</source>
+        <translation>打开作为起点的文件</translation>
+    </message>
+    <message>
+        <source>Settings files (op_cache.ini *.ini *.sh *.env *.py *.json);;All files (*)</source>
+        <translation>配置文件 (op_cache.ini *.ini *.sh *.env *.py *.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cannot use this file</source>
+        <translation>无法使用该文件</translation>
+    </message>
+    <message>
+        <source>Save profile</source>
+        <translation>保存配置档案</translation>
+    </message>
+    <message>
+        <source>Profiles (*.json)</source>
+        <translation>配置档案 (*.json)</translation>
+    </message>
+    <message>
+        <source>Not saved</source>
+        <translation>未保存</translation>
+    </message>
+    <message>
+        <source>Save them as a profile to open them again later, or discard them.</source>
+        <translation>可以将其保存为配置档案，以便之后再次打开；也可以放弃。</translation>
+    </message>
+</context>
+<context>
+    <name>DevicePage</name>
+    <message>
+        <source>Device and framework</source>
+        <translation>设备与框架</translation>
+    </message>
+    <message>
+        <source>Which Ascend device the settings are for, and where they will be used.</source>
+        <translation>这些设置用于哪款昇腾设备，以及将在哪里使用。</translation>
+    </message>
+    <message>
+        <source>De&amp;tect again</source>
+        <translation>重新检测(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Device:</source>
+        <translation>设备(&amp;D)：</translation>
+    </message>
+    <message>
+        <source>&amp;Paste npu-smi output…</source>
+        <translation>粘贴 npu-smi 输出(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>Open npu-smi &amp;file…</source>
+        <translation>打开 npu-smi 输出文件(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>&amp;Used with:</source>
+        <translation>使用场景(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>Start from existing files</source>
+        <translation>从已有文件开始</translation>
+    </message>
+    <message>
+        <source>Open an op_cache.ini, an env file (export NAME=value), a training script or a saved profile: its settings become the starting choices.</source>
+        <translation>打开 op_cache.ini、环境变量文件（export NAME=value）、训练脚本或已保存的配置档案：其中的设置将作为初始选择。</translation>
+    </message>
+    <message>
+        <source>&amp;Open file…</source>
+        <translation>打开文件(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>&amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>As detected on this computer</source>
+        <translation>按本机检测结果</translation>
+    </message>
+    <message>
+        <source>Any %1 device</source>
+        <translation>%1（任意型号）</translation>
+    </message>
+    <message>
+        <source>%1 — Estimator (NPURunConfig)</source>
+        <translation>%1 — Estimator（NPURunConfig）</translation>
+    </message>
+    <message>
+        <source>%1 — sess.run (session config)</source>
+        <translation>%1 — sess.run（session 配置）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Settings for:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;设置用于：&lt;/b&gt;%1</translation>
+    </message>
+    <message>
+        <source>Detecting the device on this computer (npu-smi, with a time limit)…</source>
+        <translation>正在检测本机设备（npu-smi，有时间限制）…</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Detected:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;检测到：&lt;/b&gt;%1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;No Ascend device detected on this computer.&lt;/b&gt; Choose the device below or paste npu-smi output from the machine the settings are for.</source>
+        <translation>&lt;b&gt;本机未检测到昇腾设备。&lt;/b&gt;请在下方选择设备，或粘贴目标机器的 npu-smi 输出。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Detection failed:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;检测失败：&lt;/b&gt;%1</translation>
+    </message>
+    <message>
+        <source>No device chosen: every option is shown as available. Choose the device below.</source>
+        <translation>未选择设备：所有选项均显示为可用。请在下方选择设备。</translation>
+    </message>
+    <message>
+        <source>CANN toolkit %1</source>
+        <translation>CANN Toolkit %1</translation>
+    </message>
+    <message>
+        <source>driver %1</source>
+        <translation>驱动 %1</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>list separator</comment>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>How: %1</source>
+        <translation>检测方式：%1</translation>
+    </message>
+    <message>
+        <source>Read %1</source>
+        <translation>已读取 %1</translation>
+    </message>
+    <message>
+        <source>The device decides which options are available: an option the device does not support is greyed out with the reason next to it.</source>
+        <translation>设备决定了哪些选项可用：设备不支持的选项会置灰，并在旁边说明原因。</translation>
+    </message>
+    <message>
+        <source>Detection runs npu-smi with a time limit. To prepare settings for another machine, choose its SoC or series, or paste its npu-smi output.</source>
+        <translation>检测会在限定时间内运行 npu-smi。要为另一台机器准备设置，请选择它的 SoC 或产品系列，或粘贴它的 npu-smi 输出。</translation>
+    </message>
+    <message>
+        <source>&apos;Used with&apos; decides which options apply and which export formats are offered.</source>
+        <translation>“使用场景”决定适用哪些选项，以及提供哪些导出格式。</translation>
+    </message>
+</context>
+<context>
+    <name>Dialogs</name>
+    <message>
+        <source>Unsaved choices</source>
+        <translation>未保存的选择</translation>
+    </message>
+    <message>
+        <source>Your choices have not been saved or copied yet.</source>
+        <translation>您的选择尚未保存或复制。</translation>
+    </message>
+    <message>
+        <source>&amp;Save profile…</source>
+        <translation>保存配置档案(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Discard</source>
+        <translation>放弃(&amp;D)</translation>
+    </message>
+</context>
+<context>
+    <name>DocPane</name>
+    <message>
+        <source>(not set)</source>
+        <translation>（未设置）</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>提示</translation>
+    </message>
+    <message>
+        <source>%1:</source>
+        <translation>%1：</translation>
+    </message>
+    <message>
+        <source>TF1 MemoryConfig keyword</source>
+        <translation>TF1 MemoryConfig 参数</translation>
+    </message>
+    <message>
+        <source>TF1 NPURunConfig keyword</source>
+        <translation>TF1 NPURunConfig 参数</translation>
+    </message>
+    <message>
+        <source>TF1 session parameter_map</source>
+        <translation>TF1 session 的 parameter_map</translation>
+    </message>
+    <message>
+        <source>TF2 npu.global_options()</source>
+        <translation>TF2 npu.global_options()</translation>
+    </message>
+    <message>
+        <source>GE option</source>
+        <translation>GE 参数</translation>
+    </message>
+    <message>
+        <source>ATC flag</source>
+        <translation>ATC 参数</translation>
+    </message>
+    <message>
+        <source>AscendCL option</source>
+        <translation>AscendCL 参数</translation>
+    </message>
+    <message>
+        <source>other frameworks</source>
+        <translation>其他框架</translation>
+    </message>
+    <message>
+        <source>Environment variable (%1)</source>
+        <translation>环境变量（%1）</translation>
+    </message>
+    <message>
+        <source>op_cache.ini key</source>
+        <translation>op_cache.ini 配置项</translation>
+    </message>
+    <message>
+        <source>Legacy environment variable (do not combine)</source>
+        <translation>历史环境变量（不要同时设置）</translation>
+    </message>
+    <message>
+        <source>Undocumented</source>
+        <translation>未公开文档</translation>
+    </message>
+    <message>
+        <source>Advanced</source>
+        <translation>高级</translation>
+    </message>
+    <message>
+        <source>Not available:</source>
+        <translation>不可用：</translation>
+    </message>
+    <message>
+        <source>Values</source>
+        <translation>取值</translation>
+    </message>
+    <message>
+        <source>default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <source>chosen</source>
+        <translation>已选</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>list separator</comment>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <comment>separator of device series</comment>
+        <translation>；</translation>
+    </message>
+    <message>
+        <source>Default: %1</source>
+        <translation>默认值：%1</translation>
+    </message>
+    <message>
+        <source>for %1: %2</source>
+        <translation>%1 中为 %2</translation>
+    </message>
+    <message>
+        <source>Unit: %1</source>
+        <translation>单位：%1</translation>
+    </message>
+    <message>
+        <source>Range: %1</source>
+        <translation>取值范围：%1</translation>
+    </message>
+    <message>
+        <source>Devices:</source>
+        <translation>设备：</translation>
+    </message>
+    <message>
+        <source>every Ascend device</source>
+        <translation>所有昇腾设备</translation>
+    </message>
+    <message>
+        <source>Supported only on:</source>
+        <translation>仅支持：</translation>
+    </message>
+    <message>
+        <source>Rules</source>
+        <translation>规则</translation>
+    </message>
+    <message>
+        <source>Where it is set</source>
+        <translation>设置位置</translation>
+    </message>
+    <message>
+        <source>Sources: %1</source>
+        <translation>来源：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ExportPage</name>
+    <message>
+        <source>TensorFlow 1.x Estimator — NPURunConfig (Python)</source>
+        <translation>TensorFlow 1.x Estimator — NPURunConfig（Python）</translation>
+    </message>
+    <message>
+        <source>TensorFlow 1.x sess.run — session config (Python)</source>
+        <translation>TensorFlow 1.x sess.run — session 配置（Python）</translation>
+    </message>
+    <message>
+        <source>TensorFlow 2.x — npu.global_options() (Python)</source>
+        <translation>TensorFlow 2.x — npu.global_options()（Python）</translation>
+    </message>
+    <message>
+        <source>GE options — dict for ge.Session / MindSpore (Python)</source>
+        <translation>GE 参数 — 用于 ge.Session / MindSpore 的 dict（Python）</translation>
+    </message>
+    <message>
+        <source>Environment variables — bash / sh</source>
+        <translation>环境变量 — bash / sh</translation>
+    </message>
+    <message>
+        <source>Environment variables — fish</source>
+        <translation>环境变量 — fish</translation>
+    </message>
+    <message>
+        <source>op_cache.ini</source>
+        <translation>op_cache.ini</translation>
+    </message>
+    <message>
+        <source>Profile (JSON, for cann-config)</source>
+        <translation>配置档案（JSON，供 cann-config 使用）</translation>
+    </message>
+    <message>
+        <source>No findings: these choices are fine for this device and framework.</source>
+        <translation>没有发现问题：这些选择适用于该设备和框架。</translation>
+    </message>
+    <message>
+        <source>Copied to the clipboard.</source>
+        <translation>已复制到剪贴板。</translation>
+    </message>
+    <message>
+        <source>Save the export</source>
+        <translation>保存导出内容</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>未保存：%1</translation>
+    </message>
+    <message>
+        <source>Not saved</source>
+        <translation>未保存</translation>
+    </message>
+    <message>
+        <source>Saved to %1</source>
+        <translation>已保存到 %1</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>Your choices as a snippet or a file. The preview follows every change.</source>
+        <translation>以代码片段或文件的形式导出您的选择。预览随每次修改即时更新。</translation>
+    </message>
+    <message>
+        <source>Fo&amp;rmat:</source>
+        <translation>格式(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>&amp;Only my changes</source>
+        <translation>仅导出我的修改(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Leave out every option still at its default</source>
+        <translation>省略所有仍为默认值的选项</translation>
+    </message>
+    <message>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Save…</source>
+        <translation>保存(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Save &amp;profile…</source>
+        <translation>保存配置档案(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>The formats offered are those that %1 reads.</source>
+        <translation>这里提供的是 %1 能读取的格式。</translation>
+    </message>
+    <message>
+        <source>Every export explains each setting in a comment; a choice the device or framework cannot take is left out with a comment saying why, and listed below the preview.</source>
+        <translation>每种导出都会用注释说明每项设置；设备或框架无法接受的选择会被省略，并用注释说明原因，同时列在预览下方。</translation>
+    </message>
+    <message>
+        <source>&apos;Only my changes&apos; leaves out every option still at its default.</source>
+        <translation>“仅导出我的修改”会省略所有仍为默认值的选项。</translation>
+    </message>
+</context>
+<context>
+    <name>FileImport</name>
+    <message>
+        <source>cannot read the script: %1</source>
+        <translation>无法读取脚本：%1</translation>
+    </message>
+    <message>
+        <source>cannot read the file: %1</source>
+        <translation>无法读取文件：%1</translation>
+    </message>
+</context>
+<context>
+    <name>MemoryPage</name>
+    <message>
+        <source>Memory policies</source>
+        <translation>内存策略</translation>
+    </message>
+    <message>
+        <source>TensorFlow Adapter MemoryConfig and the matching GE options. Click an option&apos;s title or ? for its full documentation.</source>
+        <translation>TensorFlow Adapter 的 MemoryConfig 及对应的 GE 参数。点击选项标题或 ? 查看完整文档。</translation>
+    </message>
+    <message>
+        <source>Graphs run &amp;concurrently</source>
+        <translation>多张图并发执行(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Tick if several graphs of the session execute at the same time</source>
+        <translation>同一 session 中有多张图同时执行时请勾选</translation>
+    </message>
+    <message>
+        <source>Show &amp;advanced options (undocumented by Huawei)</source>
+        <translation>显示高级选项（华为未公开文档）(&amp;A)</translation>
+    </message>
+</context>
+<context>
+    <name>NpuSmiDialog</name>
+    <message>
+        <source>Paste npu-smi output</source>
+        <translation>粘贴 npu-smi 输出</translation>
+    </message>
+    <message>
+        <source>Output of &lt;code&gt;npu-smi info&lt;/code&gt;:</source>
+        <translation>&lt;code&gt;npu-smi info&lt;/code&gt; 的输出：</translation>
+    </message>
+    <message>
+        <source>Optional, for Atlas A3 and Ascend 950: output of &lt;code&gt;npu-smi info -t board -i ID -c CHIP&lt;/code&gt;:</source>
+        <translation>可选，用于 Atlas A3 和 Ascend 950：&lt;code&gt;npu-smi info -t board -i ID -c CHIP&lt;/code&gt; 的输出：</translation>
+    </message>
+</context>
+<context>
+    <name>OptionEditor</name>
+    <message>
+        <source>(not set)</source>
+        <translation>（未设置）</translation>
+    </message>
+    <message>
+        <source>Bro&amp;wse…</source>
+        <translation>浏览(&amp;W)…</translation>
+    </message>
+</context>
+<context>
+    <name>OptionRow</name>
+    <message>
+        <source>undocumented</source>
+        <translation>未公开</translation>
+    </message>
+    <message>
+        <source>(undocumented)</source>
+        <translation>（未公开文档）</translation>
+    </message>
+    <message>
+        <source>Show the documentation of this option</source>
+        <translation>显示此选项的文档</translation>
+    </message>
+    <message>
+        <source>Documentation: %1</source>
+        <translation>文档：%1</translation>
+    </message>
+    <message>
+        <source>Not available here.</source>
+        <translation>此处不可用。</translation>
+    </message>
+    <message>
+        <source>Not available: %1</source>
+        <translation>不可用：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ReviewDialog</name>
+    <message>
+        <source>Review the change to op_cache.ini</source>
+        <translation>确认对 op_cache.ini 的修改</translation>
+    </message>
+    <message>
+        <source>A new file will be created: %1</source>
+        <translation>将新建文件：%1</translation>
+    </message>
+    <message>
+        <source>%1 will be changed as shown (a copy of the current file is kept as %2).</source>
+        <translation>%1 将按下方所示修改（当前文件会备份为 %2）。</translation>
+    </message>
+    <message>
+        <source>%1 (now)</source>
+        <translation>%1（当前）</translation>
+    </message>
+    <message>
+        <source>%1 (after saving)</source>
+        <translation>%1（保存后）</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+</context>
+</TS>
