@@ -14,12 +14,8 @@ Qt's own `qtbase_<lang>.qm` (shipped with PySide6) translates the standard butto
 
 from __future__ import annotations
 
-import hashlib
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
@@ -43,6 +39,8 @@ def _resource_path(name: str) -> Path | None:
 def find_lrelease() -> str | None:
     """Qt's lrelease: the one inside the PySide6 package, then `pyside6-lrelease` beside this
     Python or on PATH, then a plain `lrelease` on PATH (the .ts and .qm formats are stable)."""
+    import shutil
+
     try:
         import PySide6
 
@@ -67,6 +65,9 @@ def cache_dir() -> Path:
 def compile_ts(ts: Path, qm: Path, lrelease: str) -> None:
     """Compile `ts` into `qm` (written to a temporary name first, so a reader never sees half a
     file). Raises OSError or subprocess.SubprocessError when lrelease fails."""
+    import subprocess
+    import tempfile
+
     qm.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{qm.stem}.", suffix=".qm", dir=str(qm.parent))
     os.close(fd)
@@ -96,6 +97,10 @@ def catalog_qm(lang: str, *, lrelease: str | None = None, cache: Path | None = N
         return qm, ""
     if ts is None:
         return None, f"no translation file {name}.ts"
+    # Only when the build step did not run: what this needs is imported here, not at start-up.
+    import hashlib
+    import subprocess
+
     digest = hashlib.sha256(ts.read_bytes()).hexdigest()[:16]
     folder = cache or cache_dir()
     compiled = folder / f"{name}-{digest}.qm"

@@ -398,7 +398,7 @@ def test_a_missing_qm_is_compiled_into_the_cache_once(sources, tmp_path, monkeyp
     def no_lrelease(*args, **kwargs):
         raise AssertionError("compiled again")
 
-    monkeypatch.setattr(translation.subprocess, "run", no_lrelease)
+    monkeypatch.setattr(subprocess, "run", no_lrelease)
     assert translation.catalog_qm("zh_CN", cache=cache) == (qm, "")
 
 
