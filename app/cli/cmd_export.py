@@ -166,11 +166,15 @@ def run(args: argparse.Namespace) -> int:
             from app.opcache_ini import save_op_cache_ini
 
             saved = save_op_cache_ini(args.output, result.data, existing.original)
-            note = f" (previous content in {saved.backup})" if saved.backup else ""
-            print(f"{'wrote' if saved.written else 'unchanged:'} {args.output}{note}")
+            if not saved.written:
+                print(text_of("cli-export-unchanged", current_language(), path=args.output))
+            elif saved.backup:
+                print(text_of("cli-export-wrote-backup", current_language(), path=args.output, backup=saved.backup))
+            else:
+                print(text_of("cli-export-wrote", current_language(), path=args.output))
         else:
             write_export(Path(args.output), result.data)
-            print(f"wrote {args.output}")
+            print(text_of("cli-export-wrote", current_language(), path=args.output))
         return 0
     sys.stdout.flush()
     sys.stdout.buffer.write(result.data)

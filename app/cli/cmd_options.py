@@ -70,26 +70,35 @@ def _shown(value: object) -> str:
     return '""' if value == "" else str(value)
 
 
+def _label(code: str, lang: str | None, **params: object) -> str:
+    """A label of resources/messages/cli.toml in `lang`, filled in."""
+    from app.findings import message_table
+
+    return pick(message_table()[code].text, lang).format_map(params)
+
+
 def format_table(catalog: Catalog, lang: str | None = None) -> str:
-    """One block per option: id, title, type/default/range, values, devices."""
+    """One block per option: id, title, type/default/range, values, devices (labels in `lang`;
+    ids, types and values as the user types them)."""
     blocks = []
     for option in catalog.options.values():
         head = f"{option.id}  —  {pick(option.title, lang)}"
         if option.advanced:
-            head += "  [advanced]"
+            head += "  " + _label("cli-options-advanced", lang)
         kind = option.type + (f" ({option.unit})" if option.unit else "")
-        facts = [f"type {kind}", f"default {_shown(option.default)}"]
+        facts = [_label("cli-options-type", lang, type=kind),
+                 _label("cli-options-default", lang, value=_shown(option.default))]
         if option.min is not None or option.max is not None:
-            facts.append(f"range [{option.min}, {option.max}]")
+            facts.append(_label("cli-options-range", lang, min=option.min, max=option.max))
         overrides = [f"{fid}: {_shown(f.defaults[option.id])}" for fid, f in catalog.frameworks.items()
                      if option.id in f.defaults]
         if overrides:
-            facts.append("default for " + ", ".join(overrides))
-        lines = [head, "    " + "; ".join(facts)]
+            facts.append(_label("cli-options-framework-defaults", lang, defaults=", ".join(overrides)))
+        lines = [head, "    " + _label("cli-options-facts-separator", lang).join(facts)]
         for v in option.values + option.special:
             lines.append(f"    {_shown(v.value):>15}  {pick(v.text, lang)}")
         if option.series is not None:
-            lines.append("    devices: " + ", ".join(option.series))
+            lines.append("    " + _label("cli-options-devices", lang, series=", ".join(option.series)))
         for note in option.notes:
             lines.append(f"    ! {pick(note.text, lang)}")
         blocks.append("\n".join(lines))
