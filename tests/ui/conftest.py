@@ -20,7 +20,8 @@ ENV_VARS = ("ASCEND_CACHE_PATH", "ASCEND_WORK_PATH", "ACL_OP_COMPILER_CACHE_DIR"
 
 @pytest.fixture(autouse=True)
 def _isolated_home(tmp_path, monkeypatch, qapp):
-    """QSettings, $HOME and the CANN variables point into tmp_path; texts are English."""
+    """QSettings, $HOME and the CANN variables point into tmp_path; texts are English (also
+    Qt's: a test that switched the window to Chinese leaves no translator installed)."""
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
@@ -30,6 +31,9 @@ def _isolated_home(tmp_path, monkeypatch, qapp):
     before = current_language()
     set_language("en")
     yield home
+    from ui.translation import install_translators
+
+    install_translators("en")
     set_language(before)
 
 

@@ -18,8 +18,6 @@ import pytest
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QAbstractButton, QGroupBox, QLabel, QWidget
 
-import ui.translation as translation
-
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "docs" / "screenshots" / "take_screenshots.py"
 PAGES = ("device", "memory", "cache", "export")
@@ -38,12 +36,11 @@ pytestmark = [pytest.mark.screenshot,
 
 
 @pytest.fixture(autouse=True)
-def _english_again(qapp, monkeypatch):
+def _no_unsaved_question(monkeypatch):
+    """Closing a shown wizard with choices made does not ask what to do with them."""
     from ui import dialogs
 
     monkeypatch.setattr(dialogs, "ask_unsaved", lambda *args: "discard")
-    yield
-    translation.install_translators("en")
 
 
 def clipped(root: QWidget) -> list[str]:

@@ -60,14 +60,11 @@ CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 
 
 @pytest.fixture(autouse=True)
-def _english_again(monkeypatch, qapp):
-    """Each test ends with Qt's translators removed (the next test starts in English), and
-    closing a shown wizard with choices made does not ask what to do with them."""
+def _no_unsaved_question(monkeypatch):
+    """Closing a shown wizard with choices made does not ask what to do with them."""
     from ui import dialogs
 
     monkeypatch.setattr(dialogs, "ask_unsaved", lambda *args: "discard")
-    yield
-    translation.install_translators("en")
 
 
 # -- the .ts ------------------------------------------------------------------------------------
