@@ -127,6 +127,10 @@ def _zh_texts(node: object) -> list[str]:
     return []
 
 
+def without_markup(text: str) -> str:
+    return re.sub(r"<[^>]+>", " ", text).replace("&nbsp;", " ").replace("&amp;", "&")
+
+
 @lru_cache(maxsize=1)
 def zh_fragments() -> tuple[str, ...]:
     """The literal parts of every Chinese text we ship, longest first."""
@@ -139,6 +143,7 @@ def zh_fragments() -> tuple[str, ...]:
     for text in texts:
         for part in PLACEHOLDER.split(text.replace("{{", "{").replace("}}", "}")):
             # The whole part, and its clauses (a combo box shows the first clause of a meaning).
+            part = without_markup(part)
             for piece in [part, *CLAUSE_END.split(part)]:
                 piece = piece.strip()
                 if CJK.search(piece) or re.search(r"[A-Za-z]", piece):
@@ -156,10 +161,10 @@ def _is_data(token: str) -> bool:
 
 def untranslated(text: str) -> list[str]:
     """The English words of `text` that are neither in a shipped Chinese text nor data."""
-    text = re.sub(r"<[^>]+>", " ", text).replace("&nbsp;", " ").replace("&amp;", "&")
+    text = without_markup(text)
     for fragment in zh_fragments():
         if fragment in text:  # as a whole: "B" of "2 B" is not taken out of "MB"
-            text = re.sub(r"(?<![\w.])" + re.escape(fragment) + r"(?![\w])", " ", text)
+            text = re.sub(r"(?<![\w./])" + re.escape(fragment) + r"(?![\w./])", " ", text)
     tokens = re.split(r"[\s\u3000-\u303f\uff00-\uffef\u4e00-\u9fff]+", text)
     return [t for t in tokens if t and not _is_data(t)]
 
@@ -269,6 +274,26 @@ def test_every_text_of_every_page_is_translated_in_zh_CN(make_wizard, qtbot, cac
     # Qt's own buttons come from qtbase_zh_CN.
     assert wizard.button(QWizard.WizardButton.FinishButton).text().startswith("完成")
     assert wizard.button(QWizard.WizardButton.CancelButton).text() == "取消"
+
+
+def test_the_dialogs_are_translated_in_zh_CN(make_wizard, qtbot):
+    from ui.npusmi_dialog import NpuSmiDialog
+    from ui.review import ReviewDialog
+
+    wizard = make_wizard(device="Ascend910B3")
+    switch(wizard, "zh_CN")
+    dialogs = [NpuSmiDialog(wizard), ReviewDialog("/x/op_cache.ini", "[op_compiler_cache]\n",
+                                                  "[op_compiler_cache]\nmax_op_cache_size=9\n", [], wizard)]
+    problems = []
+    for dialog in dialogs:
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        for name, text in shown_texts(dialog):
+            if untranslated(text):
+                problems.append(f"{dialog.objectName()} {name}: {text!r}")
+        dialog.close()
+    assert not problems, "\n".join(problems)
+    assert "op_cache.ini（保存后）" in dialogs[1].diff_text
 
 
 def test_switching_retranslates_pages_docs_and_preview_at_once(make_wizard, qtbot, cache_dir):
