@@ -60,6 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     from PySide6.QtWidgets import QApplication, QCheckBox, QComboBox
 
     import ui
+    from app.availability import device_text
     from app.devices import device_from_soc
     from app.hostprobe import HostProbe
     from ui.editors import OptionEditor
@@ -75,8 +76,10 @@ def main(argv: list[str] | None = None) -> int:
         from ui.translation import apply_language
 
         apply_language(args.lang)
+        # What the probe says is in the language of the window, as app.hostprobe writes it.
+        ran = device_text("devices-probe-ran", command="npu-smi info", count=8)
         probe = HostProbe(device=device_from_soc("Ascend910B3", "npu-smi"), toolkit_version="8.5.0",
-                          driver_version="25.2.0", tried=["npu-smi info (0.4 s): 8 NPUs, 910B3"])
+                          driver_version="25.2.0", tried=[ran])
         wizard = ui.create_wizard(probe=lambda timeout: probe)
         wizard.resize(1240, 800)
         wizard.show()
