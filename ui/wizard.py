@@ -182,10 +182,13 @@ class ConfigWizard(QWizard):
     def set_language(self, lang: str) -> str:
         """Switch the whole window to `lang` ("zh_CN" or "en") without a restart, and remember
         it; returns the language in effect (English when the translation cannot be loaded)."""
+        from app.i18n import normalize_language
         from ui.translation import apply_language
 
-        lang = apply_language(lang)
-        settings.write(settings.KEY_LANGUAGE, lang)
+        wanted = normalize_language(lang)
+        lang = apply_language(wanted)
+        if lang == wanted:  # a translation that could not be loaded is not remembered as chosen
+            settings.write(settings.KEY_LANGUAGE, lang)
         self.retranslate()
         return lang
 

@@ -458,6 +458,18 @@ def test_without_lrelease_the_window_stays_english_and_says_why(sources, tmp_pat
     assert QCoreApplication.translate("QWizard", "Cancel") == "Cancel"  # no translator left installed
 
 
+def test_a_switch_to_a_translation_that_cannot_load_keeps_english(make_wizard, sources, tmp_path, monkeypatch,
+                                                                   capsys):
+    monkeypatch.setattr(translation, "find_lrelease", lambda: None)
+    monkeypatch.setattr(translation, "cache_dir", lambda: tmp_path / "cache")
+    wizard = make_wizard(device="Ascend910B3")
+    switch(wizard, "zh_CN")
+    assert current_language() == "en" and wizard.windowTitle() == "CANN Config Assistant"
+    assert wizard.language_actions["en"].isChecked() and wizard.language_button.text() == "English"
+    assert settings.read_str(settings.KEY_LANGUAGE) == ""
+    assert "warning" in capsys.readouterr().err
+
+
 def test_qt_and_our_translators_load_and_unload(qapp):
     try:
         assert translation.install_translators("zh_CN") == ["qtbase_zh_CN", "cann_config_zh_CN"]
