@@ -110,7 +110,7 @@ from app import __version__
 from app.cachedir import CACHE_PATH_ENV, WORK_PATH_ENV
 from app.catalog import load_catalog
 from app.devices import DeviceInfo
-from app.errors import InputError
+from app.errors import InputError, Message
 from app.findings import Finding, make_finding, sort_findings
 from app.i18n import pick
 from app.opcache_ini import MAX_FILE_BYTES as MAX_INI_BYTES
@@ -840,7 +840,7 @@ def _device_of(reader: _Reader, bundle: Bundle) -> DeviceInfo:
         except InputError as exc:
             first_error = first_error or exc
     assert first_error is not None
-    reader.add("support-bundle-npu-smi-unreadable", reason=first_error.one_line())
+    reader.add("support-bundle-npu-smi-unreadable", reason=first_error.line_message())
     return DeviceInfo(source="bundle", notes=tuple(bundle.npu_smi_notes))
 
 
@@ -892,7 +892,7 @@ def _read_ini(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> None:
             try:
                 raw = base64.b64decode(encoded, validate=True)
             except (binascii.Error, ValueError):
-                reader.add("support-bundle-ini-unusable", reason="'base64' is not valid base64")
+                reader.add("support-bundle-ini-unusable", reason=Message("support-reason-bad-base64"))
     if raw is None:
         return
     if len(raw) > MAX_INI_BYTES:
@@ -901,7 +901,7 @@ def _read_ini(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> None:
     try:
         bundle.op_cache_ini = parse_op_cache_ini(raw, label)
     except InputError as exc:
-        reader.add("support-bundle-ini-unusable", reason=exc.one_line())
+        reader.add("support-bundle-ini-unusable", reason=exc.line_message())
         return
     bundle.ini_exists = True
 
@@ -994,11 +994,11 @@ def bundle_from_json(data: object, source: str = "<bundle>") -> Bundle:
     Raises InputError (naming `source`) only when `data` is not a cann-config bundle at all.
     """
     if not isinstance(data, dict):
-        raise InputError(f"not a support bundle: the file holds a JSON {_json_type(data)}, not an object", source)
+        raise InputError.from_code("support-error-not-object", source, type=_json_type(data))
     marker = data.get("format")
     if marker != BUNDLE_FORMAT:
         shown = repr(marker)[:60] if "format" in data else "missing"
-        raise InputError(f"not a cann-config support bundle ('format' is {shown}, expected {BUNDLE_FORMAT!r})", source)
+        raise InputError.from_code("support-error-format-marker", source, shown=shown, expected=BUNDLE_FORMAT)
     reader = _Reader(source)
     bundle = Bundle(source=source)
     version = data.get("version")
@@ -1034,17 +1034,17 @@ def load_bundle(path: str | os.PathLike[str]) -> Bundle:
     from app.inputfiles import read_input_bytes
 
     p = Path(path)
-    raw, _ = read_input_bytes(p, "a support bundle", MAX_BUNDLE_BYTES)
+    raw, _ = read_input_bytes(p, Message("support-kind-bundle"), MAX_BUNDLE_BYTES)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
-        raise InputError("not a support bundle: not UTF-8 text", p, line) from None
+        raise InputError.from_code("support-error-not-utf8", p, line) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InputError(f"not a support bundle: not valid JSON ({exc.msg})", p, exc.lineno) from None
+        raise InputError.from_code("support-error-not-json", p, exc.lineno, detail=exc.msg) from None
     except (ValueError, RecursionError) as exc:
         # Nesting too deep for the parser, or a number with too many digits.
-        raise InputError(f"not a support bundle: {type(exc).__name__}", p) from None
+        raise InputError.from_code("support-error-unparsable", p, detail=type(exc).__name__) from None
     return bundle_from_json(data, str(p))

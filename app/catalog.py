@@ -22,6 +22,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
+from app.errors import InvalidValue, Message
 from app.i18n import pick
 from app.resources import resource
 
@@ -121,41 +122,47 @@ class Option:
 
     def check(self, value: object) -> str | None:
         """Why `value` is not a valid choice for this option (English), or None if it is."""
+        problem = self.problem(value)
+        return problem.text("en") if problem is not None else None
+
+    def problem(self, value: object) -> Message | None:
+        """Why `value` is not a valid choice for this option, as a message in both languages
+        (resources/messages/core.toml), or None if it is."""
         if self.type == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                return f"{self.id} takes an integer, not {value!r}"
+                return Message("core-option-not-integer", option=self.id, value=value)
         elif not isinstance(value, str):
-            return f"{self.id} takes a string, not {value!r}"
+            return Message("core-option-not-string", option=self.id, value=value)
         if self.enumerated:
             if value not in self.allowed_values():
                 allowed = ", ".join(repr(v) if v == "" else str(v) for v in self.allowed_values())
-                return f"{self.id} must be one of {allowed}, not {value!r}"
+                return Message("core-option-not-allowed", option=self.id, allowed=allowed, value=value)
             return None
         if any(value == s.value for s in self.special):
             return None
         if self.min is not None and value < self.min:  # type: ignore[operator]
-            return f"{self.id} must be at least {self.min}, not {value}"
+            return Message("core-option-below-min", option=self.id, min=self.min, value=value)
         if self.max is not None and value > self.max:  # type: ignore[operator]
-            return f"{self.id} must be at most {self.max}, not {value}"
+            return Message("core-option-above-max", option=self.id, max=self.max, value=value)
         if self.type == "path" and ("\0" in value):  # type: ignore[operator]
-            return f"{self.id} cannot contain a NUL character"
+            return Message("core-option-nul", option=self.id)
         return None
 
     def parse(self, text: str) -> Value:
         """Turn command-line text (`--set ID=TEXT`) into a value of this option's type.
 
-        Raises ValueError with a one-line reason when the text is not a valid value.
+        Raises InvalidValue (a ValueError) with a one-line reason when the text is not a valid value.
         """
         value: Value
         if self.type == "int":
             if not re.fullmatch(r"[+-]?[0-9]+", text.strip()):
-                raise ValueError(f"{self.id} takes an integer, not {text!r}")
+                raise InvalidValue.from_code("core-option-not-integer", option=self.id, value=text)
             value = int(text.strip())
         else:
             value = text
-        reason = self.check(value)
-        if reason:
-            raise ValueError(reason)
+        problem = self.problem(value)
+        if problem is not None:
+            raise InvalidValue(problem)
         return value
 
     def notes_for(self, value: Value) -> tuple[Note, ...]:

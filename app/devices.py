@@ -20,6 +20,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
+from app.errors import InvalidValue
 from app.i18n import pick
 from app.resources import resource
 
@@ -171,7 +172,7 @@ def device_from_soc(soc_version: str, source: str, npus: tuple[NpuChip, ...] = (
 def device_from_choice(choice: str, source: str = "manual") -> DeviceInfo:
     """A device chosen by hand: an SoC string (`Ascend910B3`) or a series id (`atlas-a2`).
 
-    Raises ValueError with a one-line reason when the text is neither a known series id nor
+    Raises InvalidValue (a ValueError) with a one-line reason when the text is neither a known series id nor
     something shaped like an Ascend SoC string.
     """
     text = choice.strip()
@@ -180,7 +181,7 @@ def device_from_choice(choice: str, source: str = "manual") -> DeviceInfo:
         return DeviceInfo(None, text, source)
     if not re.fullmatch(r"Ascend[0-9A-Za-z_\-]+", text):
         series = ", ".join(table.order)
-        raise ValueError(f"{choice!r} is neither an Ascend SoC version (e.g. Ascend910B3) nor a series id ({series})")
+        raise InvalidValue.from_code("core-device-choice-invalid", choice=choice, series=series)
     return device_from_soc(text, source)
 
 

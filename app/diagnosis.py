@@ -38,7 +38,7 @@ from app.cachedir import CacheDirResolution, kernel_cache_of
 from app.catalog import load_catalog
 from app.devices import DeviceInfo
 from app.envfile import EnvFile, load_env_file
-from app.errors import InputError
+from app.errors import InputError, Message
 from app.findings import Finding, has_errors, make_finding, sort_findings, unique_findings
 from app.i18n import pick
 from app.opcache_ini import INI_NAME, OpCacheIni, installed_op_cache_versions, read_op_cache_ini
@@ -156,9 +156,9 @@ def _read_script(script: str | os.PathLike[str]) -> tuple[str, Any]:
     from app.inputfiles import read_input_bytes
 
     path = Path(script)
-    data, _ = read_input_bytes(path, "a training script", MAX_SCRIPT_BYTES)
+    data, _ = read_input_bytes(path, Message("cache-kind-script"), MAX_SCRIPT_BYTES)
     if b"\x00" in data:
-        raise InputError("not a text file (NUL byte)", path)
+        raise InputError.from_code("cache-error-nul", path)
     text = data.decode("utf-8", "replace")
     return str(path), import_script(text, str(path))
 

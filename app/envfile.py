@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app.errors import InputError
+from app.errors import InputError, Message
 from app.findings import Finding, make_finding
 from app.inputfiles import read_input_bytes
 
@@ -385,10 +385,10 @@ def _apply(env: EnvFile, commands: list[list[_Word]], notes: list[tuple[str, str
 def load_env_file(path: str | Path, base: Mapping[str, str] | None = None) -> EnvFile:
     """Read an env file; InputError when it is missing, a directory, binary or unreadable."""
     path = Path(path)
-    data, _ = read_input_bytes(path, "an env file", MAX_ENV_FILE_BYTES)
+    data, _ = read_input_bytes(path, Message("cache-kind-env-file"), MAX_ENV_FILE_BYTES)
     if b"\x00" in data:
         line = data.count(b"\n", 0, data.index(b"\x00")) + 1
-        raise InputError("not a text file (NUL byte)", path, line)
+        raise InputError.from_code("cache-error-nul", path, line)
     text = data.decode("utf-8", "surrogateescape")
     env = parse_env_text(text, str(path), base)
     try:

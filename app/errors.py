@@ -2,32 +2,210 @@
 
 Both end the CLI with exit status 2 and a one-line reason on stderr (DESIGN.md, "Exit
 status"); neither ever becomes a traceback.
+
+The reason is kept as a message code and its parameters (`Message`), like a finding's text
+(resources/messages/*.toml, app/findings.py), and is rendered only when it is read: `str()`,
+`one_line()` and `reason` give it in the current language (app.i18n), so the CLI prints it in
+the language of `--lang`, and a wizard that switches language shows an error already caught in
+the new one. Texts that come from the system or a third-party parser (an OSError's strerror, a
+JSON decoder's message) stay as they are, as parameters inside a translated sentence. A plain
+string still works (`InputError("reason", file, line)`) and is shown as given.
 """
 
 from __future__ import annotations
 
+import errno
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any, TypeVar
+
+_E = TypeVar("_E", bound="ExplainedError")
 
 
-class UsageError(Exception):
+class Message:
+    """A text of the message tables, by code and parameters, rendered in a language on demand.
+
+    A parameter that is itself a Message (or an ExplainedError, giving its reason) is rendered in
+    the same language. `Message.literal(text)` carries a text that has no translation.
+    """
+
+    __slots__ = ("code", "params")
+
+    def __init__(self, code: str | None, **params: Any):
+        self.code = code
+        self.params: dict[str, Any] = params
+
+    @classmethod
+    def literal(cls, text: str) -> Message:
+        return cls(None, text=text)
+
+    def text(self, lang: str | None = None) -> str:
+        """The text in `lang` (default: the current language)."""
+        from app.findings import message_table
+        from app.i18n import current_language, normalize_language
+
+        if self.code is None:
+            return str(self.params.get("text", ""))
+        lang = normalize_language(lang or current_language())
+        template = message_table().get(self.code)
+        params = localized_params(self.params, lang)
+        if template is None:
+            # Never a traceback while explaining a failure: the code and its values still say it.
+            return " ".join([self.code, *(f"{k}={v}" for k, v in params.items())])
+        key = "zh" if lang == "zh_CN" else "en"
+        try:
+            return template.text[key].format_map(params)
+        except (KeyError, IndexError, ValueError, AttributeError, TypeError):
+            # A parameter missing or of an unexpected kind: the placeholder stays visible.
+            try:
+                return template.text[key].format_map(_Lenient(params))
+            except (IndexError, ValueError, AttributeError, TypeError):
+                return " ".join([self.code, *(f"{k}={v}" for k, v in params.items())])
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def __repr__(self) -> str:
+        return f"Message({self.code!r}, {self.params!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Message) and (self.code, self.params) == (other.code, other.params)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _Lenient(dict):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def localized_params(params: Mapping[str, Any], lang: str) -> dict[str, Any]:
+    """`params` with every Message (and ExplainedError) value rendered in `lang`."""
+    out: dict[str, Any] = {}
+    for name, value in params.items():
+        if isinstance(value, Message):
+            value = value.text(lang)
+        elif isinstance(value, ExplainedError):
+            value = value.reason_text(lang)
+        out[name] = value
+    return out
+
+
+def explain(exc: BaseException) -> Message:
+    """The reason an exception gives, as a Message: its own when it has one (ExplainedError,
+    InvalidValue), a translated sentence for the usual OSErrors, otherwise its text as is."""
+    message = getattr(exc, "message", None)
+    if isinstance(message, Message):
+        return message
+    if isinstance(exc, OSError):
+        return os_reason(exc)
+    return Message.literal(str(exc) or type(exc).__name__)
+
+
+# errno -> code in resources/messages/core.toml. The English text is the system's own strerror
+# (a parameter), the Chinese one the translation of what these errors mean.
+_ERRNO_CODES = {
+    errno.ENOENT: "core-os-no-such-file",
+    errno.EACCES: "core-os-permission-denied",
+    errno.EPERM: "core-os-not-permitted",
+    errno.EISDIR: "core-os-is-a-directory",
+    errno.ENOTDIR: "core-os-not-a-directory",
+    errno.ENOSPC: "core-os-no-space",
+    errno.EROFS: "core-os-read-only",
+    errno.ELOOP: "core-os-symlink-loop",
+    errno.ENAMETOOLONG: "core-os-name-too-long",
+}
+
+
+def os_reason(exc: OSError) -> Message:
+    """Why an OSError happened: the system's text, translated for the common errno values."""
+    detail = exc.strerror or str(exc) or type(exc).__name__
+    code = _ERRNO_CODES.get(exc.errno) if exc.errno is not None else None
+    return Message(code, detail=detail) if code else Message.literal(detail)
+
+
+def _as_message(reason: str | Message) -> Message:
+    return reason if isinstance(reason, Message) else Message.literal(str(reason))
+
+
+class ExplainedError(Exception):
+    """An error whose one-line reason is a Message (what UsageError and InputError share)."""
+
+    message: Message
+    file: str | None = None
+    line: int | None = None
+
+    def reason_text(self, lang: str | None = None) -> str:
+        """The reason alone, in `lang` (default: the current language), on one line."""
+        return " ".join(self.message.text(lang).split())
+
+    @property
+    def reason(self) -> str:
+        """The reason alone in the current language (the attribute older callers read)."""
+        return self.reason_text()
+
+    @property
+    def code(self) -> str | None:
+        return self.message.code
+
+    def _where(self) -> str:
+        if self.file is None:
+            return ""
+        where = self.file if self.line is None else f"{self.file}:{self.line}"
+        return " ".join(where.splitlines()) + ": "
+
+    def one_line(self, lang: str | None = None) -> str:
+        """`file:line: reason` (as far as file and line are known), on one line."""
+        return self._where() + self.reason_text(lang)
+
+    def line_message(self) -> Message:
+        """The whole line as a Message, for a finding or a note that quotes this error."""
+        return Message("core-error-line", where=self._where(), reason=self)
+
+    def __str__(self) -> str:
+        return self.one_line()
+
+
+class UsageError(ExplainedError):
     """The command line itself is wrong (unknown option id, bad --set syntax, ...)."""
 
+    def __init__(self, reason: str | Message):
+        self.message = _as_message(reason)
+        super().__init__(self.message)
 
-class InputError(Exception):
+    @classmethod
+    def from_code(cls: type[_E], code: str, **params: Any) -> _E:
+        """The error with the text `code` of the message tables, `params` filling it in."""
+        return cls(Message(code, **params))  # type: ignore[call-arg]
+
+
+class InputError(ExplainedError):
     """An input file cannot be used at all: missing, unreadable, not the expected format.
 
     The message names the file and, where known, the line, as `file:line: reason`.
     """
 
-    def __init__(self, reason: str, file: str | Path | None = None, line: int | None = None):
-        self.reason = reason
+    def __init__(self, reason: str | Message, file: str | Path | None = None, line: int | None = None):
+        self.message = _as_message(reason)
         self.file = str(file) if file is not None else None
         self.line = line
-        super().__init__(self.one_line())
+        super().__init__(self.message, self.file, self.line)
 
-    def one_line(self) -> str:
-        where = ""
-        if self.file is not None:
-            where = self.file if self.line is None else f"{self.file}:{self.line}"
-            where += ": "
-        return where + " ".join(self.reason.split())
+    @classmethod
+    def from_code(cls: type[_E], code: str, file: str | Path | None = None, line: int | None = None,
+                  **params: Any) -> _E:
+        """The error with the text `code` of the message tables, naming `file` and `line`."""
+        return cls(Message(code, **params), file, line)  # type: ignore[call-arg]
+
+
+class InvalidValue(ExplainedError, ValueError):
+    """A ValueError whose reason is a Message: a value the user typed that cannot be used
+    (Option.parse, device_from_choice). Callers that catch ValueError keep working."""
+
+    def __init__(self, reason: str | Message):
+        self.message = _as_message(reason)
+        super().__init__(self.message)
+
+    @classmethod
+    def from_code(cls: type[_E], code: str, **params: Any) -> _E:
+        return cls(Message(code, **params))  # type: ignore[call-arg]

@@ -117,7 +117,11 @@ def message_table() -> Mapping[str, MessageTemplate]:
 
 
 def _render(template: Mapping[str, str], params: Mapping[str, Any]) -> dict[str, str]:
-    return {lang: text.format_map(params) for lang, text in template.items()}
+    # A parameter that is a Message (an error's reason, say) is rendered in each language too.
+    from app.errors import localized_params
+
+    return {lang: text.format_map(localized_params(params, "zh_CN" if lang == "zh" else "en"))
+            for lang, text in template.items()}
 
 
 def make_finding(code: str, *, file: str | None = None, line: int | None = None,

@@ -42,7 +42,7 @@ from functools import lru_cache
 from typing import Any
 
 from app.catalog import Option, Value, load_catalog
-from app.errors import InputError
+from app.errors import InputError, Message, explain
 from app.findings import Finding, make_finding
 from app.profile import Profile, profile_from_json
 
@@ -157,11 +157,11 @@ class _Collector:
             try:
                 raw = raw.decode("utf-8")
             except UnicodeDecodeError:
-                self.finding("import-invalid-value", line, option=option.id, reason="the bytes are not UTF-8")
+                self.finding("import-invalid-value", line, option=option.id, reason=Message("import-reason-not-utf8"))
                 return
-        reason = option.check(raw)
-        if reason:
-            self.finding("import-invalid-value", line, option=option.id, reason=reason)
+        problem = option.problem(raw)
+        if problem is not None:
+            self.finding("import-invalid-value", line, option=option.id, reason=problem)
             return
         self.candidates.append(_Candidate(option, raw, line, rank))  # type: ignore[arg-type]
 
@@ -170,7 +170,7 @@ class _Collector:
         try:
             value = option.parse(raw)
         except ValueError as exc:
-            self.finding("import-invalid-value", line, option=option.id, reason=str(exc))
+            self.finding("import-invalid-value", line, option=option.id, reason=explain(exc))
             return
         self.candidates.append(_Candidate(option, value, line, rank))
 
@@ -440,9 +440,9 @@ def import_script(text: str, source: str) -> ImportedSettings:
     try:
         tree = ast.parse(text, filename=source)
     except SyntaxError as exc:
-        raise InputError(f"not valid Python: {exc.msg}", source, exc.lineno) from None
+        raise InputError.from_code("import-not-python", source, exc.lineno, reason=exc.msg) from None
     except ValueError as exc:  # e.g. a NUL byte in the source
-        raise InputError(f"not valid Python: {exc}", source) from None
+        raise InputError.from_code("import-not-python", source, reason=str(exc)) from None
     return _ScriptReader(text, source).read(tree)
 
 
@@ -636,7 +636,7 @@ def import_profile_text(text: str, source: str) -> ImportedSettings:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InputError(f"not valid JSON: {exc.msg}", source, exc.lineno) from None
+        raise InputError.from_code("import-error-not-json", source, exc.lineno, detail=exc.msg) from None
     profile = profile_from_json(data, source)
     settings = {oid: (value, None) for oid, value in profile.options.items()}
     return ImportedSettings(source, settings, [], profile.framework)

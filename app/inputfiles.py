@@ -12,27 +12,29 @@ import os
 import stat
 from pathlib import Path
 
-from app.errors import InputError
+from app.errors import InputError, Message, os_reason
 
 
-def read_input_bytes(path: str | os.PathLike[str], what: str, max_bytes: int) -> tuple[bytes, os.stat_result]:
+def read_input_bytes(path: str | os.PathLike[str], what: str | Message,
+                     max_bytes: int) -> tuple[bytes, os.stat_result]:
     """The bytes of `path` and its stat; InputError when it is a directory, not a regular file,
-    larger than `max_bytes`, or unreadable. `what` names the expected file ("an env file")."""
+    larger than `max_bytes`, or unreadable. `what` names the expected file, best as a message
+    of the tables (Message("cache-kind-env-file")) so the reason reads in the user's language."""
     p = Path(path)
     try:
         with open(p, "rb") as handle:
             info = os.fstat(handle.fileno())
             if not stat.S_ISREG(info.st_mode):
-                raise InputError(f"is not a regular file, not {what}", p)
+                raise InputError.from_code("core-input-not-regular", p, what=what)
             data = handle.read(max_bytes + 1)
     except InputError:
         raise
     except IsADirectoryError:
-        raise InputError(f"is a directory, not {what}", p) from None
+        raise InputError.from_code("core-input-directory", p, what=what) from None
     except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", p) from None
+        raise InputError.from_code("core-input-cannot-read", p, detail=os_reason(exc)) from None
     if len(data) > max_bytes:
-        raise InputError(f"is larger than {_size(max_bytes)}: too large to be {what}", p)
+        raise InputError.from_code("core-input-too-large", p, size=_size(max_bytes), what=what)
     return data, info
 
 

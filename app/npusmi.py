@@ -53,7 +53,7 @@ from typing import NamedTuple
 
 from app.availability import device_text
 from app.devices import DeviceInfo, NpuChip, device_from_soc
-from app.errors import InputError
+from app.errors import InputError, Message
 
 # Fields npu-smi prints when a value is not available.
 MISSING = frozenset({"", "NA", "N/A", "-", "--"})
@@ -199,7 +199,7 @@ def _id_list(ids: Iterable[int]) -> str:
 def read_npu_smi_info(text: str, source: str = "<npu-smi info>") -> NpuSmiTable:
     """Parse the text of `npu-smi info` into its chip rows, with the layout and remarks."""
     if not isinstance(text, str):
-        raise NpuSmiError("expected text", source)
+        raise NpuSmiError.from_code("devices-error-expected-text", source)
     rows: list[NpuSmiRow] = []
     seen: set[tuple[int, int]] = set()
     notes: list[str] = []
@@ -282,9 +282,8 @@ def read_npu_smi_info(text: str, source: str = "<npu-smi info>") -> NpuSmiTable:
     truncated()
     if not rows:
         if header_seen:
-            raise NpuSmiError("the npu-smi info table lists no complete NPU entry (is the output cut off?)", source)
-        raise NpuSmiError("not npu-smi info output: no device table (a header like '| NPU  Name  | Health ...' "
-                          "followed by NPU rows) was found", source)
+            raise NpuSmiError.from_code("devices-error-info-no-entry", source)
+        raise NpuSmiError.from_code("devices-error-info-no-table", source)
     return NpuSmiTable(tuple(rows), layout or LAYOUT_CHIP, version, tuple(notes), source)
 
 
@@ -296,7 +295,7 @@ def parse_npu_smi_info(text: str, source: str = "<npu-smi info>") -> list[NpuSmi
 def parse_npu_smi_board(text: str, source: str = "<npu-smi info -t board>") -> BoardInfo:
     """Parse `npu-smi info -t board -i <npu> [-c <chip>]` (lines of `Key : Value`)."""
     if not isinstance(text, str):
-        raise NpuSmiError("expected text", source)
+        raise NpuSmiError.from_code("devices-error-expected-text", source)
     fields: dict[str, tuple[str, int]] = {}
     for lineno, line in enumerate(text.splitlines(), 1):
         match = _BOARD_LINE.match(line)
@@ -309,12 +308,10 @@ def parse_npu_smi_board(text: str, source: str = "<npu-smi info -t board>") -> B
 
     raw_name = get("chip name")
     if raw_name is None:
-        raise NpuSmiError("not the output of 'npu-smi info -t board -i <id> -c <chip>': it has no "
-                          "'Chip Name' line with a value", source)
+        raise NpuSmiError.from_code("devices-error-board-no-chip-name", source)
     chip_name = "".join(raw_name.split())
     if not _NAME.fullmatch(chip_name):
-        raise NpuSmiError(f"'Chip Name' {raw_name!r} does not look like an Ascend chip name", source,
-                          fields["chip name"][1])
+        raise NpuSmiError.from_code("devices-error-board-bad-chip-name", source, fields["chip name"][1], name=raw_name)
     chip_type = "".join((get("chip type") or "").split()) or None
     if chip_type is not None and not re.fullmatch(r"[A-Za-z]{1,20}", chip_type):
         chip_type = None
@@ -335,7 +332,7 @@ def parse_npu_smi_board(text: str, source: str = "<npu-smi info -t board>") -> B
 def parse_npu_smi_mapping(text: str, source: str = "<npu-smi info -m>") -> list[ChipMapping]:
     """The compute chips of `npu-smi info -m`: (npu, chip, name as shown); Mcu rows skipped."""
     if not isinstance(text, str):
-        raise NpuSmiError("expected text", source)
+        raise NpuSmiError.from_code("devices-error-expected-text", source)
     chips: list[ChipMapping] = []
     header = False
     for line in text.splitlines():
@@ -356,7 +353,7 @@ def parse_npu_smi_mapping(text: str, source: str = "<npu-smi info -m>") -> list[
             continue
         chips.append(ChipMapping(int(npu), int(chip), " ".join(name.split())))
     if not header:
-        raise NpuSmiError("not 'npu-smi info -m' output: no 'NPU ID  Chip ID  Chip Logic ID  Chip Name' header", source)
+        raise NpuSmiError.from_code("devices-error-mapping-no-header", source)
     return chips
 
 
@@ -449,7 +446,7 @@ def device_from_npu_smi(info_text: str | None, board_texts: Sequence[str] = (), 
         info_text = None  # an empty paste box beside board queries
     if info_text is None:
         if not boards:
-            raise NpuSmiError("no npu-smi output was given", info_source)
+            raise NpuSmiError.from_code("devices-error-nothing-given", info_source)
         return _device_from_boards(boards, source)
     try:
         table = read_npu_smi_info(info_text, info_source)
@@ -548,9 +545,9 @@ def read_npu_smi_file(path: str | Path) -> str:
     from app.inputfiles import read_input_bytes
 
     p = Path(path)
-    data, _ = read_input_bytes(p, "a file of npu-smi output", MAX_FILE_BYTES)
+    data, _ = read_input_bytes(p, Message("devices-kind-npu-smi-file"), MAX_FILE_BYTES)
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         return data.decode("utf-16", errors="replace")
     if b"\x00" in data:
-        raise NpuSmiError("is a binary file, not npu-smi output", p)
+        raise NpuSmiError.from_code("devices-error-binary", p)
     return data.decode("utf-8-sig", errors="replace")

@@ -53,7 +53,7 @@ from typing import Any
 
 from configobj import ConfigObj, ConfigObjError
 
-from app.errors import InputError, UsageError
+from app.errors import InputError, Message, UsageError, explain, os_reason
 from app.findings import Finding, make_finding
 from app.inputfiles import read_input_bytes
 
@@ -367,7 +367,7 @@ def parse_op_cache_ini(data: bytes, source: str) -> OpCacheIni:
     (a NUL byte); everything else questionable becomes a finding with its line."""
     if b"\x00" in data:
         line = data.count(b"\n", 0, data.index(b"\x00")) + 1
-        raise InputError("not a text file (NUL byte); an op_cache.ini is plain text", source, line)
+        raise InputError.from_code("cache-error-ini-nul", source, line)
     bom = data.startswith(BOM)
     editor = _editor_lines(data, bom)
     cann_lines = _cann_lines(data, editor)
@@ -382,7 +382,7 @@ def parse_op_cache_ini(data: bytes, source: str) -> OpCacheIni:
 def read_op_cache_ini(path: str | os.PathLike[str]) -> OpCacheIni:
     """Read and parse a file; InputError (one line, names the file) when it cannot be used."""
     path = Path(path)
-    data, info = read_input_bytes(path, "an op_cache.ini file", MAX_FILE_BYTES)
+    data, info = read_input_bytes(path, Message("cache-kind-op-cache-ini"), MAX_FILE_BYTES)
     ini = parse_op_cache_ini(data, str(path))
     ini.path = path
     ini.stat = info
@@ -551,7 +551,7 @@ def _ini_key_for(name: str) -> str:
     catalog = load_catalog()
     if name in catalog.options and catalog.options[name].targets.ini:
         return catalog.options[name].targets.ini  # type: ignore[return-value]
-    raise UsageError(f"{name} is not an op_cache.ini setting (op_cache.ini holds {', '.join(KNOWN_KEYS)})")
+    raise UsageError.from_code("cache-error-not-ini-setting", name=name, keys=", ".join(KNOWN_KEYS))
 
 
 def _normalize_changes(changes: Mapping[str, int | str]) -> dict[str, str]:
@@ -567,17 +567,17 @@ def _normalize_changes(changes: Mapping[str, int | str]) -> dict[str, str]:
                 try:
                     value = option.parse(value)
                 except ValueError as exc:
-                    raise UsageError(str(exc)) from None
-            reason = option.check(value)
-            if reason:
-                raise UsageError(reason)
+                    raise UsageError(explain(exc)) from None
+            problem = option.problem(value)
+            if problem is not None:
+                raise UsageError(problem)
             text = str(value)
         else:
             text = str(value).strip(_CANN_TRIM)
             if not text or any(c in text for c in "\r\n=") or text.startswith("#"):
-                raise UsageError(f"{key} needs a version string such as 8.5.0, not {value!r}")
+                raise UsageError.from_code("cache-error-version-text", key=key, value=value)
         if len(key) + 1 + len(text.encode("utf-8")) >= CANN_LINE_LIMIT:
-            raise UsageError(f"{key}={text[:20]}... would be {CANN_LINE_LIMIT} characters or longer")
+            raise UsageError.from_code("cache-error-line-too-long", key=key, start=text[:20], limit=CANN_LINE_LIMIT)
         result[key] = text
     return {key: result[key] for key in KNOWN_KEYS if key in result}
 
@@ -635,8 +635,8 @@ def render_op_cache_ini(existing: OpCacheIni | None, changes: Mapping[str, int |
         if _same_value(key, entry.value, text):
             continue
         if key in VERSION_KEYS:
-            raise UsageError(f"{key} is never changed by this tool (CANN rewrites it itself); "
-                             f"{existing.source} line {entry.line} keeps {entry.value.rstrip()!r}")
+            raise UsageError.from_code("cache-error-version-kept", key=key, source=existing.source, at=entry.line,
+                                       value=entry.value.rstrip())
         line = existing.line(entry.line)
         assert line is not None
         start, end = _value_span(line, key)
@@ -757,9 +757,9 @@ def _current_bytes(path: Path) -> bytes | None:
     except FileNotFoundError:
         return None
     except IsADirectoryError:
-        raise InputError("is a directory, not a file", path) from None
+        raise InputError.from_code("cache-error-is-directory", path) from None
     except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", path) from None
+        raise InputError.from_code("cache-error-cannot-read", path, detail=os_reason(exc)) from None
 
 
 def _atomic_write(target: Path, data: bytes, mode: int, owner: tuple[int, int] | None) -> None:
@@ -809,13 +809,13 @@ def save_op_cache_ini(path: str | os.PathLike[str], data: bytes, expected_origin
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
     current = _current_bytes(target)
     if expected_original is None and current is not None:
-        raise FileChangedError("exists already, and this was meant to create it; read it first, then save the change", path)
+        raise FileChangedError.from_code("cache-error-exists", path)
     if expected_original is not None and current is None:
-        raise FileChangedError("was removed since it was read; nothing written", path)
+        raise FileChangedError.from_code("cache-error-removed", path)
     if expected_original is not None and current != expected_original:
-        raise FileChangedError("changed on disk since it was read; nothing written (read it again and redo the change)", path)
+        raise FileChangedError.from_code("cache-error-changed", path)
     if not target.parent.is_dir():
-        raise InputError("cannot write: the directory does not exist", target.parent)
+        raise InputError.from_code("cache-error-no-directory", target.parent)
     owner: tuple[int, int] | None = None
     mode = NEW_FILE_MODE
     if current is not None:
@@ -830,8 +830,8 @@ def save_op_cache_ini(path: str | os.PathLike[str], data: bytes, expected_origin
             saved_backup = backup_path(target)
             _atomic_write(saved_backup, current, mode, owner)
         if expected_original is not None and _current_bytes(target) != expected_original:
-            raise FileChangedError("changed on disk while saving; nothing written", path)
+            raise FileChangedError.from_code("cache-error-changed-while-saving", path)
         _atomic_write(target, data, mode, owner)
     except OSError as exc:
-        raise InputError(f"cannot write: {exc.strerror or exc}", path) from None
+        raise InputError.from_code("cache-error-cannot-write", path, detail=os_reason(exc)) from None
     return SaveResult(path, True, current is None, saved_backup, mode)

@@ -21,7 +21,7 @@ from typing import Any
 
 from app.catalog import Catalog, Value, load_catalog
 from app.devices import DeviceInfo, device_from_choice
-from app.errors import InputError
+from app.errors import InputError, explain
 
 PROFILE_FORMAT = "cann-config-profile"
 PROFILE_VERSION = 1
@@ -76,35 +76,36 @@ def profile_from_json(data: object, source: str = "<profile>") -> Profile:
     """Validate parsed JSON as a Profile; raise InputError naming `source` and the bad key."""
     catalog = load_catalog()
     if not isinstance(data, dict):
-        raise InputError("a profile must be a JSON object", source)
+        raise InputError.from_code("core-profile-not-object", source)
     unknown = [k for k in data if k not in PROFILE_KEYS]
     if unknown:
-        raise InputError(f"unknown key {unknown[0]!r} (a profile has {', '.join(PROFILE_KEYS)})", source)
+        raise InputError.from_code("core-profile-unknown-key", source, key=unknown[0], keys=", ".join(PROFILE_KEYS))
     if data.get("format") != PROFILE_FORMAT:
-        raise InputError(f"'format' must be {PROFILE_FORMAT!r}", source)
+        raise InputError.from_code("core-profile-format", source, expected=PROFILE_FORMAT)
     version = data.get("version")
     if isinstance(version, bool) or version != PROFILE_VERSION:
-        raise InputError(f"'version' {version!r} is not understood (this tool reads version {PROFILE_VERSION})", source)
+        raise InputError.from_code("core-profile-version", source, version=version, known=PROFILE_VERSION)
     framework = data.get("framework", DEFAULT_FRAMEWORK)
     if framework not in catalog.frameworks:
-        raise InputError(f"'framework' {framework!r} is unknown; use one of {', '.join(catalog.frameworks)}", source)
+        raise InputError.from_code("core-profile-framework", source, framework=framework,
+                                   frameworks=", ".join(catalog.frameworks))
     device = data.get("device")
     if device is not None:
         if not isinstance(device, str):
-            raise InputError("'device' must be an SoC version, a series id or null", source)
+            raise InputError.from_code("core-profile-device-type", source)
         try:
             device_from_choice(device)
         except ValueError as exc:
-            raise InputError(f"'device': {exc}", source) from None
+            raise InputError.from_code("core-profile-device", source, detail=explain(exc)) from None
     options = data.get("options", {})
     if not isinstance(options, dict):
-        raise InputError("'options' must be an object of option id -> value", source)
+        raise InputError.from_code("core-profile-options-type", source)
     for oid, value in options.items():
         if oid not in catalog.options:
-            raise InputError(f"options: unknown option {oid!r}", source)
-        reason = catalog.options[oid].check(value)
-        if reason:
-            raise InputError(f"options.{oid}: {reason}", source)
+            raise InputError.from_code("core-profile-unknown-option", source, option=oid)
+        problem = catalog.options[oid].problem(value)
+        if problem is not None:
+            raise InputError.from_code("core-profile-option-invalid", source, option=oid, detail=problem)
     return Profile(framework=framework, device=device, options=dict(options))
 
 
@@ -113,9 +114,9 @@ def load_profile(path: str | Path) -> Profile:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read the profile: {getattr(exc, 'strerror', None) or exc}", path) from None
+        raise InputError.from_code("core-profile-cannot-read", path, detail=explain(exc)) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InputError(f"not valid JSON: {exc.msg}", path, exc.lineno) from None
+        raise InputError.from_code("core-profile-json-invalid", path, exc.lineno, detail=exc.msg) from None
     return profile_from_json(data, str(path))

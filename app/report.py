@@ -761,8 +761,8 @@ def report_format(path: str | os.PathLike[str]) -> str:
     """"markdown" or "html" from the file name; UsageError for any other extension."""
     suffix = Path(path).suffix.lower()
     if suffix not in REPORT_EXTENSIONS:
-        raise UsageError(f"--report {path}: the report is Markdown (.md) or HTML (.html); "
-                         f"the file name must end with one of {', '.join(REPORT_EXTENSIONS)}")
+        raise UsageError.from_code("support-error-report-extension", path=str(path),
+                                   extensions=", ".join(REPORT_EXTENSIONS))
     return REPORT_EXTENSIONS[suffix]
 
 
@@ -801,8 +801,7 @@ def run_diagnose_command(args: argparse.Namespace, device: DeviceInfo | None) ->
         clash = [flag for flag, value in (("--ini", args.ini), ("--env-file", args.env_file),
                                           ("--cache-dir", args.cache_dir)) if value]
         if clash:
-            raise UsageError(f"--bundle cannot be combined with {', '.join(clash)}: the bundle holds the "
-                             "customer's op_cache.ini, environment and cache")
+            raise UsageError.from_code("support-error-bundle-clash", flags=", ".join(clash))
         bundle = load_bundle(args.bundle)
         result = bundle.diagnosis(framework=args.framework, device=device, script=script)
     else:

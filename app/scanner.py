@@ -46,7 +46,7 @@ from operator import attrgetter, methodcaller
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from app.errors import InputError
+from app.errors import InputError, Message, os_reason
 
 # CollectCacheJsonFileAccessTime (te_cache_space_manager.cc): main jsons end with ".json";
 # "_mix_aic.json"/"_mix_aiv.json" are sub-kernels reached through their main json's jsonList.
@@ -216,6 +216,10 @@ class ScanProgress:
 
 def _reason(exc: OSError) -> str:
     return exc.strerror or exc.__class__.__name__
+
+
+def _reason_message(exc: OSError) -> Message:
+    return os_reason(exc) if exc.strerror else Message.literal(exc.__class__.__name__)
 
 
 class _Frame:
@@ -466,9 +470,9 @@ def scan_cache(path: str | Path, *, batch_seconds: float = 0.1,
         # a bigger disk); nothing below it is.
         root_fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except NotADirectoryError:
-        raise InputError("not a directory", root) from None
+        raise InputError.from_code("scan-error-not-dir", root) from None
     except OSError as exc:
-        raise InputError(f"cannot open the cache dir: {_reason(exc)}", root) from None
+        raise InputError.from_code("scan-error-cannot-open", root, detail=_reason_message(exc)) from None
 
     frames: list[_Frame] = []
     try:
@@ -501,7 +505,7 @@ def scan_cache(path: str | Path, *, batch_seconds: float = 0.1,
         try:
             top_names = listdir(root_fd)
         except OSError as exc:
-            raise InputError(f"cannot read the cache dir: {_reason(exc)}", root) from None
+            raise InputError.from_code("scan-error-cannot-read", root, detail=_reason_message(exc)) from None
         top_frame = _Frame(root_fd, str(root), top_names)
         while not top_frame.exhausted:
             walker.read_chunk(top_frame, top)

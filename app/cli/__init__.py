@@ -9,13 +9,14 @@ imports PySide6 lazily, so every other command runs where PySide6 is not install
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import importlib.util
 import sys
 from collections.abc import Sequence
 
 from app import __version__
-from app.errors import InputError, UsageError
+from app.errors import InputError, Message, UsageError
 from app.i18n import language_from_environment, normalize_language, set_language
 
 PROG = "cann-config"
@@ -27,14 +28,29 @@ class _Parser(argparse.ArgumentParser):
     """argparse with a one-line error (no usage dump) and exit status 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(f"{message} (see '{self.prog} --help')")
+        # argparse's own text stays English (it has no zh_CN catalog); the sentence around it does not.
+        raise UsageError.from_code("core-cli-usage", detail=message, prog=self.prog)
 
 
 def _language(text: str) -> str:
     try:
         return normalize_language(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+    except ValueError:
+        raise argparse.ArgumentTypeError(Message("core-cli-unknown-language", lang=text).text()) from None
+
+
+def _language_asked(args: Sequence[str]) -> str:
+    """The language of `--lang` (else LANG) before argparse has run, so its errors use it too."""
+    lang = language_from_environment()
+    tokens = iter(args)
+    for token in tokens:
+        if token == "--":
+            break
+        value = next(tokens, "") if token == "--lang" else token[7:] if token.startswith("--lang=") else None
+        if value is not None:
+            with contextlib.suppress(ValueError):
+                lang = normalize_language(value)
+    return lang
 
 
 def available_commands() -> list[str]:
@@ -92,6 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     _printable_stdout()
     try:
+        set_language(_language_asked(args_list))
         parser = build_parser(_wizard_only(args_list))
         args = parser.parse_args(args_list)
         set_language(args.lang or language_from_environment())
@@ -105,7 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
+        print(f"{PROG}: {Message('core-cli-interrupted')}", file=sys.stderr)
         return 130
     except BrokenPipeError:
         # The reader went away (`cann-config options | head`): not an error worth a traceback.

@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
 
     scan_seconds = DEFAULT_SCAN_SECONDS if args.scan_seconds is None else args.scan_seconds
     if not scan_seconds >= 0:
-        raise UsageError("--scan-seconds must be 0 or more")
+        raise UsageError.from_code("support-error-scan-seconds")
     lang = current_language()
     data = collect_bundle(scan_seconds=scan_seconds, include_hostname=args.hostname)
     if args.output == "-":

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from app.errors import UsageError
+from app.errors import UsageError, explain
 
 if TYPE_CHECKING:  # the core is imported where it is used, so building the parser stays cheap
     from app.devices import DeviceInfo
@@ -44,11 +44,11 @@ def detect(args: argparse.Namespace) -> tuple[DeviceInfo, HostProbe | None]:
 
     if args.device is not None:
         if args.npu_smi_info or args.npu_smi_board:
-            raise UsageError("--device cannot be combined with --npu-smi-info or --npu-smi-board")
+            raise UsageError.from_code("core-cli-device-with-npu-smi")
         try:
             return device_from_choice(args.device, source="manual"), None
         except ValueError as exc:
-            raise UsageError(f"--device: {exc}") from None
+            raise UsageError.from_code("core-cli-device-invalid", detail=explain(exc)) from None
     if args.npu_smi_info or args.npu_smi_board:
         info = read_npu_smi_file(args.npu_smi_info) if args.npu_smi_info else None
         boards = [read_npu_smi_file(path) for path in args.npu_smi_board]

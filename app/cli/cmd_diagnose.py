@@ -13,7 +13,7 @@ import argparse
 import importlib.util
 
 from app.cli.choices import LazyChoices
-from app.errors import UsageError
+from app.errors import UsageError, explain
 from app.i18n import current_language
 
 
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             device = device_from_choice(args.device)
         except ValueError as exc:
-            raise UsageError(f"--device: {exc}") from None
+            raise UsageError.from_code("core-cli-device-invalid", detail=explain(exc)) from None
     if getattr(args, "bundle", None) or getattr(args, "report", None):
         from app.report import run_diagnose_command
 

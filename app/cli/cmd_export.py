@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.cli.choices import LazyChoices
-from app.errors import InputError, UsageError
+from app.errors import InputError, UsageError, explain
 from app.i18n import current_language
 
 if TYPE_CHECKING:  # the core is imported where it is used, so building the parser stays cheap
@@ -75,16 +75,16 @@ def _apply_setting(profile: Profile, item: str) -> Profile:
     option_id, sep, text = item.partition("=")
     option_id = option_id.strip()
     if not sep or not option_id:
-        raise UsageError(f"--set needs ID=VALUE, not {item!r}")
+        raise UsageError.from_code("export-error-set-syntax", item=item)
     from app.catalog import load_catalog
 
     catalog = load_catalog()
     if option_id not in catalog.options:
-        raise UsageError(f"--set: unknown option {option_id!r}; known options: {', '.join(catalog.options)}")
+        raise UsageError.from_code("export-error-set-unknown", option=option_id, known=", ".join(catalog.options))
     try:
         value = catalog.options[option_id].parse(text)
     except ValueError as exc:
-        raise UsageError(f"--set: {exc}") from None
+        raise UsageError.from_code("export-error-set-invalid", detail=explain(exc)) from None
     return profile.with_value(option_id, value)
 
 
@@ -110,7 +110,7 @@ def build_profile(args: argparse.Namespace) -> tuple[Profile, DeviceInfo | None]
         try:
             info = device_from_choice(args.device)
         except ValueError as exc:
-            raise UsageError(f"--device: {exc}") from None
+            raise UsageError.from_code("core-cli-device-invalid", detail=explain(exc)) from None
         device = args.device.strip()
     profile = replace(profile, framework=framework, device=device)
     for item in args.settings:
@@ -133,25 +133,24 @@ def run(args: argparse.Namespace) -> int:
     profile, device = build_profile(args)
     fmt = args.format
     if not format_fits(fmt, profile.framework):
-        raise UsageError(f"the {fmt} export is not for framework {profile.framework}; "
-                         f"{profile.framework} takes: {', '.join(formats_for(profile.framework))}")
+        raise UsageError.from_code("export-error-format-framework", format=fmt, framework=profile.framework,
+                                   formats=", ".join(formats_for(profile.framework)))
     if (args.ini or args.add_versions) and fmt != "op-cache-ini":
-        raise UsageError("--ini and --add-versions go with the op-cache-ini format")
+        raise UsageError.from_code("export-error-ini-flags")
     existing = None
     versions = None
     if args.ini:
         from app.opcache_ini import read_op_cache_ini
 
         if args.add_versions:
-            raise UsageError("--add-versions is for a new op_cache.ini; CANN keeps the version lines of an existing one")
+            raise UsageError.from_code("export-error-add-versions-existing")
         existing = read_op_cache_ini(args.ini)
     elif args.add_versions:
         from app.opcache_ini import installed_op_cache_versions
 
         versions = installed_op_cache_versions()
         if len(versions) < 2:
-            raise InputError("--add-versions: the installed CANN versions were not found on this host "
-                             "(no version.info under the usual install paths or $ASCEND_OPP_PATH)")
+            raise InputError.from_code("export-error-versions-not-found")
     result = export_text(profile, fmt, changed_only=args.changed_only, existing_ini=existing, ini_versions=versions,
                          device=device)
     for finding in sort_findings(result.findings):

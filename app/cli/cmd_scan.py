@@ -327,9 +327,9 @@ def run(args: argparse.Namespace) -> int:
     if args.cache_dir:
         given = Path(args.cache_dir)
         if not given.exists():
-            raise InputError("no such directory (--cache-dir)", given)
+            raise InputError.from_code("scan-error-no-such-dir", given)
         if not given.is_dir():
-            raise InputError("not a directory (--cache-dir)", given)
+            raise InputError.from_code("scan-error-not-dir-option", given)
         kernel_cache = kernel_cache_of(given)
         dir_info: dict[str, Any] = {"source": "option", "variable": "--cache-dir", "base": str(given),
                                     "how": "--cache-dir"}
@@ -347,7 +347,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             ini = read_op_cache_ini(ini_path)
         except InputError as exc:
-            found.append(make_finding("scan-ini-unreadable", file=str(ini_path), reason=exc.reason))
+            found.append(make_finding("scan-ini-unreadable", file=str(ini_path), reason=exc))
     resolution = resolve_settings(ini=ini, environ=environ)
     max_e = resolution.effective[MAX_SIZE]
     ratio_e = resolution.effective[REMAIN_RATIO]

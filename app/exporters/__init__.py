@@ -185,10 +185,10 @@ def _choices(profile: Profile, catalog: Catalog, device: DeviceInfo | None) -> t
         value = profile.value(oid, catalog)
         default = catalog.default_for(oid, profile.framework)
         problem = device_note = None
-        invalid = option.check(value)
-        if invalid:
+        invalid = option.problem(value)
+        if invalid is not None:
             findings.append(make_finding("export-invalid-value", option=oid, reason=invalid))
-            problem = {"en": invalid, "zh": invalid}
+            problem = {"en": invalid.text("en"), "zh": invalid.text("zh_CN")}
         elif isinstance(value, str) and not _encodable(value):
             findings.append(make_finding("export-value-not-encodable", option=oid))
             problem = dict(findings[-1].text)

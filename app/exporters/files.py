@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.errors import InputError
+from app.errors import InputError, os_reason
 from app.exporters import Plan
 from app.findings import Finding
 from app.profile import Profile
@@ -94,7 +94,7 @@ def write_export(path: str | os.PathLike[str], data: bytes) -> Path:
     path = Path(path)
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
     if target.is_dir():
-        raise InputError("is a directory; give a file name", path)
+        raise InputError.from_code("export-error-is-directory", path)
     directory = target.parent if str(target.parent) else Path(".")
     try:
         mode = stat.S_IMODE(target.stat().st_mode)
@@ -103,11 +103,11 @@ def write_export(path: str | os.PathLike[str], data: bytes) -> Path:
         os.umask(umask)
         mode = 0o666 & ~umask
     except OSError as exc:
-        raise InputError(f"cannot write: {exc.strerror or exc}", path) from None
+        raise InputError.from_code("export-error-cannot-write", path, detail=os_reason(exc)) from None
     try:
         fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     except OSError as exc:
-        raise InputError(f"cannot write: {exc.strerror or exc}", path) from None
+        raise InputError.from_code("export-error-cannot-write", path, detail=os_reason(exc)) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -119,6 +119,6 @@ def write_export(path: str | os.PathLike[str], data: bytes) -> Path:
         with contextlib.suppress(OSError):
             os.unlink(temp)
         if isinstance(exc, OSError):
-            raise InputError(f"cannot write: {exc.strerror or exc}", path) from None
+            raise InputError.from_code("export-error-cannot-write", path, detail=os_reason(exc)) from None
         raise
     return path
