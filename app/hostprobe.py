@@ -48,6 +48,7 @@ from typing import Any
 
 from app.availability import device_text
 from app.devices import DeviceInfo
+from app.errors import Message, explain
 from app.npusmi import (
     NpuSmiError,
     board_needed,
@@ -100,8 +101,11 @@ def run_command(argv: Sequence[str], *, capture_output: bool = True, text: bool 
 
 @dataclass
 class HostProbe:
-    """What probing this host found. `tried` lists, in the reader's language, what was run and
-    how it went; `raw` maps each command line to its output (for support bundles)."""
+    """What probing this host found. `steps` says what was run and how it went, as messages
+    (resources/messages/devices.toml) that `tried_text(lang)` renders in any language, so a
+    window that switches language can say it again; `tried` is the same in the language of the
+    moment of detection (kept for readers that want finished text). `raw` maps each command line
+    to its output (for support bundles)."""
 
     device: DeviceInfo
     toolkit_version: str | None = None
@@ -109,10 +113,22 @@ class HostProbe:
     tried: list[str] = field(default_factory=list)
     raw: dict[str, str] = field(default_factory=dict)
     versions: dict[str, str | None] = field(default_factory=dict)
+    steps: list[Message] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.steps and not self.tried:
+            self.tried = self.tried_text()
+        elif not self.steps:
+            # Built from finished text (a test, an older caller): it can only be shown as it is.
+            self.steps = [Message.literal(text) for text in self.tried]
+
+    def tried_text(self, lang: str | None = None) -> list[str]:
+        """What was tried, one line per step, in `lang` (default: the current language)."""
+        return [step.text(lang) for step in self.steps]
 
     def to_json(self) -> dict[str, Any]:
         return {"device": self.device.to_json(), "toolkit_version": self.toolkit_version,
-                "driver_version": self.driver_version, "tried": list(self.tried), "raw": dict(self.raw),
+                "driver_version": self.driver_version, "tried": self.tried_text(), "raw": dict(self.raw),
                 "versions": dict(self.versions)}
 
 
@@ -171,28 +187,27 @@ class _Budget:
         return self.deadline - time.monotonic() - _KILL_GRACE
 
 
-def _run(runner: Runner, argv: list[str], shown: str, budget: _Budget, tried: list[str], raw: dict[str, str],
+def _run(runner: Runner, argv: list[str], shown: str, budget: _Budget, tried: list[Message], raw: dict[str, str],
          ) -> str | None:
     """Run one npu-smi command within the budget; its stdout, or None with the reason in `tried`."""
     remaining = budget.remaining()
     if remaining < _MIN_SLICE:
-        tried.append(device_text("devices-probe-skipped", command=shown, seconds=_seconds(budget.seconds)))
+        tried.append(Message("devices-probe-skipped", command=shown, seconds=_seconds(budget.seconds)))
         return None
     try:
         result = runner(argv, capture_output=True, text=True, timeout=remaining)
     except FileNotFoundError:
         places = ", ".join(NPU_SMI_PLACES)
-        tried.append(device_text("devices-probe-not-found", places=places))
+        tried.append(Message("devices-probe-not-found", places=places))
         return None
     except PermissionError:
-        tried.append(device_text("devices-probe-permission", command=shown))
+        tried.append(Message("devices-probe-permission", command=shown))
         return None
     except subprocess.TimeoutExpired:
-        tried.append(device_text("devices-probe-timeout", command=shown, seconds=_seconds(budget.seconds)))
+        tried.append(Message("devices-probe-timeout", command=shown, seconds=_seconds(budget.seconds)))
         return None
     except (OSError, subprocess.SubprocessError, UnicodeDecodeError, ValueError) as exc:
-        message = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
-        tried.append(device_text("devices-probe-error", command=shown, message=message))
+        tried.append(Message("devices-probe-error", command=shown, message=explain(exc)))
         return None
     stdout, stderr = _text(getattr(result, "stdout", "")), _text(getattr(result, "stderr", ""))
     raw[shown] = stdout
@@ -202,9 +217,9 @@ def _run(runner: Runner, argv: list[str], shown: str, budget: _Budget, tried: li
     if status != 0:
         message = _first_line(stderr, stdout)
         if status in (126, errno.EACCES) or "permission" in message.lower():
-            tried.append(device_text("devices-probe-permission", command=shown))
+            tried.append(Message("devices-probe-permission", command=shown))
         else:
-            tried.append(device_text("devices-probe-failed", command=shown, status=status, message=message))
+            tried.append(Message("devices-probe-failed", command=shown, status=status, message=message))
         return None
     return stdout
 
@@ -214,7 +229,7 @@ def probe_host(timeout: float = DEFAULT_TIMEOUT, runner: Runner = run_command, r
     """Detect the device with npu-smi (within `timeout` seconds in total) and read the versions."""
     env = os.environ if environ is None else environ
     root = Path(root)
-    tried: list[str] = []
+    tried: list[Message] = []
     raw: dict[str, str] = {}
     budget = _Budget(min(timeout, DEFAULT_TIMEOUT) if timeout > 0 else DEFAULT_TIMEOUT)
     found = find_npu_smi(env, root)
@@ -223,14 +238,14 @@ def probe_host(timeout: float = DEFAULT_TIMEOUT, runner: Runner = run_command, r
 
     info = None
     if npu_smi is None:
-        tried.append(device_text("devices-probe-not-found", places=", ".join(NPU_SMI_PLACES)))
+        tried.append(Message("devices-probe-not-found", places=", ".join(NPU_SMI_PLACES)))
     else:
         info = _run(runner, [npu_smi, "info"], "npu-smi info", budget, tried, raw)
     if info is not None:
         try:
             table = read_npu_smi_info(info, "npu-smi info")
         except NpuSmiError as exc:
-            tried.append(device_text("devices-probe-unreadable", command="npu-smi info", message=exc.reason))
+            tried.append(Message("devices-probe-unreadable", command="npu-smi info", message=exc.message))
         else:
             boards: list[str] = []
             board_names: list[str] = []
@@ -246,17 +261,17 @@ def probe_host(timeout: float = DEFAULT_TIMEOUT, runner: Runner = run_command, r
                                              board_sources=board_names)
             except NpuSmiError as exc:
                 # A board query printed something else (an error text with exit status 0).
-                tried.append(device_text("devices-probe-unreadable", command=exc.file or "npu-smi", message=exc.reason))
+                tried.append(Message("devices-probe-unreadable", command=exc.file or "npu-smi", message=exc.message))
                 device = device_from_npu_smi(info, (), source="npu-smi", info_source="npu-smi info")
             if tried:
                 # A board query that failed explains why the SoC stayed unknown.
-                device = replace(device, notes=(*tried, *device.notes))
-            tried.append(device_text("devices-probe-ran", command="npu-smi info", count=len(table.rows)))
+                device = replace(device, notes=(*(step.text() for step in tried), *device.notes))
+            tried.append(Message("devices-probe-ran", command="npu-smi info", count=len(table.rows)))
     if device is None:
-        device = DeviceInfo(source="none", notes=(*tried, device_text("devices-probe-no-device")))
+        device = DeviceInfo(source="none", notes=(*(step.text() for step in tried), device_text("devices-probe-no-device")))
     versions = installed_versions(root, env)
     return HostProbe(device=device, toolkit_version=versions["toolkit_version"],
-                     driver_version=versions["driver_version"], tried=tried, raw=raw, versions=versions)
+                     driver_version=versions["driver_version"], raw=raw, versions=versions, steps=tried)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -254,3 +254,27 @@ def test_probe_reports_versions(host):
     write(host, "/usr/local/Ascend/driver/version.info", "Version=24.1.0\n")
     probe = probe_host(runner=FakeNpuSmi({}), root=host, environ=NO_PATH)
     assert probe.driver_version == "24.1.0" and probe.toolkit_version is None
+
+
+def test_what_was_tried_can_be_said_again_in_another_language(host):
+    """The wizard's banner says what was tried in the window's language, also after a switch:
+    the probe keeps message codes, not finished text."""
+    runner = FakeNpuSmi({"info": "garbage\n"})
+    probe = probe_host(runner=runner, root=host, environ=NO_PATH)
+    assert [step.code for step in probe.steps] == ["devices-probe-unreadable"]
+    english, chinese = probe.tried_text("en"), probe.tried_text("zh_CN")
+    assert english[0].startswith("npu-smi info printed something this tool cannot read: not npu-smi info output")
+    # The reason inside (an NpuSmiError) is rendered in the same language.
+    assert chinese[0].startswith("npu-smi info 的输出无法识别：不是 npu-smi info 的输出")
+    assert probe.tried == english  # finished text in the language of the moment of detection
+    set_language("zh_CN")
+    assert probe.to_json()["tried"] == chinese
+    assert probe.to_json().keys() == {"device", "toolkit_version", "driver_version", "tried", "raw", "versions"}
+
+
+def test_a_probe_built_from_finished_text_keeps_it():
+    from app.devices import DeviceInfo
+    from app.hostprobe import HostProbe
+
+    probe = HostProbe(device=DeviceInfo(), tried=["npu-smi was not found"])
+    assert probe.tried_text("zh_CN") == ["npu-smi was not found"] == probe.tried
