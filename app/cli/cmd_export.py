@@ -156,7 +156,8 @@ def run(args: argparse.Namespace) -> int:
     for finding in sort_findings(result.findings):
         if finding.severity in ("error", "warning"):
             where = f"{finding.where()}: " if finding.where() else ""
-            print(f"{PROG}: {finding.severity}: {where}{finding.message()}", file=sys.stderr)
+            severity = text_of(f"export-severity-{finding.severity}", current_language())
+            print(f"{PROG}: {severity}: {where}{finding.message()}", file=sys.stderr)
     if result.refused:
         print(f"{PROG}: {text_of('export-text-nothing-exported', current_language())}", file=sys.stderr)
         return 1
