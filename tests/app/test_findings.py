@@ -1,0 +1,98 @@
+"""The message tables (resources/messages/*.toml) against the code that uses them: every code
+that app/ names exists, in both languages, with the same placeholders in en and zh, so no text
+can fail to render (or lose a value) in one of the languages."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from app.findings import make_finding, message_table
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+ROOT = Path(__file__).resolve().parents[2]
+MESSAGES = ROOT / "resources" / "messages"
+# The first argument of the calls that look a code up in the tables: make_finding, the errors'
+# from_code, app.errors.Message, and the modules' small text helpers (device_text, text_of,
+# _label, _text, _t, a reader's add/finding).
+CALL = re.compile(r"\b(?:make_finding|from_code|Message|device_texts?|text_of|_t|_label|_text|add|finding)"
+                  r"\(\s*[\"']([a-z0-9-]+)[\"']")
+CODE = re.compile(r"^(?:core|cache|cli|device|devices|export|import|scan|support)-[a-z0-9-]+$")
+PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)(?:![rsa])?(?::[^{}]*)?\}")
+
+
+def used_codes() -> dict[str, set[str]]:
+    """Code -> the files of app/ that name it as a string literal in one of the calls above."""
+    used: dict[str, set[str]] = {}
+    for path in sorted((ROOT / "app").rglob("*.py")):
+        for match in CALL.finditer(path.read_text(encoding="utf-8")):
+            if CODE.fullmatch(match.group(1)):
+                used.setdefault(match.group(1), set()).add(str(path.relative_to(ROOT)))
+    return used
+
+
+OWN_KEYWORDS_USERS = set(re.findall(r"\b(?:make_finding|from_code)\(\s*[\"']([a-z0-9-]+)[\"']",
+                                    "".join(p.read_text(encoding="utf-8") for p in (ROOT / "app").rglob("*.py"))))
+
+
+def entries() -> list[tuple[str, str, dict]]:
+    return [(node.name, code, entry) for node in sorted(MESSAGES.glob("*.toml"))
+            for code, entry in tomllib.loads(node.read_text(encoding="utf-8")).items()]
+
+
+def placeholders(text: str) -> set[str]:
+    # A few export texts take the reason in each language as {reason_en} / {reason_zh}.
+    return {re.sub(r"_(en|zh)$", "_LANG", name) for name in PLACEHOLDER.findall(text)}
+
+
+def test_the_scan_finds_the_codes_of_errors_and_findings():
+    used = used_codes()
+    # One of each kind of call, so a change of the pattern cannot make the next test vacuous.
+    for code in ("core-profile-unknown-key", "devices-error-info-no-table", "cache-ini-foreign-section",
+                 "core-input-cannot-read", "support-bundle-unknown-key", "devices-probe-not-found"):
+        assert code in used, code
+    assert len(used) > 200
+
+
+def test_every_code_named_in_app_is_in_the_tables():
+    table = message_table()
+    missing = {code: sorted(files) for code, files in used_codes().items() if code not in table}
+    assert not missing
+
+
+def test_every_message_has_both_languages_with_the_same_placeholders():
+    wrong = []
+    for source, code, entry in entries():
+        texts = [(entry.get("en"), entry.get("zh"))]
+        if entry.get("fix"):
+            texts.append((entry["fix"].get("en"), entry["fix"].get("zh")))
+        for en, zh in texts:
+            if not en or not zh or placeholders(en) != placeholders(zh):
+                wrong.append(f"{source}: [{code}]")
+        if code in OWN_KEYWORDS_USERS:
+            # make_finding and from_code take these themselves: a placeholder of that name could
+            # never be filled.
+            names = set().union(*(placeholders(en) for en, _ in texts))
+            if names & {"file", "line", "severity", "suggestion"}:
+                wrong.append(f"{source}: [{code}] uses a keyword of make_finding/from_code")
+    assert not wrong
+
+
+def test_error_lines_are_single_lines_in_both_languages():
+    """Exit-2 reasons are printed as one line: no template may bring its own line break."""
+    for source, code, entry in entries():
+        if entry["severity"] == "error":
+            assert "\n" not in entry["en"] and "\n" not in entry["zh"], f"{source}: [{code}]"
+
+
+def test_a_message_parameter_is_rendered_in_each_language_of_a_finding():
+    from app.errors import Message
+
+    finding = make_finding("import-invalid-value", option="x", reason=Message("import-reason-not-utf8"))
+    assert finding.message("en") == "x: the bytes are not UTF-8"
+    assert finding.message("zh_CN") == "x 的取值无效：这些字节不是 UTF-8 编码"
