@@ -157,12 +157,12 @@ def find_npu_smi(environ: Mapping[str, str] | None = None, root: Path = Path("/"
     return None
 
 
-def _first_line(*texts: str | None) -> str:
+def _first_line(*texts: str | None) -> str | None:
     for t in texts:
         for line in (t or "").splitlines():
             if line.strip():
                 return " ".join(line.split())[:200]
-    return "no output"
+    return None
 
 
 def _text(value: Any) -> str:
@@ -216,10 +216,11 @@ def _run(runner: Runner, argv: list[str], shown: str, budget: _Budget, tried: li
     status = getattr(result, "returncode", 0)
     if status != 0:
         message = _first_line(stderr, stdout)
-        if status in (126, errno.EACCES) or "permission" in message.lower():
+        if status in (126, errno.EACCES) or "permission" in (message or "").lower():
             tried.append(Message("devices-probe-permission", command=shown))
         else:
-            tried.append(Message("devices-probe-failed", command=shown, status=status, message=message))
+            tried.append(Message("devices-probe-failed", command=shown, status=status,
+                                 message=message or Message("devices-probe-no-output")))
         return None
     return stdout
 

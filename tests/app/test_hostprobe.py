@@ -278,3 +278,9 @@ def test_a_probe_built_from_finished_text_keeps_it():
 
     probe = HostProbe(device=DeviceInfo(), tried=["npu-smi was not found"])
     assert probe.tried_text("zh_CN") == ["npu-smi was not found"] == probe.tried
+
+
+def test_a_failure_without_output_says_so_in_each_language(host):
+    probe = probe_host(runner=FakeNpuSmi({"info": (3, "", "")}), root=host, environ=NO_PATH)
+    assert probe.tried_text("en") == ["npu-smi info exited with status 3: no output"]
+    assert probe.tried_text("zh_CN") == ["npu-smi info 退出状态为 3：没有输出"]
