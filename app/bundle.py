@@ -566,7 +566,8 @@ class _Reader:
     def wrong(self, key: str, value: object, expected: str) -> None:
         self.add("support-bundle-wrong-type", key=key, actual=_json_type(value), expected=expected)
 
-    def obj(self, parent: Mapping[str, Any], key: str, path: str, what: str | None = None) -> dict[str, Any] | None:
+    def obj(self, parent: Mapping[str, Any], key: str, path: str,
+            what: str | Message | None = None) -> dict[str, Any] | None:
         if key not in parent:
             if what:
                 self.add("support-bundle-missing-key", key=path, what=what)
@@ -789,7 +790,7 @@ class Bundle:
 
 
 def _read_npu_smi(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> None:
-    section = reader.obj(data, "npu_smi", "npu_smi", "npu-smi output")
+    section = reader.obj(data, "npu_smi", "npu_smi", Message("support-what-npu-smi"))
     if section is None:
         return
     bundle.npu_smi_info = reader.text(section, "info", "npu_smi.info", MAX_TEXT_CHARS)
@@ -845,7 +846,7 @@ def _device_of(reader: _Reader, bundle: Bundle) -> DeviceInfo:
 
 
 def _read_versions(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> None:
-    section = reader.obj(data, "versions", "versions", "installed versions")
+    section = reader.obj(data, "versions", "versions", Message("support-what-versions"))
     for key in list(section or {})[:MAX_NOTES]:
         value = (section or {})[key]
         if value is None:
@@ -857,7 +858,7 @@ def _read_versions(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> 
 
 
 def _read_environment(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> None:
-    section = reader.obj(data, "environment", "environment", "environment variables")
+    section = reader.obj(data, "environment", "environment", Message("support-what-environment"))
     if section is None:
         return
     known = bundle_variables()
@@ -931,7 +932,7 @@ def _read_prediction(reader: _Reader, value: object, path: str) -> CleanupSummar
 
 
 def _read_cache(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> None:
-    section = reader.obj(data, "cache", "cache", "cache measurement")
+    section = reader.obj(data, "cache", "cache", Message("support-what-cache"))
     if section is None:
         return
     limits = reader.obj(section, "limits", "cache.limits") or {}

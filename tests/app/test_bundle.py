@@ -434,6 +434,8 @@ def test_missing_sections_are_named():
     missing = [f for f in bundle.findings if f.code == "support-bundle-missing-key"]
     assert {"'npu_smi'", "'versions'", "'environment'", "'op_cache_ini'", "'cache'"} <= {
         f.message("en").split()[4] for f in missing}
+    # What each part held is said in the reader's language too.
+    assert any("（已安装的版本）" in f.message("zh_CN") for f in missing)
     diag = bundle.diagnosis()
     assert diag.effective["max_op_cache_size"].value == 500
     assert "support-cache-none" in [f.code for f in diag.findings]
