@@ -4,13 +4,18 @@ Thin by design: widgets read and write the core's objects (Profile, DeviceInfo, 
 CacheUsage) and call its functions; no CANN rule lives here.
 
 Public API:
-    create_wizard(device=None, profile=None, ini=None, *, probe=None) -> QWizard
+    create_wizard(device=None, profile=None, ini=None, *, probe=None, framework=None, deferred=False,
+                  bundle=None) -> QWizard
         the `configWizard`, not shown, inside an existing QApplication (for tests). `device` is
         a DeviceInfo or a SoC/series string; given one, no detection runs. `profile` is a
         Profile or a path; `ini` a path to an op_cache.ini. `probe` replaces the host probe
         (app.hostprobe.probe_host) that runs in a worker once the window is shown. With
         `deferred`, the memory, cache and export pages are built after the window's first paint
-        (what the application does, so the window appears sooner).
+        (what the application does, so the window appears sooner). `bundle` is a support bundle
+        (an app.bundle.Bundle or a path): the wizard opens on the customer's host it describes
+        (WizardController.open_bundle), and no detection of this computer runs; a `device`
+        given stands in for the bundle's, a `profile` given for the customer's values, an `ini`
+        given for the bundle's op_cache.ini.
     run_gui(args) -> int      what `cann-config gui` runs (app/cli/cmd_gui.py)
 
 Importing this package imports no Qt module; the submodules do.
@@ -30,11 +35,11 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 
 def create_wizard(device: DeviceInfo | str | None = None, profile: Profile | str | Path | None = None,
                   ini: str | Path | None = None, *, probe: Callable[..., Any] | None = None,
-                  framework: str | None = None, deferred: bool = False) -> ConfigWizard:
+                  framework: str | None = None, deferred: bool = False, bundle: Any = None) -> ConfigWizard:
     """The configWizard for these starting points (not shown, not executed).
 
-    Raises InputError for a profile or op_cache.ini that cannot be read, ValueError for a device
-    string that is neither a SoC version nor a series id.
+    Raises InputError for a profile, op_cache.ini or support bundle that cannot be read,
+    ValueError for a device string that is neither a SoC version nor a series id.
     """
     from app.devices import DeviceInfo, device_from_choice
     from app.profile import Profile, load_profile
@@ -43,6 +48,10 @@ def create_wizard(device: DeviceInfo | str | None = None, profile: Profile | str
 
     if profile is not None and not isinstance(profile, Profile):
         profile = load_profile(Path(profile))
+    if bundle is not None and isinstance(bundle, (str, Path)):
+        from app.bundle import load_bundle
+
+        bundle = load_bundle(bundle)
     start = profile or Profile()
     if framework is not None:
         from dataclasses import replace
@@ -59,13 +68,16 @@ def create_wizard(device: DeviceInfo | str | None = None, profile: Profile | str
     if info is not None:
         start = Profile(framework=start.framework, device=info.soc_version or info.series, options=start.options)
     controller = WizardController(start, info, origin)
+    if bundle is not None:
+        controller.open_bundle(bundle, keep_device=info is not None and origin != "profile",
+                               choices=start if profile is not None else None)
     if ini is not None:
         from app.opcache_ini import read_op_cache_ini
 
         ini_path = Path(ini)
         controller.set_ini(read_op_cache_ini(ini_path) if ini_path.exists() else None, ini_path, explicit=True,
                            notify=False)
-    return ConfigWizard(controller, detect=info is None, probe=probe, deferred=deferred)
+    return ConfigWizard(controller, detect=info is None and bundle is None, probe=probe, deferred=deferred)
 
 
 def run_gui(args: Any, started: float | None = None) -> int:

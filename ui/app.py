@@ -60,7 +60,7 @@ def run(args: Any, started: Callable[[], float] | None = None) -> int:
     from ui import create_wizard
 
     wizard = create_wizard(device=args.device, profile=args.profile, ini=args.ini, framework=args.framework,
-                           deferred=True)
+                           deferred=True, bundle=getattr(args, "bundle", None))
     def seconds() -> float:
         return started() if started is not None else 0.0
 

@@ -33,6 +33,7 @@ class WizardController(QObject):
     detectionChanged = Signal()
     dirtyChanged = Signal(bool)
     findingsImported = Signal()
+    bundleChanged = Signal()
 
     def __init__(self, profile: Profile | None = None, device: DeviceInfo | None = None,
                  device_origin: str = "none", parent: QObject | None = None):
@@ -40,7 +41,8 @@ class WizardController(QObject):
         self.catalog: Catalog = load_catalog()
         self._profile = profile or Profile()
         self._device = device
-        self.device_origin = device_origin  # "none", "detected", "manual", "command-line", "profile", "npu-smi"
+        # "none", "detected", "manual", "command-line", "profile", "npu-smi", "bundle"
+        self.device_origin = device_origin
         self.detected: Any = None  # app.hostprobe.HostProbe once detection has finished
         self.detection_state = "idle"  # "idle", "running", "done", "failed"
         self.detection_error = ""
@@ -51,6 +53,8 @@ class WizardController(QObject):
         self.imported_findings: list[Finding] = []
         self.imported_from: list[str] = []
         self.base_environ: Mapping[str, str] = dict(os.environ)
+        self.bundle: Any = None  # app.bundle.Bundle of the customer's host being looked at (support)
+        self._bundle_diagnoses: dict[tuple[str, DeviceInfo | None], Any] = {}
         self._dirty = False
         self._availability: dict[str, Any] = {}
         self.usage: str | None = None
@@ -172,6 +176,71 @@ class WizardController(QObject):
         self.imported_from.append(source)
         self.imported_findings.extend(findings)
         self.findingsImported.emit()
+
+    # -- a support bundle ---------------------------------------------------------------------
+
+    def open_bundle(self, bundle: Any, *, keep_device: bool = False, choices: Profile | None = None) -> None:
+        """Look at a customer's host through its support bundle (app.bundle.Bundle).
+
+        From now on the environment CANN sees is the bundle's (never this machine's: a support
+        desk's variables say nothing about the customer's host), the op_cache.ini is the bundle's
+        (it cannot be saved from here: it is on the customer's host), and the device is the
+        bundle's unless `keep_device` (a device chosen by hand stands in for it). The starting choices are `choices` when given,
+        else the customer's current values as CANN resolves them (app.report.suggested_profile
+        without any fix applied): what the customer runs with now, before any fix.
+        """
+        from app.report import suggested_profile
+
+        self.bundle = bundle
+        self._bundle_diagnoses.clear()
+        self.base_environ = dict(bundle.environ)
+        self.env_file = None
+        self.ini = bundle.op_cache_ini
+        self.ini_path = Path(bundle.ini_path) if bundle.ini_path else None
+        self.ini_explicit = True  # never replaced by a file of this machine found in the cache dir
+        self.imported_from = []
+        self.imported_findings = []
+        if not keep_device:
+            known = bundle.device.soc_version or bundle.device.series
+            self.set_device(bundle.device if known else None, "bundle")
+        if choices is None:
+            choices = suggested_profile(self.bundle_diagnosis(), [])
+        self.set_profile(replace(choices, framework=self._profile.framework, device=self._profile.device), dirty=False)
+        # Nothing is chosen yet: what is shown is the customer's, kept in the bundle file.
+        self._set_dirty(False)
+        self.bundleChanged.emit()
+        self.filesChanged.emit()
+        self.findingsImported.emit()
+
+    def bundle_diagnosis(self) -> Any:
+        """The bundle's app.diagnosis.Diagnosis for the current framework and device (None
+        without a bundle): the customer's configuration as collected, whatever was chosen since."""
+        if self.bundle is None:
+            return None
+        key = (self._profile.framework, self._device)
+        found = self._bundle_diagnoses.get(key)
+        if found is None:
+            found = self.bundle.diagnosis(framework=self._profile.framework, device=self._device)
+            self._bundle_diagnoses[key] = found
+        return found
+
+    def suggested_profile(self) -> Profile | None:
+        """The customer's values with every suggested fix applied (None without a bundle)."""
+        if self.bundle is None:
+            return None
+        from app.report import suggested_profile
+
+        return suggested_profile(self.bundle_diagnosis())
+
+    def apply_suggested_fixes(self) -> None:
+        """Replace the choices with the bundle's suggested profile (the one explicit fix action)."""
+        profile = self.suggested_profile()
+        if profile is not None:
+            self.set_profile(replace(profile, device=self._profile.device))
+
+    def ini_from_bundle(self) -> bool:
+        """The op_cache.ini shown is the customer's (from the bundle), not a file of this machine."""
+        return self.bundle is not None and self.ini is self.bundle.op_cache_ini and self.ini_explicit
 
     # -- unsaved work -------------------------------------------------------------------------
 

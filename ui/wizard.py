@@ -26,7 +26,7 @@ from ui.controller import WizardController
 from ui.docpane import DocPane
 from ui.pages.device import DevicePage
 from ui.pages.memory import MemoryPage
-from ui.workers import DetectionWorker, stop_and_join
+from ui.workers import BundleWorker, DetectionWorker, stop_and_join
 
 PAGE_DEVICE, PAGE_MEMORY, PAGE_CACHE, PAGE_EXPORT = range(4)
 
@@ -81,10 +81,12 @@ class ConfigWizard(QWizard):
             page.docRequested.connect(self.show_option_doc)
         self.device_page.detectRequested.connect(self.start_detection)
         self.device_page.openFileRequested.connect(self.open_file)
+        self.device_page.openBundleRequested.connect(self.open_bundle)
         self.device_page.paste_button.clicked.connect(self.paste_npu_smi)
         self.device_page.open_smi_button.clicked.connect(self.open_npu_smi_file)
         self.cache_page.workerStarted.connect(self._worker_started)
         self.export_page.saveProfileRequested.connect(self.save_profile)
+        self.export_page.reportRequested.connect(self.show_report)
         self.currentIdChanged.connect(self._page_changed)
         controller.profileChanged.connect(self._refresh_doc)
         controller.deviceChanged.connect(self._refresh_doc)
@@ -244,7 +246,7 @@ class ConfigWizard(QWizard):
         c = self.controller
         c.set_detection("done", probe)
         device = getattr(probe, "device", None)
-        if c.device_origin in ("none", "detected"):
+        if c.device_origin in ("none", "detected") and c.bundle is None:  # a bundle's host is not this one
             known = device is not None and (device.soc_version or device.series)
             c.set_device(device if known else None, "detected" if known else "none")
 
@@ -302,6 +304,70 @@ class ConfigWizard(QWizard):
             return False
         self.device_page.set_recent(settings.add_recent_file(str(Path(path).resolve())), self.open_file)
         return True
+
+    # -- support bundles and the report ------------------------------------------------------
+
+    def open_bundle(self, path: str = "") -> BundleWorker | None:
+        """Read a support bundle in a worker, then look at the customer's host through it (see
+        WizardController.open_bundle); a file that is not a bundle is one line on the device
+        page and changes nothing. Returns the worker (None when nothing was started)."""
+        if self._shut_down or any(isinstance(w, BundleWorker) and w.isRunning() for w in self.workers):
+            return None
+        if not path:
+            path = dialogs.choose_open_file(self, self.tr("Open a support bundle"),
+                                            self.tr("Support bundles (*.json);;All files (*)"))
+            if not path:
+                return None
+        page = self.device_page
+        page.set_bundle_status(lambda: self.tr("Reading %1 …").replace("%1", path))
+        page.open_bundle_button.setEnabled(False)
+        worker = BundleWorker(path, parent=self)
+        worker.loaded.connect(self._bundle_loaded)
+        worker.failed.connect(self._bundle_failed)
+        worker.finished.connect(self._bundle_worker_finished)
+        self.workers = [w for w in self.workers if not w.isFinished()] + [worker]
+        worker.start()
+        return worker
+
+    def _bundle_loaded(self, bundle: Any) -> None:
+        if self._shut_down:
+            return
+        self.device_page.set_bundle_status(None)
+        self.cache_page.stop_scan()
+        self.controller.open_bundle(bundle)
+
+    def _bundle_worker_finished(self) -> None:
+        self.device_page.open_bundle_button.setEnabled(True)
+
+    def _bundle_failed(self, message: str) -> None:
+        self.device_page.set_bundle_status(lambda: self.tr("Not opened: %1").replace("%1", message), error=True)
+
+    def report_diagnosis(self) -> Any:
+        """The diagnosis the report describes: the bundle's (the customer's configuration as
+        collected), else the current choices on this computer as `cann-config diagnose` reads
+        them (the op_cache.ini the cache page shows, the env file opened, the profile)."""
+        c = self.controller
+        if c.bundle is not None:
+            return c.bundle_diagnosis()
+        from app.diagnosis import diagnose
+
+        self.cache_page.ensure_built()
+        ini_path = self.cache_page.ini_path()
+        return diagnose(ini_path=ini_path if ini_path.is_file() else None,
+                        env_file=c.env_file.source if c.env_file is not None else None,
+                        device=c.device, framework=c.profile.framework, profile=c.profile)
+
+    def show_report(self) -> None:
+        """The report (app.report) in a dialog that saves it as Markdown or HTML."""
+        from app.report import make_report
+        from ui.report_dialog import ReportDialog
+
+        try:
+            report = make_report(self.report_diagnosis(), self.controller.bundle)
+        except InputError as exc:
+            dialogs.show_error(self, self.tr("No report"), str(exc))
+            return
+        dialogs.run_dialog(ReportDialog(report, self))
 
     def save_profile(self) -> bool:
         path = dialogs.choose_save_file(self, self.tr("Save profile"), "cann-config-profile.json",

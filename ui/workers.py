@@ -1,4 +1,5 @@
-"""Background work of the wizard, off the GUI thread: device detection and the cache scan.
+"""Background work of the wizard, off the GUI thread: device detection, the cache scan, the
+cleanup prediction and reading a support bundle.
 
 Both are QThreads that call a generator or function of the core and forward its results as
 signals (queued to the GUI thread). The scan forwards the scanner's batches (one per
@@ -147,3 +148,31 @@ class PredictionWorker(QThread):
                     return
                 result[name] = predict_cleanup(soc, self.max_mb, self.ratio, self.now)
         self.predicted.emit(self.usage, (self.max_mb, self.ratio), result)
+
+
+class BundleWorker(QThread):
+    """Reads a support bundle with app.bundle.load_bundle (a file of up to 32 MiB, parsed and
+    checked part by part), so a large or slow file never holds the window."""
+
+    loaded = Signal(object)  # app.bundle.Bundle
+    failed = Signal(str)  # one line naming the file
+
+    def __init__(self, path: str, parent: QObject | None = None):
+        super().__init__(parent)
+        self.setObjectName("bundleWorker")
+        self.path = path
+
+    def run(self) -> None:
+        from app.bundle import load_bundle
+        from app.errors import InputError
+
+        try:
+            bundle = load_bundle(self.path)
+            import app.report  # noqa: F401 - what showing the bundle needs next, imported here
+        except InputError as exc:
+            self.failed.emit(" ".join(str(exc).split()))
+            return
+        except Exception as exc:  # noqa: BLE001 - whatever a hostile file provokes is a message
+            self.failed.emit(" ".join(f"{self.path}: {str(exc) or type(exc).__name__}".split()))
+            return
+        self.loaded.emit(bundle)

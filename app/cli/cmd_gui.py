@@ -9,8 +9,8 @@ command line are read first too, so a bad one is a one-line error, not a dialog.
 `--smoke` opens the window, waits until it has painted, prints `shown <seconds>`, lets the other
 pages be built and exits 0 (for packaging checks and tests/bench/bench_startup.py); it runs no
 device detection. With CANN_CONFIG_SMOKE_READY=1 it also prints `ready <seconds>` once every
-page is built. The
-seconds are counted from the process's real start: its `starttime` in /proc/self/stat (clock
+page is built. `--bundle FILE` opens a support bundle (app/bundle.py): the wizard shows the
+customer's host it describes, and runs no detection of this one. The seconds are counted from the process's real start: its `starttime` in /proc/self/stat (clock
 ticks since boot, 10 ms resolution on Linux), against CLOCK_BOOTTIME; where /proc is missing,
 from the moment this module was imported.
 """
@@ -41,6 +41,8 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
     p.add_argument("--framework", metavar="ID", help="where the settings will be used: tf1, tf2, pytorch, atc, ge, acl")
     p.add_argument("--profile", metavar="FILE", help="start from a saved profile (JSON)")
     p.add_argument("--ini", metavar="FILE", help="the op_cache.ini to edit")
+    p.add_argument("--bundle", metavar="FILE", help="open a support bundle (written by 'cann-config collect' on a "
+                   "customer's host): its device, settings and cache, and the suggested fixes")
     p.add_argument("--smoke", action="store_true",
                    help="open the window, wait until it has painted, print 'shown SECONDS' and exit")
     p.set_defaults(run=run)
@@ -103,6 +105,10 @@ def _check_arguments(args: argparse.Namespace) -> None:
             from app.opcache_ini import read_op_cache_ini
 
             read_op_cache_ini(path)
+    if args.bundle is not None:
+        from app.bundle import load_bundle
+
+        args.bundle = load_bundle(Path(args.bundle))
 
 
 def run(args: argparse.Namespace) -> int:

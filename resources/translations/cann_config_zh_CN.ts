@@ -107,8 +107,52 @@
         <translation>CANN 不会按现状使用该文件：%1</translation>
     </message>
     <message>
+        <source>The file is on the customer&apos;s host: export the fixed op_cache.ini on the Export page and send it.</source>
+        <translation>该文件在客户主机上：请在“导出”页导出修正后的 op_cache.ini 并发给客户。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;op_cache.ini on the customer&apos;s host:&lt;/b&gt; %1 (from the support bundle)</source>
+        <translation>&lt;b&gt;客户主机上的 op_cache.ini：&lt;/b&gt;%1（来自支持信息包）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;op_cache.ini on the customer&apos;s host&lt;/b&gt; could not be read there: %1</source>
+        <translation>&lt;b&gt;客户主机上的 op_cache.ini&lt;/b&gt; 在该主机上无法读取：%1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;op_cache.ini on the customer&apos;s host:&lt;/b&gt; %1 does not exist there.</source>
+        <translation>&lt;b&gt;客户主机上的 op_cache.ini：&lt;/b&gt;%1 在该主机上不存在。</translation>
+    </message>
+    <message>
+        <source>It cannot be saved from here: export the fixed op_cache.ini on the Export page and send it to the customer.</source>
+        <translation>无法在此保存：请在“导出”页导出修正后的 op_cache.ini 并发给客户。</translation>
+    </message>
+    <message>
+        <source>The bundle holds no measurement of the cache.</source>
+        <translation>信息包中没有缓存的测量结果。</translation>
+    </message>
+    <message>
+        <source>The cache could not be measured on the customer&apos;s host: %1</source>
+        <translation>无法在客户主机上测量缓存：%1</translation>
+    </message>
+    <message>
+        <source>%1 does not exist on the customer&apos;s host: nothing is cached there yet.</source>
+        <translation>客户主机上不存在 %1：那里还没有任何缓存。</translation>
+    </message>
+    <message>
         <source>The cache holds no SoC directory yet.</source>
         <translation>缓存中还没有 SoC 目录。</translation>
+    </message>
+    <message>
+        <source>Not scanned here: the cache is on the customer&apos;s host.</source>
+        <translation>未在本机扫描：缓存在客户主机上。</translation>
+    </message>
+    <message>
+        <source>Measured there by cann-config collect: %1 files, %2 (on disk %3).</source>
+        <translation>由 cann-config collect 在该主机上测量：%1 个文件，%2（占用磁盘 %3）。</translation>
+    </message>
+    <message>
+        <source>What the next start deletes was predicted there with the customer&apos;s limits (%1 MB, %2 %).</source>
+        <translation>下次启动会删除的内容是在该主机上按客户的上限（%1 MB，%2%）预测的。</translation>
     </message>
     <message>
         <source>%1 does not exist: nothing is cached there yet.</source>
@@ -141,6 +185,10 @@
     <message>
         <source>S&amp;can the cache</source>
         <translation>扫描缓存(&amp;C)</translation>
+    </message>
+    <message>
+        <source>The cache is on the customer&apos;s host: the bundle&apos;s measurement is shown.</source>
+        <translation>缓存在客户主机上：显示的是信息包中的测量结果。</translation>
     </message>
     <message>
         <source>Choose the cache directory</source>
@@ -254,6 +302,26 @@
         <translation>无法使用该文件</translation>
     </message>
     <message>
+        <source>Open a support bundle</source>
+        <translation>打开支持信息包</translation>
+    </message>
+    <message>
+        <source>Support bundles (*.json);;All files (*)</source>
+        <translation>支持信息包 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Reading %1 …</source>
+        <translation>正在读取 %1 …</translation>
+    </message>
+    <message>
+        <source>Not opened: %1</source>
+        <translation>未打开：%1</translation>
+    </message>
+    <message>
+        <source>No report</source>
+        <translation>无法生成报告</translation>
+    </message>
+    <message>
         <source>Save profile</source>
         <translation>保存配置档案</translation>
     </message>
@@ -317,6 +385,26 @@
         <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
+        <source>Open &amp;support bundle…</source>
+        <translation>打开支持信息包(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>A file written by &apos;cann-config collect&apos; on a customer&apos;s host: see their device, settings and cache as CANN sees them</source>
+        <translation>在客户主机上由 &apos;cann-config collect&apos; 生成的文件：按 CANN 的视角查看其设备、设置和缓存</translation>
+    </message>
+    <message>
+        <source>Support bundle</source>
+        <translation>支持信息包</translation>
+    </message>
+    <message>
+        <source>&amp;Apply suggested fixes</source>
+        <translation>应用建议的修正(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Replace the choices with the customer&apos;s values and every fix suggested below; the export then carries them</source>
+        <translation>用客户的取值和下方建议的全部修正替换当前选择；导出内容随之包含这些修正</translation>
+    </message>
+    <message>
         <source>As detected on this computer</source>
         <translation>按本机检测结果</translation>
     </message>
@@ -331,6 +419,14 @@
     <message>
         <source>%1 — sess.run (session config)</source>
         <translation>%1 — sess.run（session 配置）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Support bundle:&lt;/b&gt; %1 — the customer&apos;s host as it was collected; this computer&apos;s device, environment and cache are not used.</source>
+        <translation>&lt;b&gt;支持信息包：&lt;/b&gt;%1 — 收集时的客户主机；不使用本机的设备、环境变量和缓存。</translation>
+    </message>
+    <message>
+        <source>The bundle names no device: choose the customer&apos;s device below.</source>
+        <translation>信息包中没有设备信息：请在下方选择客户的设备。</translation>
     </message>
     <message>
         <source>&lt;b&gt;Settings for:&lt;/b&gt; %1</source>
@@ -378,6 +474,26 @@
         <translation>已读取 %1</translation>
     </message>
     <message>
+        <source>&lt;b&gt;File:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;文件：&lt;/b&gt;%1</translation>
+    </message>
+    <message>
+        <source>Collected %1 by cann-config %2</source>
+        <translation>收集于 %1，cann-config %2</translation>
+    </message>
+    <message>
+        <source>No findings: CANN uses this configuration as the customer meant it.</source>
+        <translation>没有发现问题：CANN 按客户的本意使用这些配置。</translation>
+    </message>
+    <message>
+        <source>Changes the choices: %1</source>
+        <translation>将修改这些选择：%1</translation>
+    </message>
+    <message>
+        <source>The choices hold every suggested fix.</source>
+        <translation>当前选择已包含全部建议的修正。</translation>
+    </message>
+    <message>
         <source>The device decides which options are available: an option the device does not support is greyed out with the reason next to it.</source>
         <translation>设备决定了哪些选项可用：设备不支持的选项会置灰，并在旁边说明原因。</translation>
     </message>
@@ -388,6 +504,10 @@
     <message>
         <source>&apos;Used with&apos; decides which options apply and which export formats are offered.</source>
         <translation>“使用场景”决定适用哪些选项，以及提供哪些导出格式。</translation>
+    </message>
+    <message>
+        <source>A support bundle (cann-config collect on the customer&apos;s host) shows that host: its device, its settings as CANN resolves them, its cache, and the findings with their fixes. The choices start as the customer&apos;s values; &apos;Apply suggested fixes&apos; changes them, and the Export page&apos;s Report button writes the diagnosis for the ticket.</source>
+        <translation>支持信息包（在客户主机上执行 cann-config collect 生成）展示该主机：其设备、CANN 解析出的设置、缓存，以及各项发现和修正方法。选择的初始值为客户的取值；“应用建议的修正”会修改它们，“导出”页的“报告”按钮可生成用于工单的诊断报告。</translation>
     </message>
 </context>
 <context>
@@ -645,6 +765,14 @@
         <translation>保存配置档案(&amp;P)…</translation>
     </message>
     <message>
+        <source>R&amp;eport…</source>
+        <translation>报告(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>The diagnosis as a report to paste into a ticket (Markdown or HTML): of the support bundle when one is open, else of these choices</source>
+        <translation>生成可粘贴到工单中的诊断报告（Markdown 或 HTML）：打开了支持信息包时针对该信息包，否则针对当前选择</translation>
+    </message>
+    <message>
         <source>The formats offered are those that %1 reads.</source>
         <translation>这里提供的是 %1 能读取的格式。</translation>
     </message>
@@ -742,6 +870,49 @@
     <message>
         <source>Not available: %1</source>
         <translation>不可用：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ReportDialog</name>
+    <message>
+        <source>Diagnosis report</source>
+        <translation>诊断报告</translation>
+    </message>
+    <message>
+        <source>Save as &amp;Markdown…</source>
+        <translation>另存为 Markdown(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Save as &amp;HTML…</source>
+        <translation>另存为 HTML(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>Save the report as Markdown</source>
+        <translation>将报告保存为 Markdown</translation>
+    </message>
+    <message>
+        <source>Save the report as HTML</source>
+        <translation>将报告保存为 HTML</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown 文件 (*.md)</translation>
+    </message>
+    <message>
+        <source>HTML (*.html)</source>
+        <translation>HTML 文件 (*.html)</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>未保存：%1</translation>
+    </message>
+    <message>
+        <source>Not saved</source>
+        <translation>未保存</translation>
+    </message>
+    <message>
+        <source>Saved to %1</source>
+        <translation>已保存到 %1</translation>
     </message>
 </context>
 <context>

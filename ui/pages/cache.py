@@ -8,6 +8,12 @@ start would delete by app.cleanup, and the file by app.opcache_ini (lossless ren
 save that refuses a file changed on disk). The size editors show the value that will be written:
 the user's choice when there is one (marked modified, with a reset), otherwise the effective
 value. op_cache.ini is written only after the review dialog, never silently.
+
+With a support bundle open the page shows the customer's host: the effective values resolved
+from the bundle's op_cache.ini and environment, checked against the customer's installed CANN
+(as `bundle.diagnosis()` resolves them), and the gauge shows the cache as `collect` measured it
+there, with the cleanup prediction made there. Nothing of it is on this computer, so the scan
+and the save of op_cache.ini are off, each saying why.
 """
 
 from __future__ import annotations
@@ -161,6 +167,7 @@ class CachePage(OptionsPage):
         controller.profileChanged.connect(self.refresh)
         controller.deviceChanged.connect(self.refresh)
         controller.filesChanged.connect(self.refresh)
+        controller.bundleChanged.connect(self._bundle_opened)
         self.retranslate()
 
     # -- what the core computes -----------------------------------------------------------------
@@ -173,7 +180,12 @@ class CachePage(OptionsPage):
         c = self.controller
         self.dir_resolution = resolve_cache_dir(c.profile.framework, str(c.value(DIR_OPTION)), environ=c.environ)
         self._follow_ini()
-        self.resolution = resolve_settings(ini=c.ini, environ=c.environ, framework=c.profile.framework)
+        # With a bundle, the version lines are checked against the customer's CANN (the
+        # bundle's versions), as `diagnose --bundle` does; this computer's CANN says nothing.
+        installed = (c.bundle.installed_versions() or None) if c.bundle is not None else None
+        soc = c.device.soc_version if c.device is not None else None
+        self.resolution = resolve_settings(ini=c.ini, environ=c.environ, framework=c.profile.framework,
+                                           installed_versions=installed, soc_version=soc)
 
     def ini_path(self) -> Path:
         """The op_cache.ini this page edits: the one the user opened, else the resolved one."""
@@ -304,7 +316,10 @@ class CachePage(OptionsPage):
     def _show_ini(self) -> None:
         c = self.controller
         path = self.ini_path()
-        if self._ini_error:
+        remote = c.ini_from_bundle()
+        if remote:
+            text = self._bundle_ini_text(path)
+        elif self._ini_error:
             text = self.tr("<b>op_cache.ini cannot be used:</b> %1").replace("%1", escape(self._ini_error))
         elif c.ini is None:
             text = self.tr("<b>op_cache.ini:</b> %1 does not exist yet; saving creates it from the documented "
@@ -314,9 +329,13 @@ class CachePage(OptionsPage):
             if not c.ini.counts:
                 text += "<br>" + escape(self.tr("CANN does not use this file as it is: %1")
                                         .replace("%1", c.ini.cann_view.reason or ""))
-        if self.save_message:
+        if self.save_message and not remote:
             text += "<br>" + escape(self.save_message)
         self.ini_status.setText(text)
+        for button in (self.save_ini_button, self.reload_ini_button):
+            button.setEnabled(not remote)
+            button.setToolTip(self.tr("The file is on the customer's host: export the fixed op_cache.ini on the "
+                                      "Export page and send it.") if remote else "")
         findings = list(self.resolution.findings) if self.resolution is not None else []
         lines = []
         seen = set()
@@ -330,6 +349,24 @@ class CachePage(OptionsPage):
                          f"<b>{escape(severity_prefix(finding.severity))}</b></span> {escape(finding.message())}{where}")
         self.findings_label.setText("<br>".join(lines))
         self.findings_label.setVisible(bool(lines))
+
+    def _bundle_ini_text(self, path: Path) -> str:
+        """What the ini box says about the customer's op_cache.ini (from the bundle)."""
+        c = self.controller
+        bundle = c.bundle
+        where = escape(str(path))
+        if c.ini is not None:
+            text = self.tr("<b>op_cache.ini on the customer's host:</b> %1 (from the support bundle)").replace("%1", where)
+            if not c.ini.counts:
+                text += "<br>" + escape(self.tr("CANN does not use this file as it is: %1")
+                                        .replace("%1", c.ini.cann_view.reason or ""))
+        elif bundle.ini_error:
+            text = self.tr("<b>op_cache.ini on the customer's host</b> could not be read there: %1") \
+                .replace("%1", escape(bundle.ini_error))
+        else:
+            text = self.tr("<b>op_cache.ini on the customer's host:</b> %1 does not exist there.").replace("%1", where)
+        return text + "<br>" + escape(self.tr("It cannot be saved from here: export the fixed op_cache.ini on the "
+                                              "Export page and send it to the customer."))
 
     # -- the gauge ------------------------------------------------------------------------------
 
@@ -364,7 +401,10 @@ class CachePage(OptionsPage):
             self._show_gauge()
 
     def gauge_rows(self) -> list[GaugeRow]:
-        """The gauge's numbers: per SoC dir, from the scan and app.cleanup's prediction."""
+        """The gauge's numbers: per SoC dir, from the scan and app.cleanup's prediction (with a
+        bundle: from the customer's host, as `collect` measured and predicted there)."""
+        if self.controller.bundle is not None:
+            return self._bundle_gauge_rows()
         rows = []
         predictions = self.predictions()
         if self.usage is not None and predictions is not None:
@@ -383,7 +423,36 @@ class CachePage(OptionsPage):
                 rows.append(GaugeRow(name, totals.cann_bytes, totals.files, None, None, 0, False, pending=True))
         return rows
 
+    def _bundle_gauge_rows(self) -> list[GaugeRow]:
+        cache = self.controller.bundle.cache
+        rows = []
+        for name, soc in sorted((cache.socs if cache is not None else {}).items()):
+            pred = soc.prediction
+            if pred is None:  # a partial walk, or a prediction that did not finish: no limit lines
+                rows.append(GaugeRow(name, soc.cann_bytes or 0, soc.files or 0, None, None, 0, False, pending=True))
+            else:
+                rows.append(GaugeRow(name, pred.used_bytes, soc.files or 0, pred.max_bytes if pred.ageing else None,
+                                     pred.keep_threshold_bytes if pred.ageing else None, pred.freed_bytes,
+                                     pred.triggers))
+        return rows
+
+    def _bundle_gauge_message(self) -> str:
+        cache = self.controller.bundle.cache
+        if cache is None:
+            return self.tr("The bundle holds no measurement of the cache.")
+        if cache.error:
+            return self.tr("The cache could not be measured on the customer's host: %1").replace("%1", cache.error)
+        if cache.exists is False:
+            return self.tr("%1 does not exist on the customer's host: nothing is cached there yet.") \
+                .replace("%1", cache.kernel_cache or "kernel_cache")
+        if not cache.socs:
+            return self.tr("The cache holds no SoC directory yet.")
+        return ""
+
     def scan_findings(self) -> list[Any]:
+        c = self.controller
+        if c.bundle is not None:
+            return list(c.bundle.cache_findings(self.resolution.effective)) if self.resolution is not None else []
         predictions = self.predictions()
         if self.usage is None or predictions is None:
             return []
@@ -392,6 +461,10 @@ class CachePage(OptionsPage):
         return list(cache_findings(self.usage, predictions, self.size_settings()[0]))
 
     def _show_gauge(self) -> None:
+        bundle = self.controller.bundle
+        if bundle is not None:
+            self._show_bundle_gauge(bundle)
+            return
         self._request_prediction()
         rows = self.gauge_rows()
         usage = self.usage
@@ -408,6 +481,43 @@ class CachePage(OptionsPage):
         self.gauge.set_rows(rows, free_bytes=getattr(usage, "free_bytes", None),
                             fs_type=getattr(usage, "fs_type", None), message=message,
                             partial=bool(getattr(usage, "stopped", False)))
+
+    def _show_bundle_gauge(self, bundle: Any) -> None:
+        findings = self.scan_findings()
+        self.scan_findings_label.setText("<br>".join(
+            f"<span style='color:{SEVERITY_COLOURS.get(f.severity, '#000')}'><b>{escape(severity_prefix(f.severity))}"
+            f"</b></span> {escape(f.message())}" for f in findings))
+        self.scan_findings_label.setVisible(bool(findings))
+        cache = bundle.cache
+        self.gauge.set_rows(self.gauge_rows(), free_bytes=getattr(cache, "free_bytes", None),
+                            fs_type=getattr(cache, "fs_type", None), message=self._bundle_gauge_message(),
+                            partial=bool(getattr(cache, "partial", False)))
+        self._show_scan_button()
+
+    def _bundle_scan_text(self) -> str:
+        """Why there is no scan here, and what the bundle measured instead."""
+        text = self.tr("Not scanned here: the cache is on the customer's host.")
+        cache = self.controller.bundle.cache
+        if cache is not None and cache.files is not None:
+            text += " " + self.tr("Measured there by cann-config collect: %1 files, %2 (on disk %3).") \
+                .replace("%1", f"{cache.files:,}").replace("%2", human_size(cache.apparent_bytes or 0)) \
+                .replace("%3", human_size(cache.allocated_bytes or 0))
+        limits = cache.limits if cache is not None else {}
+        if "max_op_cache_size" in limits and "remain_cache_size_ratio" in limits:
+            text += " " + self.tr("What the next start deletes was predicted there with the customer's limits "
+                                  "(%1 MB, %2 %).").replace("%1", str(limits["max_op_cache_size"])) \
+                .replace("%2", str(limits["remain_cache_size_ratio"]))
+        return text
+
+    def _bundle_opened(self) -> None:
+        """A bundle replaces this computer's cache: a scan in progress stops, its result goes."""
+        self.stop_scan()
+        self.usage = None
+        self.progress = None
+        self._predictions = {}
+        self._scan_error = None
+        self._save_text = None
+        self.refresh()
 
     # -- scanning -------------------------------------------------------------------------------
 
@@ -433,7 +543,7 @@ class CachePage(OptionsPage):
         self.scan_status.setText(text() if text is not None else "")
 
     def start_scan(self) -> None:
-        if self._work_stopped:
+        if self._work_stopped or self.controller.bundle is not None:
             return
         path = Path(self.dir_resolution.kernel_cache)
         self.usage = None
@@ -494,6 +604,12 @@ class CachePage(OptionsPage):
 
     def _show_scan_button(self) -> None:
         self.scan_button.setText(self.tr("&Stop") if self.scanning() else self.tr("S&can the cache"))
+        remote = self.controller.bundle is not None and not self.scanning()
+        self.scan_button.setEnabled(not remote)
+        self.scan_button.setToolTip(self.tr("The cache is on the customer's host: the bundle's measurement is "
+                                            "shown.") if remote else "")
+        if remote:
+            self._set_scan_text(self._bundle_scan_text)
 
     # -- op_cache.ini ---------------------------------------------------------------------------
 

@@ -6,10 +6,18 @@ with any SoC or series (grouped by series), so support staff can stand in a cust
 pasted or saved `npu-smi` output is read by app.npusmi. Where the settings will be used picks
 the framework (and the export format that suits it). Existing files (op_cache.ini, an env file,
 a script, a profile) are read by the core's importers to start from them.
+
+A support bundle (`cann-config collect` on a customer's host, app.bundle) is opened beside
+them (`openBundleButton`, read in a worker; a file that is not a bundle is one line in
+`bundleStatus` and changes nothing). Its panel (`bundleBox`) says which file and what it holds,
+lists every finding of the customer's configuration with its fix (`bundleFindings`), and offers
+the suggested fixes as one explicit action (`applyFixesButton`): the wizard opens with the
+customer's values as they are, so what support sees first is what the customer runs with.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 from pathlib import Path
 
@@ -33,6 +41,7 @@ from PySide6.QtWidgets import (
 
 from app.devices import load_device_table
 from app.i18n import pick
+from app.profile import Profile
 from ui.controller import WizardController
 from ui.docpane import SEVERITY_COLOURS, severity_prefix
 
@@ -55,6 +64,7 @@ class DevicePage(QWizardPage):
 
     detectRequested = Signal()
     openFileRequested = Signal(str)
+    openBundleRequested = Signal(str)
 
     def __init__(self, controller: WizardController, parent: QWidget | None = None, *, quick_banner: bool = False):
         super().__init__(parent)
@@ -63,6 +73,8 @@ class DevicePage(QWizardPage):
         # Until the window has painted, the banner names devices by their label alone: the
         # phrases that say how a device became known need every message table read.
         self.quick_banner = quick_banner
+        # What bundleStatus says, as a function of the current language (said again on a switch).
+        self._bundle_status: Callable[[], str] | None = None
         layout = QVBoxLayout(self)
 
         self.banner = QLabel(self)
@@ -124,17 +136,53 @@ class DevicePage(QWizardPage):
         self.recent_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.recent_menu = QMenu(self.recent_button)
         self.recent_button.setMenu(self.recent_menu)
+        self.open_bundle_button = QPushButton(self.files_box)
+        self.open_bundle_button.setObjectName("openBundleButton")
         open_row.addWidget(self.open_button)
         open_row.addWidget(self.recent_button)
+        open_row.addWidget(self.open_bundle_button)
         open_row.addStretch(1)
+        # What became of the last support bundle opened: reading it, or why it cannot be used.
+        self.bundle_status = QLabel(self.files_box)
+        self.bundle_status.setObjectName("bundleStatus")
+        self.bundle_status.setWordWrap(True)
+        self.bundle_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.bundle_status.hide()
         self.imports = QListWidget(self.files_box)
         self.imports.setObjectName("importList")
         self.imports.setWordWrap(True)
         self.imports.setMinimumHeight(60)
         files_layout.addWidget(self.files_hint)
         files_layout.addLayout(open_row)
+        files_layout.addWidget(self.bundle_status)
         files_layout.addWidget(self.imports, 1)
         layout.addWidget(self.files_box)
+
+        self.bundle_box = QGroupBox(self)
+        self.bundle_box.setObjectName("bundleBox")
+        bundle_layout = QVBoxLayout(self.bundle_box)
+        self.bundle_summary = QLabel(self.bundle_box)
+        self.bundle_summary.setObjectName("bundleSummary")
+        self.bundle_summary.setWordWrap(True)
+        self.bundle_summary.setTextFormat(Qt.TextFormat.RichText)
+        self.bundle_summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.bundle_findings = QListWidget(self.bundle_box)
+        self.bundle_findings.setObjectName("bundleFindings")
+        self.bundle_findings.setWordWrap(True)
+        self.bundle_findings.setMinimumHeight(120)
+        fixes_row = QHBoxLayout()
+        self.apply_fixes_button = QPushButton(self.bundle_box)
+        self.apply_fixes_button.setObjectName("applyFixesButton")
+        self.fixes_label = QLabel(self.bundle_box)
+        self.fixes_label.setObjectName("fixesLabel")
+        self.fixes_label.setWordWrap(True)
+        fixes_row.addWidget(self.apply_fixes_button, 0, Qt.AlignmentFlag.AlignTop)
+        fixes_row.addWidget(self.fixes_label, 1)
+        bundle_layout.addWidget(self.bundle_summary)
+        bundle_layout.addWidget(self.bundle_findings, 1)
+        bundle_layout.addLayout(fixes_row)
+        self.bundle_box.hide()
+        layout.addWidget(self.bundle_box, 3)
         layout.addStretch(1)
 
         self._fill_devices()
@@ -147,11 +195,17 @@ class DevicePage(QWizardPage):
         self.device_combo.currentIndexChanged.connect(self._device_index_changed)
         self.usage_combo.currentIndexChanged.connect(self._usage_chosen)
         self.open_button.clicked.connect(lambda: self.openFileRequested.emit(""))
+        self.open_bundle_button.clicked.connect(lambda: self.openBundleRequested.emit(""))
+        self.apply_fixes_button.clicked.connect(controller.apply_suggested_fixes)
         controller.deviceChanged.connect(self.refresh_device)
         controller.deviceChanged.connect(self.refresh_banner)
         controller.detectionChanged.connect(self.refresh_banner)
         controller.profileChanged.connect(self._sync_usage)
         controller.findingsImported.connect(self.refresh_imports)
+        controller.bundleChanged.connect(self.refresh_bundle)
+        controller.bundleChanged.connect(self.refresh_banner)
+        controller.profileChanged.connect(self.refresh_bundle)
+        controller.deviceChanged.connect(self.refresh_bundle)
 
     # -- building -------------------------------------------------------------------------------
 
@@ -191,6 +245,15 @@ class DevicePage(QWizardPage):
                                         "or a saved profile: its settings become the starting choices."))
         self.open_button.setText(self.tr("&Open file…"))
         self.recent_button.setText(self.tr("&Recent"))
+        self.open_bundle_button.setText(self.tr("Open &support bundle…"))
+        self.open_bundle_button.setToolTip(self.tr("A file written by 'cann-config collect' on a customer's host: "
+                                                   "see their device, settings and cache as CANN sees them"))
+        self.bundle_box.setTitle(self.tr("Support bundle"))
+        self.apply_fixes_button.setText(self.tr("&Apply suggested fixes"))
+        self.apply_fixes_button.setToolTip(self.tr("Replace the choices with the customer's values and every fix "
+                                                   "suggested below; the export then carries them"))
+        if self._bundle_status is not None:
+            self.bundle_status.setText(self._bundle_status())
         table = load_device_table()
         combo = self.device_combo
         for index in range(combo.count()):
@@ -205,6 +268,7 @@ class DevicePage(QWizardPage):
         self.refresh_banner()
         self.refresh_device()
         self.refresh_imports()
+        self.refresh_bundle()
 
     def _fill_usages(self) -> None:
         catalog = self.controller.catalog
@@ -295,6 +359,12 @@ class DevicePage(QWizardPage):
         state = c.detection_state
         detected = getattr(c.detected, "device", None)
         detected_known = detected is not None and (detected.soc_version or detected.series)
+        if c.bundle is not None:
+            lines.append(self.tr("<b>Support bundle:</b> %1 — the customer's host as it was collected; this "
+                                 "computer's device, environment and cache are not used.")
+                         .replace("%1", escape(c.bundle.source)))
+            if c.device is None:
+                lines.append(self.tr("The bundle names no device: choose the customer's device below."))
         if c.device is not None and c.device_origin not in ("detected", "none"):
             lines.append(self.tr("<b>Settings for:</b> %1").replace("%1", escape(device_phrase(c.device))))
         if state == "running":
@@ -336,6 +406,71 @@ class DevicePage(QWizardPage):
             item.setForeground(QColor(SEVERITY_COLOURS.get(finding.severity, "#000")))
         self.imports.setVisible(self.imports.count() > 0)
 
+    def set_bundle_status(self, text: Callable[[], str] | None, *, error: bool = False) -> None:
+        """Say what became of the bundle being opened (None: nothing to say)."""
+        self._bundle_status = text
+        self.bundle_status.setText(text() if text is not None else "")
+        self.bundle_status.setStyleSheet(f"color: {SEVERITY_COLOURS['error']};" if error else "")
+        self.bundle_status.setVisible(text is not None)
+
+    def refresh_bundle(self) -> None:
+        """The support bundle panel: the file, what it holds, its findings with their fixes, and
+        what "Apply suggested fixes" would change."""
+        c = self.controller
+        bundle = c.bundle
+        self.bundle_box.setVisible(bundle is not None)
+        if bundle is None:
+            return
+        from app.i18n import current_language
+
+        lang = current_language()
+        lines = [self.tr("<b>File:</b> %1").replace("%1", escape(bundle.source)), escape(bundle.summary(lang))]
+        if bundle.created or bundle.tool_version:
+            lines.append(self.tr("Collected %1 by cann-config %2").replace("%1", escape(bundle.created or "?"))
+                         .replace("%2", escape(bundle.tool_version or "?")))
+        self.bundle_summary.setText("<br>".join(lines))
+        diagnosis = c.bundle_diagnosis()
+        self.bundle_findings.clear()
+        for finding in diagnosis.findings:
+            where = finding.where()
+            text = f"{severity_prefix(finding.severity)} {finding.message()}" + (f"  ({where})" if where else "")
+            fix = finding.fix_text()
+            if fix:
+                text += "\n  → " + fix
+            item = QListWidgetItem(text, self.bundle_findings)
+            item.setForeground(QColor(SEVERITY_COLOURS.get(finding.severity, "#000")))
+            item.setData(Qt.ItemDataRole.UserRole, finding.code)
+        if not diagnosis.findings:
+            QListWidgetItem(self.tr("No findings: CANN uses this configuration as the customer meant it."),
+                            self.bundle_findings)
+        changes = self.pending_fixes()
+        self.apply_fixes_button.setEnabled(bool(changes))
+        if changes:
+            self.fixes_label.setText(self.tr("Changes the choices: %1").replace("%1", "; ".join(changes)))
+        else:
+            self.fixes_label.setText(self.tr("The choices hold every suggested fix."))
+
+    def pending_fixes(self) -> list[str]:
+        """What applying the suggested fixes would change, one "option: now → then" per option."""
+        c = self.controller
+        suggested = c.suggested_profile()
+        if suggested is None:
+            return []
+
+        def shown(value: object) -> str:
+            return '""' if value == "" else str(value)
+
+        effective = c.bundle_diagnosis().effective
+
+        def in_effect(profile: Profile, oid: str) -> object:
+            # A value not chosen is the one CANN resolves on the customer's host.
+            if oid in profile.options:
+                return profile.options[oid]
+            return effective[oid].value if oid in effective else profile.value(oid, c.catalog)
+
+        return [f"{oid}: {shown(in_effect(c.profile, oid))} → {shown(in_effect(suggested, oid))}"
+                for oid in c.catalog.options if c.profile.options.get(oid) != suggested.options.get(oid)]
+
     def set_recent(self, files: list[str], open_slot) -> None:  # noqa: ANN001 - a Qt slot
         self.recent_menu.clear()
         for path in files:
@@ -344,13 +479,17 @@ class DevicePage(QWizardPage):
         self.recent_button.setEnabled(bool(files))
 
     def help_html(self) -> str:
-        return "<h3>{}</h3><p>{}</p><p>{}</p><p>{}</p>".format(
+        return "<h3>{}</h3><p>{}</p><p>{}</p><p>{}</p><p>{}</p>".format(
             escape(self.tr("Device and framework")),
             escape(self.tr("The device decides which options are available: an option the device does not support "
                            "is greyed out with the reason next to it.")),
             escape(self.tr("Detection runs npu-smi with a time limit. To prepare settings for another machine, "
                            "choose its SoC or series, or paste its npu-smi output.")),
             escape(self.tr("'Used with' decides which options apply and which export formats are offered.")),
+            escape(self.tr("A support bundle (cann-config collect on the customer's host) shows that host: its "
+                           "device, its settings as CANN resolves them, its cache, and the findings with their "
+                           "fixes. The choices start as the customer's values; 'Apply suggested fixes' changes "
+                           "them, and the Export page's Report button writes the diagnosis for the ticket.")),
         )
 
     @staticmethod

@@ -5,7 +5,8 @@ on every change (never cached: PyTorch selector's stale-command pitfall); the fo
 (`exportFormatCombo`, item data = the CLI's FORMAT id) are those the framework takes (catalog
 `frameworks[fid].exports`). "Only my changes" is the exporters' changed_only mode. The findings
 of the current choices (app.exporters.check_choices and the export's own) are listed with their
-severity.
+severity. "Report…" (`reportButton`) asks the wizard for the diagnosis report (app.report): of
+the support bundle when one is open, else of the current choices on this computer.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from ui.pages import LazyPage
 
 class ExportPage(LazyPage):
     saveProfileRequested = Signal()
+    reportRequested = Signal()
 
     def __init__(self, controller: WizardController, parent: QWidget | None = None):
         super().__init__(parent)
@@ -93,12 +95,15 @@ class ExportPage(LazyPage):
         self.save_button.setObjectName("saveButton")
         self.save_profile_button = QPushButton(self)
         self.save_profile_button.setObjectName("saveProfileButton")
+        self.report_button = QPushButton(self)
+        self.report_button.setObjectName("reportButton")
         self.status = QLabel(self)
         self.status.setObjectName("exportStatus")
         self.status.setWordWrap(True)
         buttons.addWidget(self.copy_button)
         buttons.addWidget(self.save_button)
         buttons.addWidget(self.save_profile_button)
+        buttons.addWidget(self.report_button)
         buttons.addWidget(self.status, 1)
         layout.addLayout(buttons)
 
@@ -111,6 +116,7 @@ class ExportPage(LazyPage):
         self.copy_button.clicked.connect(self.copy)
         self.save_button.clicked.connect(self.save)
         self.save_profile_button.clicked.connect(self.saveProfileRequested)
+        self.report_button.clicked.connect(self.reportRequested)
         controller.profileChanged.connect(self._profile_changed)
         controller.filesChanged.connect(self.regenerate)
 
@@ -274,6 +280,9 @@ class ExportPage(LazyPage):
         self.copy_button.setText(self.tr("&Copy"))
         self.save_button.setText(self.tr("&Save…"))
         self.save_profile_button.setText(self.tr("Save &profile…"))
+        self.report_button.setText(self.tr("R&eport…"))
+        self.report_button.setToolTip(self.tr("The diagnosis as a report to paste into a ticket (Markdown or HTML): "
+                                              "of the support bundle when one is open, else of these choices"))
         names = self.format_names()
         for index in range(self.format_combo.count()):
             self.format_combo.setItemText(index, names.get(self.format_combo.itemData(index), ""))

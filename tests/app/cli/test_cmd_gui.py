@@ -91,3 +91,18 @@ def test_a_bad_profile_exits_2_naming_the_file(tmp_path):
 
 def test_seconds_since_process_start_is_plausible():
     assert 0 <= seconds_since_process_start() < 24 * 3600
+
+
+def test_a_file_that_is_not_a_bundle_exits_2_naming_it(tmp_path):
+    bad = tmp_path / "bundle.json"
+    bad.write_text('{"format": "cann-config-profile"}')
+    result = run_cli("gui", "--bundle", str(bad), env={"QT_QPA_PLATFORM": "offscreen"})
+    assert result.returncode == 2 and str(bad) in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_smoke_with_a_bundle_opens_the_customers_host(tmp_path):
+    bundle = ROOT / "tests" / "data" / "bundles" / "a2-910b3.json"
+    result = run_cli("gui", "--smoke", "--bundle", str(bundle),
+                     env={"QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)})
+    assert result.returncode == 0, result.stderr
+    assert re.fullmatch(r"shown (\d+\.\d+)\n", result.stdout)
