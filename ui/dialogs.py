@@ -2,34 +2,48 @@
 
 Tests replace these functions with monkeypatch (pytest-qt's advice for modal dialogs), so no
 test ever waits on a dialog; the wizard never opens a QFileDialog or QMessageBox elsewhere.
+Qt's dialog classes are imported when a dialog is asked for: the module is imported before the
+window's first paint, and no dialog is needed until the user does something.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QWidget
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from PySide6.QtWidgets import QDialog, QWidget
 
 translate = QCoreApplication.translate
 
 
 def choose_open_file(parent: QWidget, title: str, filters: str, start: str = "") -> str:
     """A file to read, or "" when the user cancelled."""
+    from PySide6.QtWidgets import QFileDialog
+
     path, _ = QFileDialog.getOpenFileName(parent, title, start, filters)
     return path
 
 
 def choose_save_file(parent: QWidget, title: str, suggested: str, filters: str) -> str:
     """Where to write (the dialog asks before replacing a file), or "" when cancelled."""
+    from PySide6.QtWidgets import QFileDialog
+
     path, _ = QFileDialog.getSaveFileName(parent, title, suggested, filters)
     return path
 
 
 def choose_directory(parent: QWidget, title: str, start: str = "") -> str:
+    from PySide6.QtWidgets import QFileDialog
+
     return QFileDialog.getExistingDirectory(parent, title, start)
 
 
 def ask_unsaved(parent: QWidget, details: str) -> str:
     """"save", "discard" or "cancel" for choices that were neither exported nor saved."""
+    from PySide6.QtWidgets import QMessageBox
+
     box = QMessageBox(QMessageBox.Icon.Question, translate("Dialogs", "Unsaved choices"),
                       translate("Dialogs", "Your choices have not been saved or copied yet."), parent=parent)
     box.setInformativeText(details)
@@ -47,9 +61,13 @@ def ask_unsaved(parent: QWidget, details: str) -> str:
 
 
 def show_error(parent: QWidget, title: str, text: str) -> None:
+    from PySide6.QtWidgets import QMessageBox
+
     QMessageBox.warning(parent, title, text)
 
 
 def run_dialog(dialog: QDialog) -> bool:
     """Run a dialog of ours modally; True when accepted."""
+    from PySide6.QtWidgets import QDialog
+
     return dialog.exec() == QDialog.DialogCode.Accepted

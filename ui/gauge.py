@@ -10,10 +10,16 @@ numbers are computed by the core; this widget only draws them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QRectF, QSize, Qt
-from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPainter, QPaintEvent, QPen
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtCore import QCoreApplication, QRectF, QSize
+from PySide6.QtWidgets import QWidget
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from PySide6.QtGui import QPainter, QPaintEvent
+
+# What painting needs is imported in the methods that paint: this module is imported before the
+# window's first paint (with the cache page's), the gauge is made and painted after it.
 
 MIB = 1024 * 1024  # CANN's MB (SIZE_MB_UNIT = 1048576)
 
@@ -56,6 +62,9 @@ class CacheGauge(QWidget):
     ROW_GAP = 30
 
     def __init__(self, parent: QWidget | None = None):
+        from PySide6.QtCore import Qt
+        from PySide6.QtWidgets import QSizePolicy
+
         super().__init__(parent)
         self.setObjectName("cacheGauge")
         self.rows: list[GaugeRow] = []
@@ -114,6 +123,9 @@ class CacheGauge(QWidget):
         return QSize(240, self.sizeHint().height())
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+        from PySide6.QtCore import Qt
+        from PySide6.QtGui import QFontMetrics, QPainter
+
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         palette = self.palette()
@@ -146,6 +158,9 @@ class CacheGauge(QWidget):
         painter.end()
 
     def _paint_bar(self, painter: QPainter, rect: QRectF, row: GaugeRow) -> None:
+        from PySide6.QtCore import Qt
+        from PySide6.QtGui import QBrush, QColor, QPen
+
         limit = row.limit_bytes
         scale = max(row.used_bytes * 1.05, (limit or 0) * 1.25, 1.0)
 

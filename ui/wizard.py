@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, QCoreApplication, QEvent, QObject, QThread, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QShowEvent
@@ -26,7 +26,12 @@ from ui.controller import WizardController
 from ui.docpane import DocPane
 from ui.pages.device import DevicePage
 from ui.pages.memory import MemoryPage
-from ui.workers import BundleWorker, DetectionWorker, stop_and_join
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from ui.workers import BundleWorker
+
+# ui.workers and the other pages' modules are imported where they are used: this module is
+# imported before the first paint, they are needed after it.
 
 PAGE_DEVICE, PAGE_MEMORY, PAGE_CACHE, PAGE_EXPORT = range(4)
 
@@ -233,6 +238,8 @@ class ConfigWizard(QWizard):
         self.workers = [w for w in self.workers if not w.isFinished()] + [worker]
 
     def start_detection(self) -> None:
+        from ui.workers import DetectionWorker
+
         if any(isinstance(w, DetectionWorker) and w.isRunning() for w in self.workers) or self._shut_down:
             return
         worker = DetectionWorker(self._probe, parent=self)
@@ -311,6 +318,8 @@ class ConfigWizard(QWizard):
         """Read a support bundle in a worker, then look at the customer's host through it (see
         WizardController.open_bundle); a file that is not a bundle is one line on the device
         page and changes nothing. Returns the worker (None when nothing was started)."""
+        from ui.workers import BundleWorker
+
         if self._shut_down or any(isinstance(w, BundleWorker) and w.isRunning() for w in self.workers):
             return None
         if not path:
@@ -418,5 +427,7 @@ class ConfigWizard(QWizard):
         self.export_page.remember_choices()
         self.memory_page.remember_choices()
         self.cache_page.stop_work()
+        from ui.workers import stop_and_join
+
         for worker in self.workers:
             stop_and_join(worker)

@@ -11,10 +11,15 @@ start-up and imports are counted for both. The figure the program prints itself 
 its process started, from /proc/self/stat) is reported beside it.
 
 Goal (issue 7): at most 1.3x. Run: `QT_QPA_PLATFORM=offscreen .venv/bin/python tests/bench/bench_startup.py`
+
+`--against REV` (repeatable) also times the committed tree of a git revision (`git archive`,
+run with `python -m app` from a temporary directory, so its own app/, ui/ and resources/ are
+used), alternating with the others: a before/after measured in the same run.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import statistics
 import subprocess
@@ -54,10 +59,10 @@ sys.exit(app.exec())
 '''
 
 
-def time_to_shown(argv: list[str], env: dict[str, str]) -> tuple[float, str, float | None]:
+def time_to_shown(argv: list[str], env: dict[str, str], cwd: Path = ROOT) -> tuple[float, str, float | None]:
     """(seconds to the `shown` line, that line, seconds to a `ready` line if one follows)."""
     started = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=cwd)
     assert proc.stdout is not None
     line = proc.stdout.readline()
     elapsed = time.perf_counter() - started
@@ -69,7 +74,20 @@ def time_to_shown(argv: list[str], env: dict[str, str]) -> tuple[float, str, flo
     return elapsed, line.strip(), ready
 
 
-def main() -> int:
+def checkout(rev: str, into: Path) -> Path:
+    """The files of `rev` (as committed) in a new directory under `into`."""
+    target = into / f"rev-{len(list(into.glob('rev-*')))}"
+    target.mkdir()
+    archive = subprocess.run(["git", "archive", "--format=tar", rev], cwd=ROOT, capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
+    return target
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Time to the first paint against a bare QWizard.")
+    parser.add_argument("--against", metavar="REV", action="append", default=[],
+                        help="also time the committed tree of this git revision (repeatable)")
+    args = parser.parse_args(argv)
     bindir = Path(sys.executable).parent
     ours = [str(bindir / "cann-config"), "gui", "--smoke", "--device", "Ascend910B3"]
     if not Path(ours[0]).exists():
@@ -82,10 +100,15 @@ def main() -> int:
         # PYTHONDONTWRITEBYTECODE would compile every module at every start instead.
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         bare = [sys.executable, str(script)]
+        revisions = [(rev, checkout(rev, Path(tmp))) for rev in args.against]
+        smoke = [sys.executable, "-m", "app", *ours[1:]]
         for argv in (bare, ours):  # warm the file cache (and write the bytecode) once, not measured
             time_to_shown(argv, env)
+        for _rev, tree in revisions:
+            time_to_shown(smoke, env, tree)
         ours_env = {**env, "CANN_CONFIG_SMOKE_READY": "1"}
         ours_times, bare_times, reported, ready_times = [], [], [], []
+        rev_times: dict[str, list[float]] = {rev: [] for rev, _tree in revisions}
         for _ in range(RUNS):
             bare_times.append(time_to_shown(bare, env)[0])
             elapsed, line, ready = time_to_shown(ours, ours_env)
@@ -93,6 +116,8 @@ def main() -> int:
             reported.append(float(line.split()[1]))
             if ready is not None:
                 ready_times.append(ready)
+            for rev, tree in revisions:
+                rev_times[rev].append(time_to_shown(smoke, env, tree)[0])
     bare_median = statistics.median(bare_times)
     ours_median = statistics.median(ours_times)
     ratio = ours_median / bare_median
@@ -104,6 +129,10 @@ def main() -> int:
     if ready_times:
         print(f"  every page built (memory, cache, export after the first paint): median "
               f"{statistics.median(ready_times) * 1000:.0f} ms ({statistics.median(ready_times) / bare_median:.2f}x)")
+    for rev, times in rev_times.items():
+        median = statistics.median(times)
+        print(f"{rev} (committed tree): median {median * 1000:6.0f} ms, {median / bare_median:.2f}x  (runs: "
+              + ", ".join(f"{t * 1000:.0f}" for t in times) + ")")
     print(f"ratio {ratio:.2f}x (goal <= {GOAL}x): {'met' if ratio <= GOAL else 'NOT met'}")
     return 0
 

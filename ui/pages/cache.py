@@ -22,9 +22,9 @@ import time
 from collections.abc import Callable
 from html import escape
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Qt, QThread, Signal
+from PySide6.QtCore import QThread, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QGroupBox,
@@ -45,7 +45,9 @@ from ui.controller import WizardController
 from ui.docpane import SEVERITY_COLOURS, severity_prefix
 from ui.gauge import CacheGauge, GaugeRow, human_size
 from ui.pages.options import OptionsPage
-from ui.workers import PredictionWorker, ScanWorker
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from ui.workers import PredictionWorker, ScanWorker
 
 DIR_OPTION = "op_compiler_cache_dir"
 
@@ -73,6 +75,9 @@ class CachePage(OptionsPage):
         self._work_stopped = False  # the window is closing: no new worker is started
 
     def _build(self) -> None:
+        # Here, not at the top: the module is imported before the first paint (ui/qtprops.py).
+        from PySide6.QtCore import Qt
+
         controller = self.controller
 
         outer = QVBoxLayout(self)
@@ -388,6 +393,8 @@ class CachePage(OptionsPage):
             return
         if self._prediction_worker is not None and self._prediction_worker.isRunning():
             return  # when it finishes, the sizes are looked at again
+        from ui.workers import PredictionWorker
+
         worker = PredictionWorker(self.usage, key[0], key[1], time.time(), parent=self)
         worker.predicted.connect(self._predicted)
         worker.finished.connect(self._request_prediction)
@@ -554,6 +561,8 @@ class CachePage(OptionsPage):
             self._set_scan_text(self._scan_error)
             self._show_gauge()
             return
+        from ui.workers import ScanWorker
+
         worker = ScanWorker(path, parent=self)
         worker.progress.connect(self._scan_progress)
         worker.finishedScan.connect(self._scan_finished)

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from html import escape
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QColor, QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
@@ -44,6 +44,7 @@ from app.i18n import pick
 from app.profile import Profile
 from ui.controller import WizardController
 from ui.docpane import SEVERITY_COLOURS, severity_prefix
+from ui.qtprops import USER_ROLE, rich_text, selectable_text
 
 # Where the settings will be used: (usage id, framework id, preferred export format or None for
 # the framework's first export). The names come from the catalog's frameworks table.
@@ -56,7 +57,16 @@ USAGES: tuple[tuple[str, str, str | None], ...] = (
     ("ge", "ge", None),
     ("acl", "acl", None),
 )
-HEADER_ROLE = Qt.ItemDataRole.UserRole + 1  # a series header of deviceCombo: its series id
+HEADER_ROLE = USER_ROLE + 1  # a series header of deviceCombo: its series id
+# No `Qt` enum is used here: this page is built before the first paint (see ui/qtprops.py).
+
+
+def top_aligned(widget: QWidget) -> QVBoxLayout:
+    """`widget` at the top of the space beside it (a taller neighbour does not stretch it)."""
+    column = QVBoxLayout()
+    column.addWidget(widget)
+    column.addStretch(1)
+    return column
 
 
 class DevicePage(QWizardPage):
@@ -80,15 +90,14 @@ class DevicePage(QWizardPage):
         self.banner = QLabel(self)
         self.banner.setObjectName("deviceBanner")
         self.banner.setWordWrap(True)
-        self.banner.setTextFormat(Qt.TextFormat.RichText)
-        self.banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        rich_text(self.banner)
         self.banner.setStyleSheet("QLabel#deviceBanner { background: #eef4fb; border: 1px solid #b7cde6;"
                                   " border-radius: 4px; padding: 8px; }")
         self.detect_button = QPushButton(self)
         self.detect_button.setObjectName("detectButton")
         banner_row = QHBoxLayout()
         banner_row.addWidget(self.banner, 1)
-        banner_row.addWidget(self.detect_button, 0, Qt.AlignmentFlag.AlignTop)
+        banner_row.addLayout(top_aligned(self.detect_button))
         layout.addLayout(banner_row)
 
         form = QFormLayout()
@@ -146,7 +155,7 @@ class DevicePage(QWizardPage):
         self.bundle_status = QLabel(self.files_box)
         self.bundle_status.setObjectName("bundleStatus")
         self.bundle_status.setWordWrap(True)
-        self.bundle_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        selectable_text(self.bundle_status)
         self.bundle_status.hide()
         self.imports = QListWidget(self.files_box)
         self.imports.setObjectName("importList")
@@ -164,8 +173,7 @@ class DevicePage(QWizardPage):
         self.bundle_summary = QLabel(self.bundle_box)
         self.bundle_summary.setObjectName("bundleSummary")
         self.bundle_summary.setWordWrap(True)
-        self.bundle_summary.setTextFormat(Qt.TextFormat.RichText)
-        self.bundle_summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        rich_text(self.bundle_summary)
         self.bundle_findings = QListWidget(self.bundle_box)
         self.bundle_findings.setObjectName("bundleFindings")
         self.bundle_findings.setWordWrap(True)
@@ -176,7 +184,7 @@ class DevicePage(QWizardPage):
         self.fixes_label = QLabel(self.bundle_box)
         self.fixes_label.setObjectName("fixesLabel")
         self.fixes_label.setWordWrap(True)
-        fixes_row.addWidget(self.apply_fixes_button, 0, Qt.AlignmentFlag.AlignTop)
+        fixes_row.addLayout(top_aligned(self.apply_fixes_button))
         fixes_row.addWidget(self.fixes_label, 1)
         bundle_layout.addWidget(self.bundle_summary)
         bundle_layout.addWidget(self.bundle_findings, 1)
@@ -402,7 +410,7 @@ class DevicePage(QWizardPage):
             where = finding.where()
             text = f"{severity_prefix(finding.severity)} {finding.message()}" + (f"  ({where})" if where else "")
             item = QListWidgetItem(text, self.imports)
-            item.setData(Qt.ItemDataRole.ToolTipRole, finding.fix_text() or "")
+            item.setToolTip(finding.fix_text() or "")
             item.setForeground(QColor(SEVERITY_COLOURS.get(finding.severity, "#000")))
         self.imports.setVisible(self.imports.count() > 0)
 
@@ -439,7 +447,7 @@ class DevicePage(QWizardPage):
                 text += "\n  → " + fix
             item = QListWidgetItem(text, self.bundle_findings)
             item.setForeground(QColor(SEVERITY_COLOURS.get(finding.severity, "#000")))
-            item.setData(Qt.ItemDataRole.UserRole, finding.code)
+            item.setData(USER_ROLE, finding.code)
         if not diagnosis.findings:
             QListWidgetItem(self.tr("No findings: CANN uses this configuration as the customer meant it."),
                             self.bundle_findings)

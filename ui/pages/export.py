@@ -15,7 +15,7 @@ from collections.abc import Callable
 from html import escape
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 from PySide6.QtGui import QColor, QFont, QGuiApplication
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -37,6 +37,7 @@ from ui import dialogs, settings
 from ui.controller import WizardController
 from ui.docpane import SEVERITY_COLOURS, severity_prefix
 from ui.pages import LazyPage
+from ui.qtprops import USER_ROLE
 
 
 class ExportPage(LazyPage):
@@ -52,6 +53,9 @@ class ExportPage(LazyPage):
         self._status_text: Callable[[], str] | None = None  # said again after a language switch
 
     def _build(self) -> None:
+        # Qt here, not at the top: the module is imported before the first paint (ui/qtprops.py).
+        from PySide6.QtCore import Qt
+
         from ui.highlighter import PreviewHighlighter
 
         controller = self.controller
@@ -213,7 +217,7 @@ class ExportPage(LazyPage):
                 text += "\n  → " + fix
             item = QListWidgetItem(text, self.findings_list)
             item.setForeground(QColor(SEVERITY_COLOURS.get(finding.severity, "#000")))
-            item.setData(Qt.ItemDataRole.UserRole, finding.code)
+            item.setData(USER_ROLE, finding.code)
         if not findings:
             QListWidgetItem(self.tr("No findings: these choices are fine for this device and framework."),
                             self.findings_list)
