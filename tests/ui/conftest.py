@@ -19,6 +19,15 @@ ENV_VARS = ("ASCEND_CACHE_PATH", "ASCEND_WORK_PATH", "ACL_OP_COMPILER_CACHE_DIR"
 
 
 @pytest.fixture(autouse=True)
+def _no_blocking_dialogs(monkeypatch):
+    """A modal dialog would block a test until pytest-timeout kills it: the unsaved-choices
+    prompt answers "discard" unless a test says otherwise (its own monkeypatch wins)."""
+    from ui import dialogs
+
+    monkeypatch.setattr(dialogs, "ask_unsaved", lambda *args, **kwargs: "discard")
+
+
+@pytest.fixture(autouse=True)
 def _isolated_home(tmp_path, monkeypatch, qapp):
     """QSettings, $HOME and the CANN variables point into tmp_path; texts are English (also
     Qt's: a test that switched the window to Chinese leaves no translator installed)."""
