@@ -1,6 +1,6 @@
 """`cann-config gui` (also `cann-config` with no subcommand): open the wizard.
 
-PySide6 is imported only here and only when the command runs, so every other command works on a
+The front end (ui/, and with it PySide6) is imported only when this command runs, so every other command works on a
 server without it. Before Qt is touched the command checks that there is somewhere to show a
 window: without a display a Qt application aborts (SIGABRT, with a misleading xcb message), so
 this exits 2 with one line saying how to run it instead. The files and the device named on the
@@ -117,12 +117,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"cann-config: {problem}", file=sys.stderr)
         return 2
     _check_arguments(args)
+    # The core never imports PySide6 itself: importing the front end (ui/) is what needs it.
     try:
-        import PySide6.QtWidgets  # noqa: F401 - only to know that the GUI can run
+        import ui.app  # noqa: F401 - the Qt application module; it fails where PySide6 cannot load
+        from ui import run_gui
     except ImportError as exc:
         print(f"cann-config: the wizard needs PySide6, which cannot be imported here ({exc}); "
               "install PySide6-Essentials or use the command line (cann-config --help)", file=sys.stderr)
         return 2
-    from ui import run_gui
 
     return run_gui(args, seconds_since_process_start)
