@@ -38,15 +38,12 @@ from app.cachedir import CacheDirResolution, kernel_cache_of
 from app.catalog import load_catalog
 from app.devices import DeviceInfo
 from app.envfile import EnvFile, load_env_file
-from app.errors import InputError, Message
 from app.findings import Finding, has_errors, make_finding, sort_findings, unique_findings
 from app.i18n import pick
 from app.opcache_ini import INI_NAME, OpCacheIni, installed_op_cache_versions, read_op_cache_ini
 from app.profile import Profile
 from app.resolution import Effective, Resolution, Setting, resolve_settings
 from app.textsafe import terminal_text
-
-MAX_SCRIPT_BYTES = 8 << 20
 
 
 def _label(code: str, lang: str | None, **params: Any) -> str:
@@ -151,18 +148,6 @@ class Diagnosis:
         return "\n".join(out)
 
 
-def _read_script(script: str | os.PathLike[str]) -> tuple[str, Any]:
-    from app.importers import import_script
-    from app.inputfiles import read_input_bytes
-
-    path = Path(script)
-    data, _ = read_input_bytes(path, Message("cache-kind-script"), MAX_SCRIPT_BYTES)
-    if b"\x00" in data:
-        raise InputError.from_code("cache-error-nul", path)
-    text = data.decode("utf-8", "replace")
-    return str(path), import_script(text, str(path))
-
-
 def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | os.PathLike[str] | None = None,
              script: str | os.PathLike[str] | None = None, device: DeviceInfo | None = None,
              cache_dir: str | os.PathLike[str] | None = None, framework: str | None = None,
@@ -198,7 +183,9 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
     settings: dict[str, Setting] = {}
     script_source = None
     if script is not None:
-        script_source, imported = _read_script(script)
+        from app.importers import import_script_file
+
+        script_source, imported = str(Path(script)), import_script_file(script)
         findings.extend(imported.findings)
         for oid, (value, line) in imported.settings.items():
             settings[oid] = Setting(value, script_source, line)

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -659,3 +660,26 @@ def import_text(text: str, fmt: str, source: str) -> ImportedSettings:
     if fmt == "profile":
         return import_profile_text(text, source)
     raise ValueError(f"unknown format {fmt!r}")
+
+
+MAX_SCRIPT_BYTES = 8 << 20
+
+
+def _read_source_text(path: str | os.PathLike[str], kind: Message) -> str:
+    """A script or fish file as text; InputError (one line naming the file) when unusable."""
+    from app.inputfiles import read_input_bytes
+
+    data, _ = read_input_bytes(path, kind, MAX_SCRIPT_BYTES)
+    if b"\x00" in data:
+        raise InputError.from_code("cache-error-nul", path)
+    return data.decode("utf-8", "replace")
+
+
+def import_script_file(path: str | os.PathLike[str]) -> ImportedSettings:
+    """`import_script` on a file (the CLI's --script and the wizard's "open script")."""
+    return import_script(_read_source_text(path, Message("cache-kind-script")), str(path))
+
+
+def import_fish_file(path: str | os.PathLike[str]) -> ImportedSettings:
+    """`import_fish_env` on a file (a saved env-fish export)."""
+    return import_fish_env(_read_source_text(path, Message("cache-kind-env-file")), str(path))

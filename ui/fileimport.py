@@ -14,7 +14,6 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
-from app.errors import InputError
 from app.profile import load_profile
 from ui.controller import WizardController
 
@@ -53,25 +52,15 @@ def import_file(controller: WizardController, path: str, kind: str) -> None:
         controller.set_ini(ini, p, explicit=True)
         controller.add_imported(str(p), list(ini.findings))
     elif kind == "script":
-        from app.importers import import_script
+        from app.importers import import_script_file
 
-        try:
-            text = p.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(translate("FileImport", "cannot read the script: %1")
-                             .replace("%1", str(getattr(exc, "strerror", None) or exc)), p) from None
-        imported = import_script(text, str(p))
+        imported = import_script_file(p)
         _apply_settings(controller, imported.settings, imported.framework)
         controller.add_imported(str(p), list(imported.findings))
     elif kind == "fish":
-        from app.importers import import_fish_env
+        from app.importers import import_fish_file
 
-        try:
-            text = p.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise InputError(translate("FileImport", "cannot read the file: %1")
-                             .replace("%1", str(getattr(exc, "strerror", None) or exc)), p) from None
-        imported = import_fish_env(text, str(p))
+        imported = import_fish_file(p)
         _apply_settings(controller, imported.settings, imported.framework)
         controller.add_imported(str(p), list(imported.findings))
     else:

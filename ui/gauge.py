@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QCoreApplication, QRectF, QSize
 from PySide6.QtWidgets import QWidget
 
+from app.scanner import human_bytes
+
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from PySide6.QtGui import QPainter, QPaintEvent
 
@@ -27,13 +29,6 @@ MIB = 1024 * 1024  # CANN's MB (SIZE_MB_UNIT = 1048576)
 translate = QCoreApplication.translate
 
 
-def human_size(n: float) -> str:
-    value = float(n)
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if abs(value) < 1024 or unit == "TiB":
-            return f"{int(value)} B" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1024
-    return f"{value:.1f} TiB"
 
 
 @dataclass(frozen=True)
@@ -97,20 +92,20 @@ class CacheGauge(QWidget):
         return "\n".join(lines)
 
     def row_text(self, row: GaugeRow) -> str:
-        used = human_size(row.used_bytes)
+        used = human_bytes(row.used_bytes)
         if row.pending:
             return translate("CacheGauge", "%1: %2 (%3 files) …").replace("%1", row.soc).replace("%2", used) \
                 .replace("%3", f"{row.files:,}")
         if row.limit_bytes is None:
             return translate("CacheGauge", "%1: %2 (no limit: ageing is off)").replace("%1", row.soc).replace("%2", used)
         text = translate("CacheGauge", "%1: %2 of %3 (%4 %)").replace("%1", row.soc).replace("%2", used) \
-            .replace("%3", human_size(row.limit_bytes)).replace("%4", f"{row.percent:.0f}")
+            .replace("%3", human_bytes(row.limit_bytes)).replace("%4", f"{row.percent:.0f}")
         if row.delete_bytes:
-            text += " — " + translate("CacheGauge", "next start deletes %1").replace("%1", human_size(row.delete_bytes))
+            text += " — " + translate("CacheGauge", "next start deletes %1").replace("%1", human_bytes(row.delete_bytes))
         return text
 
     def free_text(self) -> str:
-        free = human_size(self.free_bytes or 0)
+        free = human_bytes(self.free_bytes or 0)
         if self.fs_type:
             return translate("CacheGauge", "Free space: %1 (%2)").replace("%1", free).replace("%2", self.fs_type)
         return translate("CacheGauge", "Free space: %1").replace("%1", free)

@@ -786,17 +786,6 @@
     </message>
 </context>
 <context>
-    <name>FileImport</name>
-    <message>
-        <source>cannot read the script: %1</source>
-        <translation>无法读取脚本：%1</translation>
-    </message>
-    <message>
-        <source>cannot read the file: %1</source>
-        <translation>无法读取文件：%1</translation>
-    </message>
-</context>
-<context>
     <name>MemoryPage</name>
     <message>
         <source>Memory policies</source>

@@ -197,7 +197,7 @@ def test_message_table_of_the_cache_area_is_consistent():
     table = message_table()
     messages = tomllib.loads((root / "resources" / "messages" / "cache.toml").read_text(encoding="utf-8"))
     sources = "".join((root / "app" / f).read_text(encoding="utf-8") for f in (
-        "opcache_ini.py", "envfile.py", "cachedir.py", "resolution.py", "diagnosis.py"))
+        "opcache_ini.py", "envfile.py", "cachedir.py", "resolution.py", "diagnosis.py", "importers.py"))
     used = set(re.findall(r"[\"'](cache-[a-z0-9-]+)[\"']", sources))
     assert used <= set(table), used - set(table)
     # Every message is used (labels are picked by name in diagnosis.py) ...

@@ -228,3 +228,20 @@ def test_hostile_paths_read_back_from_every_format():
             profile = Profile(framework=framework, options={"op_compiler_cache_dir": path})
             imported = import_text(export_text(profile, fmt).text, fmt, "x")
             assert imported.values()["op_compiler_cache_dir"] == path, (fmt, path)
+
+
+def test_script_and_fish_files_are_read_through_the_shared_reader(tmp_path):
+    from app.errors import InputError
+    from app.importers import import_fish_file, import_script_file
+
+    script = tmp_path / "train.py"
+    script.write_text("mem = MemoryConfig(static_memory_policy=2)\n", encoding="utf-8")
+    assert import_script_file(script).settings["static_memory_policy"][0] == 2
+    fish = tmp_path / "cache.fish"
+    fish.write_text("set -gx ASCEND_MAX_OP_CACHE_SIZE 800\n", encoding="utf-8")
+    assert import_fish_file(fish).settings["max_op_cache_size"][0] == 800
+    with pytest.raises(InputError, match="is a directory"):
+        import_script_file(tmp_path)
+    (tmp_path / "bin.py").write_bytes(b"x = 1\x00\n")
+    with pytest.raises(InputError, match=str(tmp_path / "bin.py")):
+        import_script_file(tmp_path / "bin.py")

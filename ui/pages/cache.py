@@ -40,10 +40,11 @@ from PySide6.QtWidgets import (
 from app.catalog import Value
 from app.errors import InputError
 from app.i18n import pick
+from app.scanner import human_bytes
 from ui import dialogs
 from ui.controller import WizardController
 from ui.docpane import SEVERITY_COLOURS, severity_prefix
-from ui.gauge import CacheGauge, GaugeRow, human_size
+from ui.gauge import CacheGauge, GaugeRow
 from ui.pages.options import OptionsPage
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -507,8 +508,8 @@ class CachePage(OptionsPage):
         cache = self.controller.bundle.cache
         if cache is not None and cache.files is not None:
             text += " " + self.tr("Measured there by cann-config collect: %1 files, %2 (on disk %3).") \
-                .replace("%1", f"{cache.files:,}").replace("%2", human_size(cache.apparent_bytes or 0)) \
-                .replace("%3", human_size(cache.allocated_bytes or 0))
+                .replace("%1", f"{cache.files:,}").replace("%2", human_bytes(cache.apparent_bytes or 0)) \
+                .replace("%3", human_bytes(cache.allocated_bytes or 0))
         limits = cache.limits if cache is not None else {}
         if "max_op_cache_size" in limits and "remain_cache_size_ratio" in limits:
             text += " " + self.tr("What the next start deletes was predicted there with the customer's limits "
@@ -581,7 +582,7 @@ class CachePage(OptionsPage):
     def _scan_progress(self, progress: Any) -> None:
         self.progress = progress
         self._set_scan_text(lambda: self.tr("Scanning: %1 files, %2, %3 s").replace("%1", f"{progress.files:,}")
-                            .replace("%2", human_size(progress.apparent_bytes))
+                            .replace("%2", human_bytes(progress.apparent_bytes))
                             .replace("%3", f"{progress.elapsed:.1f}"))
         self._show_gauge()
 
@@ -595,7 +596,7 @@ class CachePage(OptionsPage):
 
     def _scan_summary(self, usage: Any) -> str:
         text = self.tr("%1 files, %2 (on disk %3), %4 s").replace("%1", f"{usage.files:,}") \
-            .replace("%2", human_size(usage.apparent_bytes)).replace("%3", human_size(usage.allocated_bytes)) \
+            .replace("%2", human_bytes(usage.apparent_bytes)).replace("%3", human_bytes(usage.allocated_bytes)) \
             .replace("%4", f"{usage.elapsed:.1f}")
         if usage.stopped:
             text = self.tr("Stopped: %1").replace("%1", text)
