@@ -163,7 +163,7 @@ def _label(code: str, lang: str | None = None, **params: Any) -> str:
 
 
 def _human(n: int | float | None) -> str:
-    from app.scanner import human_bytes
+    from app.units import human_bytes
 
     return human_bytes(n or 0)
 

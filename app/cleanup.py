@@ -51,7 +51,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.findings import Finding, make_finding
-from app.scanner import CacheUsage, JsonEntry, SocUsage, human_bytes, nfs_lock_problem
+from app.scanner import CacheUsage, JsonEntry, SocUsage, nfs_lock_problem
+from app.units import human_bytes
 
 AGEING_OFF = -1
 # te_cache_space_manager.cc: SIZE_MB_UNIT = 1048576 (MiB), PERCENT_UNIT = 100,

@@ -453,7 +453,7 @@ def _findings(report: SupportReport, lang: str) -> list[Block]:
 
 
 def _cleanup(report: SupportReport, lang: str) -> list[Block]:
-    from app.scanner import human_bytes
+    from app.units import human_bytes
 
     blocks = [Block("h2", (_t("support-label-cleanup", lang),))]
     cache = report.bundle.cache if report.bundle is not None else None

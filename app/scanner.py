@@ -581,11 +581,3 @@ def scan_to_end(path: str | Path, **kwargs: object) -> CacheUsage:
     return usage
 
 
-def human_bytes(n: int | float) -> str:
-    """`1.5 MiB`: binary units, as CANN's MB are (SIZE_MB_UNIT = 1048576)."""
-    value = float(n)
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if abs(value) < 1024 or unit == "TiB":
-            return f"{int(value)} B" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1024
-    return f"{value:.1f} TiB"

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QCoreApplication, QRectF, QSize
 from PySide6.QtWidgets import QWidget
 
-from app.scanner import human_bytes
+from app.units import human_bytes
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from PySide6.QtGui import QPainter, QPaintEvent

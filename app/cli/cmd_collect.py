@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     path = Path(args.output) if args.output else _free_name(Path.cwd(), default_bundle_name())
     written = write_bundle(data, path)
-    from app.scanner import human_bytes
+    from app.units import human_bytes
 
     size = human_bytes(written.stat().st_size)
     bundle = bundle_from_json(data, str(written))

@@ -97,7 +97,7 @@ class _Progress:
         self.last = float("-inf")
 
     def update(self, item: ScanProgress) -> None:
-        from app.scanner import human_bytes
+        from app.units import human_bytes
 
         if item.done or item.elapsed < PROGRESS_AFTER_SECONDS:
             return
@@ -259,7 +259,7 @@ def report_text(kernel_cache: Path, dir_how: str, usage: CacheUsage | None,
                 findings: list[Finding], lang: str) -> str:
     """The readable report."""
     from app.cleanup import SIZE_MB_UNIT
-    from app.scanner import human_bytes
+    from app.units import human_bytes
 
     lines = [_label("scan-label-cache", lang, path=kernel_cache) + (f"  ({dir_how})" if dir_how else "")]
     if usage is not None:

@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 from app.catalog import Value
 from app.errors import InputError
 from app.i18n import pick
-from app.scanner import human_bytes
+from app.units import human_bytes
 from ui import dialogs
 from ui.controller import WizardController
 from ui.docpane import SEVERITY_COLOURS, severity_prefix
