@@ -1,7 +1,7 @@
-"""`python -m app` runs the same CLI as the `cann-config` console script."""
+"""`python -m cann_config.app` runs the same CLI as the `cann-config` console script."""
 
 import sys
 
-from app.cli import main
+from cann_config.app.cli import main
 
 sys.exit(main())

@@ -22,9 +22,9 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-from app.errors import InvalidValue, Message
-from app.i18n import pick
-from app.resources import resource
+from cann_config.app.errors import InvalidValue, Message
+from cann_config.app.i18n import pick
+from cann_config.app.resources import resource
 
 OPTION_TYPES = ("int", "str", "path")
 PAGES = ("memory", "cache")
@@ -406,7 +406,7 @@ def parse_catalog(text: str, source: str = "catalog.toml", series_ids: frozenset
 
 def load_catalog_file(path: str | Path) -> Catalog:
     """Load a catalog from a file (used by tests on broken copies)."""
-    from app.devices import load_device_table
+    from cann_config.app.device.table import load_device_table
 
     path = Path(path)
     try:
@@ -419,7 +419,7 @@ def load_catalog_file(path: str | Path) -> Catalog:
 @lru_cache(maxsize=1)
 def load_catalog() -> Catalog:
     """The catalog shipped in `resources/catalog.toml` (loaded once per process)."""
-    from app.devices import load_device_table
+    from cann_config.app.device.table import load_device_table
 
     node = resource("catalog.toml")
     return parse_catalog(node.read_text(encoding="utf-8"), "resources/catalog.toml", frozenset(load_device_table().series))

@@ -41,8 +41,8 @@ class Message:
 
     def text(self, lang: str | None = None) -> str:
         """The text in `lang` (default: the current language)."""
-        from app.findings import message_table
-        from app.i18n import current_language, normalize_language
+        from cann_config.app.findings import message_table
+        from cann_config.app.i18n import current_language, normalize_language
 
         if self.code is None:
             return str(self.params.get("text", ""))

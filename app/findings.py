@@ -27,8 +27,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from app.i18n import pick
-from app.resources import resource
+from cann_config.app.i18n import pick
+from cann_config.app.resources import resource
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
@@ -118,7 +118,7 @@ def message_table() -> Mapping[str, MessageTemplate]:
 
 def _render(template: Mapping[str, str], params: Mapping[str, Any]) -> dict[str, str]:
     # A parameter that is a Message (an error's reason, say) is rendered in each language too.
-    from app.errors import localized_params
+    from cann_config.app.errors import localized_params
 
     return {lang: text.format_map(localized_params(params, "zh_CN" if lang == "zh" else "en"))
             for lang, text in template.items()}

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from app.catalog import Catalog, Value, load_catalog
-from app.devices import DeviceInfo, device_from_choice
-from app.errors import InputError, explain
+from cann_config.app.catalog import Catalog, Value, load_catalog
+from cann_config.app.device.table import DeviceInfo, device_from_choice
+from cann_config.app.errors import InputError, explain
 
 PROFILE_FORMAT = "cann-config-profile"
 PROFILE_VERSION = 1

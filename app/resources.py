@@ -8,7 +8,7 @@ from importlib.abc import Traversable
 
 def resource(*parts: str) -> Traversable:
     """The data file `resources/<parts...>`."""
-    node = resources.files("resources")
+    node = resources.files("cann_config.resources")
     for part in parts:
         node = node.joinpath(part)
     return node

@@ -23,7 +23,7 @@ die() { echo "build.sh: $*" >&2; exit 2; }
 [ -x "$PYTHON" ] || die "$PYTHON not found: run 'make dist' (it creates .venv and installs PyInstaller)"
 "$PYTHON" -c 'import PyInstaller' 2>/dev/null \
     || die "PyInstaller is not installed in $PYTHON: run 'make dist' or '$PYTHON -m pip install -e .[dist]'"
-VERSION=$("$PYTHON" -c 'import app; print(app.__version__)')
+VERSION=$("$PYTHON" -c 'import cann_config.app as app; print(app.__version__)')
 ARCH=$(uname -m)
 BIN_DIR=$(dirname "$PYTHON")
 start=$(date +%s.%N)

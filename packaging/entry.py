@@ -5,7 +5,7 @@ PyInstaller needs a script, not an entry-point name; this is that script and not
 
 import sys
 
-from app.cli import main
+from cann_config.app.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -21,7 +21,7 @@ def data_dir():
 @pytest.fixture(autouse=True)
 def _language_reset():
     """`--lang` sets a process-wide language; put it back so tests do not leak it to others."""
-    from app.i18n import current_language, set_language
+    from cann_config.app.i18n import current_language, set_language
 
     before = current_language()
     yield

@@ -9,10 +9,10 @@ Public API:
         the `configWizard`, not shown, inside an existing QApplication (for tests). `device` is
         a DeviceInfo or a SoC/series string; given one, no detection runs. `profile` is a
         Profile or a path; `ini` a path to an op_cache.ini. `probe` replaces the host probe
-        (app.hostprobe.probe_host) that runs in a worker once the window is shown. With
+        (app.device.hostprobe.probe_host) that runs in a worker once the window is shown. With
         `deferred`, the memory, cache and export pages are built after the window's first paint
         (what the application does, so the window appears sooner). `bundle` is a support bundle
-        (an app.bundle.Bundle or a path): the wizard opens on the customer's host it describes
+        (an app.support.bundle.Bundle or a path): the wizard opens on the customer's host it describes
         (WizardController.open_bundle), and no detection of this computer runs; a `device`
         given stands in for the bundle's, a `profile` given for the customer's values, an `ini`
         given for the bundle's op_cache.ini.
@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from app.devices import DeviceInfo
-    from app.profile import Profile
-    from ui.wizard import ConfigWizard
+    from cann_config.app.device.table import DeviceInfo
+    from cann_config.app.profile import Profile
+    from cann_config.ui.wizard import ConfigWizard
 
 
 def create_wizard(device: DeviceInfo | str | None = None, profile: Profile | str | Path | None = None,
@@ -41,15 +41,15 @@ def create_wizard(device: DeviceInfo | str | None = None, profile: Profile | str
     Raises InputError for a profile, op_cache.ini or support bundle that cannot be read,
     ValueError for a device string that is neither a SoC version nor a series id.
     """
-    from app.devices import DeviceInfo, device_from_choice
-    from app.profile import Profile, load_profile
-    from ui.controller import WizardController
-    from ui.wizard import ConfigWizard
+    from cann_config.app.device.table import DeviceInfo, device_from_choice
+    from cann_config.app.profile import Profile, load_profile
+    from cann_config.ui.controller import WizardController
+    from cann_config.ui.wizard import ConfigWizard
 
     if profile is not None and not isinstance(profile, Profile):
         profile = load_profile(Path(profile))
     if bundle is not None and isinstance(bundle, (str, Path)):
-        from app.bundle import load_bundle
+        from cann_config.app.support.bundle import load_bundle
 
         bundle = load_bundle(bundle)
     start = profile or Profile()
@@ -72,7 +72,7 @@ def create_wizard(device: DeviceInfo | str | None = None, profile: Profile | str
         controller.open_bundle(bundle, keep_device=info is not None and origin != "profile",
                                choices=start if profile is not None else None)
     if ini is not None:
-        from app.opcache_ini import read_op_cache_ini
+        from cann_config.app.opcache.ini import read_op_cache_ini
 
         ini_path = Path(ini)
         controller.set_ini(read_op_cache_ini(ini_path) if ini_path.exists() else None, ini_path, explicit=True,
@@ -82,6 +82,6 @@ def create_wizard(device: DeviceInfo | str | None = None, profile: Profile | str
 
 def run_gui(args: Any, started: float | None = None) -> int:
     """Open the wizard and run the event loop; with `args.smoke`, exit once it has painted."""
-    from ui.app import run
+    from cann_config.ui.app import run
 
     return run(args, started)

@@ -12,14 +12,13 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from cann_config.app.i18n import current_language, normalize_language
+from cann_config.app.resources import resource
+from cann_config.ui import settings
+from cann_config.ui.translation import apply_language
 from PySide6.QtCore import QtMsgType, qInstallMessageHandler
 from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication
-
-from app.i18n import current_language, normalize_language
-from app.resources import resource
-from ui import settings
-from ui.translation import apply_language
 
 # The packaging id (packaging/io.github.cann_config_assistant.CannConfig.desktop): on Wayland the
 # compositor matches the window to its menu entry and icon by it.
@@ -57,7 +56,7 @@ def run(args: Any, started: Callable[[], float] | None = None) -> int:
     # --lang, else the language last chosen in the window, else the locale's (app.cli set it).
     apply_language(getattr(args, "lang", None) or remembered_language() or current_language())
 
-    from ui import create_wizard
+    from cann_config.ui import create_wizard
 
     wizard = create_wizard(device=args.device, profile=args.profile, ini=args.ini, framework=args.framework,
                            deferred=True, bundle=getattr(args, "bundle", None))

@@ -16,12 +16,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from cann_config.app.catalog import Catalog, Option, Value, load_catalog
+from cann_config.app.device.table import DeviceInfo, device_from_choice
+from cann_config.app.findings import Finding
+from cann_config.app.profile import Profile
 from PySide6.QtCore import QObject, Signal
-
-from app.catalog import Catalog, Option, Value, load_catalog
-from app.devices import DeviceInfo, device_from_choice
-from app.findings import Finding
-from app.profile import Profile
 
 
 class WizardController(QObject):
@@ -43,17 +42,17 @@ class WizardController(QObject):
         self._device = device
         # "none", "detected", "manual", "command-line", "profile", "npu-smi", "bundle"
         self.device_origin = device_origin
-        self.detected: Any = None  # app.hostprobe.HostProbe once detection has finished
+        self.detected: Any = None  # app.device.hostprobe.HostProbe once detection has finished
         self.detection_state = "idle"  # "idle", "running", "done", "failed"
         self.detection_error = ""
-        self.ini: Any = None  # app.opcache_ini.OpCacheIni of the file being edited
+        self.ini: Any = None  # app.opcache.ini.OpCacheIni of the file being edited
         self.ini_path: Path | None = None
         self.ini_explicit = False
-        self.env_file: Any = None  # app.envfile.EnvFile the user opened
+        self.env_file: Any = None  # app.io.envfile.EnvFile the user opened
         self.imported_findings: list[Finding] = []
         self.imported_from: list[str] = []
         self.base_environ: Mapping[str, str] = dict(os.environ)
-        self.bundle: Any = None  # app.bundle.Bundle of the customer's host being looked at (support)
+        self.bundle: Any = None  # app.support.bundle.Bundle of the customer's host being looked at (support)
         self._bundle_diagnoses: dict[tuple[str, DeviceInfo | None], Any] = {}
         self._dirty = False
         self._availability: dict[str, Any] = {}
@@ -140,10 +139,10 @@ class WizardController(QObject):
         self.detectionChanged.emit()
 
     def availability(self, option: Option) -> Any:
-        """app.availability's verdict for `option` on the current device and framework."""
+        """cann_config.app.device.availability's verdict for `option` on the current device and framework."""
         cached = self._availability.get(option.id)
         if cached is None:
-            from app.availability import availability
+            from cann_config.app.device.availability import availability
 
             cached = availability(option, self._device, self._profile.framework)
             self._availability[option.id] = cached
@@ -180,16 +179,16 @@ class WizardController(QObject):
     # -- a support bundle ---------------------------------------------------------------------
 
     def open_bundle(self, bundle: Any, *, keep_device: bool = False, choices: Profile | None = None) -> None:
-        """Look at a customer's host through its support bundle (app.bundle.Bundle).
+        """Look at a customer's host through its support bundle (app.support.bundle.Bundle).
 
         From now on the environment CANN sees is the bundle's (never this machine's: a support
         desk's variables say nothing about the customer's host), the op_cache.ini is the bundle's
         (it cannot be saved from here: it is on the customer's host), and the device is the
         bundle's unless `keep_device` (a device chosen by hand stands in for it). The starting choices are `choices` when given,
-        else the customer's current values as CANN resolves them (app.report.suggested_profile
+        else the customer's current values as CANN resolves them (app.support.report.suggested_profile
         without any fix applied): what the customer runs with now, before any fix.
         """
-        from app.report import suggested_profile
+        from cann_config.app.support.report import suggested_profile
 
         self.bundle = bundle
         self._bundle_diagnoses.clear()
@@ -213,7 +212,7 @@ class WizardController(QObject):
         self.findingsImported.emit()
 
     def bundle_diagnosis(self) -> Any:
-        """The bundle's app.diagnosis.Diagnosis for the current framework and device (None
+        """The bundle's app.support.diagnosis.Diagnosis for the current framework and device (None
         without a bundle): the customer's configuration as collected, whatever was chosen since."""
         if self.bundle is None:
             return None
@@ -228,7 +227,7 @@ class WizardController(QObject):
         """The customer's values with every suggested fix applied (None without a bundle)."""
         if self.bundle is None:
             return None
-        from app.report import suggested_profile
+        from cann_config.app.support.report import suggested_profile
 
         return suggested_profile(self.bundle_diagnosis())
 

@@ -11,12 +11,11 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from cann_config.app.catalog import Catalog, Option, Value
+from cann_config.app.device.table import load_device_table
+from cann_config.app.i18n import pick
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QTextBrowser, QWidget
-
-from app.catalog import Catalog, Option, Value
-from app.devices import load_device_table
-from app.i18n import pick
 
 SEVERITY_COLOURS = {"error": "#b3261e", "warning": "#8a5a00", "info": "#31587a"}
 

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import re
 
+from cann_config.app.catalog import Option, Value
+from cann_config.app.i18n import pick
 from PySide6.QtCore import Property, QCoreApplication, QEvent, QObject, Qt, Signal
 from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QSpinBox, QToolButton, QWidget
-
-from app.catalog import Option, Value
-from app.i18n import pick
 
 SUMMARY_CHARS = 56
 

@@ -1,8 +1,8 @@
 """Starting from an existing file: which reader of the core reads it, and what the wizard takes.
 
-op_cache.ini (app.opcache_ini) becomes the file the cache page edits (its values show there as
-the values to keep unless changed); an env file (app.envfile) becomes the environment the resolution sees, and its
-settings (app.importers) the starting choices; a script (app.importers, read with ast, never
+op_cache.ini (app.opcache.ini) becomes the file the cache page edits (its values show there as
+the values to keep unless changed); an env file (app.io.envfile) becomes the environment the resolution sees, and its
+settings (app.io.importers) the starting choices; a script (app.io.importers, read with ast, never
 run) gives its settings; a profile (app.profile) replaces the choices. What the readers had to
 say is listed on the device page.
 """
@@ -12,10 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from cann_config.app.profile import load_profile
+from cann_config.ui.controller import WizardController
 from PySide6.QtCore import QCoreApplication
-
-from app.profile import load_profile
-from ui.controller import WizardController
 
 translate = QCoreApplication.translate
 
@@ -46,26 +45,26 @@ def import_file(controller: WizardController, path: str, kind: str) -> None:
         controller.set_profile(profile)
         controller.add_imported(str(p), [])
     elif kind == "ini":
-        from app.opcache_ini import read_op_cache_ini
+        from cann_config.app.opcache.ini import read_op_cache_ini
 
         ini = read_op_cache_ini(p)
         controller.set_ini(ini, p, explicit=True)
         controller.add_imported(str(p), list(ini.findings))
     elif kind == "script":
-        from app.importers import import_script_file
+        from cann_config.app.io.importers import import_script_file
 
         imported = import_script_file(p)
         _apply_settings(controller, imported.settings, imported.framework)
         controller.add_imported(str(p), list(imported.findings))
     elif kind == "fish":
-        from app.importers import import_fish_file
+        from cann_config.app.io.importers import import_fish_file
 
         imported = import_fish_file(p)
         _apply_settings(controller, imported.settings, imported.framework)
         controller.add_imported(str(p), list(imported.findings))
     else:
-        from app.envfile import load_env_file
-        from app.importers import import_env_settings
+        from cann_config.app.io.envfile import load_env_file
+        from cann_config.app.io.importers import import_env_settings
 
         env_file = load_env_file(p)
         imported = import_env_settings(env_file)

@@ -1,7 +1,7 @@
 """The cache gauge (`cacheGauge`), painted with QPainter (QtCharts is not in PySide6-Essentials).
 
 One bar per SoC dir: the space CANN counts for it, the limit (`max_op_cache_size`), the keep
-threshold (limit × ratio) and what the next compiler start would delete (from app.cleanup),
+threshold (limit × ratio) and what the next compiler start would delete (from app.opcache.cleanup),
 and the filesystem's free space underneath. The scale always leaves room past the limit, so a
 cache over its limit shows as a bar beyond the limit line with a percentage above 100 %. The
 numbers are computed by the core; this widget only draws them.
@@ -12,10 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from cann_config.app.units import human_bytes
 from PySide6.QtCore import QCoreApplication, QRectF, QSize
 from PySide6.QtWidgets import QWidget
-
-from app.units import human_bytes
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from PySide6.QtGui import QPainter, QPaintEvent

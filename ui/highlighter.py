@@ -1,6 +1,6 @@
 """Syntax colours for the export preview (Python, shell, INI, JSON), with QSyntaxHighlighter.
 
-Colours only: the text itself always comes from app.exporters, unchanged.
+Colours only: the text itself always comes from app.io.exporters, unchanged.
 """
 
 from __future__ import annotations

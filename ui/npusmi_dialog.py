@@ -1,4 +1,4 @@
-"""The dialog to paste `npu-smi` output into (read by app.npusmi; opened from the device page)."""
+"""The dialog to paste `npu-smi` output into (read by app.device.npusmi; opened from the device page)."""
 
 from __future__ import annotations
 

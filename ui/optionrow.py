@@ -11,14 +11,13 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from cann_config.app.catalog import Note, Option, Value
+from cann_config.app.i18n import pick
+from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
+from cann_config.ui.editors import OptionEditor, make_editor
 from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QToolButton, QWidget
-
-from app.catalog import Note, Option, Value
-from app.i18n import pick
-from ui.docpane import SEVERITY_COLOURS, severity_prefix
-from ui.editors import OptionEditor, make_editor
 
 translate = QCoreApplication.translate
 

@@ -1,8 +1,8 @@
 """The diagnosis report in a window (`reportDialog`): what support pastes into a ticket.
 
-The page shown (`reportView`) is app.report.render_html of the report, as it is, in the window's
+The page shown (`reportView`) is app.support.report.render_html of the report, as it is, in the window's
 language; every text in it was escaped by the core, so a hostile bundle shows as text. It is saved
-as Markdown or HTML with app.report.write_report (atomic), the format following the file name.
+as Markdown or HTML with app.support.report.write_report (atomic), the format following the file name.
 """
 
 from __future__ import annotations
@@ -11,20 +11,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from cann_config.app.i18n import current_language
+from cann_config.ui import dialogs, settings
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPushButton, QTextBrowser, QVBoxLayout, QWidget
 
-from app.i18n import current_language
-from ui import dialogs, settings
-
 KEY_REPORT_DIR = "files/lastReportDir"
-# File name endings app.report.write_report takes, per format; the first is added when a name
+# File name endings app.support.report.write_report takes, per format; the first is added when a name
 # has none of them.
 EXTENSIONS = {"markdown": (".md", ".markdown"), "html": (".html", ".htm")}
 
 
 class ReportDialog(QDialog):
     def __init__(self, report: Any, parent: QWidget | None = None):
-        from app.report import render_html
+        from cann_config.app.support.report import render_html
 
         super().__init__(parent)
         self.setObjectName("reportDialog")
@@ -71,7 +70,7 @@ class ReportDialog(QDialog):
     def save(self, fmt: str) -> Path | None:
         """Ask where, then write the report as `fmt` ("markdown" or "html"); the path written,
         or None when cancelled or refused (the reason is shown)."""
-        from app.report import write_report
+        from cann_config.app.support.report import write_report
 
         start = Path(settings.read_str(KEY_REPORT_DIR) or Path.home()) / self.suggested_name(fmt)
         title = self.tr("Save the report as Markdown") if fmt == "markdown" else self.tr("Save the report as HTML")

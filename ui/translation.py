@@ -18,10 +18,9 @@ import os
 import sys
 from pathlib import Path
 
+from cann_config.app.i18n import normalize_language, set_language
+from cann_config.app.resources import resource
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
-
-from app.i18n import normalize_language, set_language
-from app.resources import resource
 
 CATALOG = "cann_config"  # resources/translations/cann_config_<lang>.ts
 LRELEASE_TIMEOUT = 30.0  # seconds; compiling our .ts takes a few milliseconds

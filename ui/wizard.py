@@ -15,20 +15,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cann_config.app.errors import InputError
+from cann_config.app.i18n import current_language
+from cann_config.ui import dialogs, settings
+from cann_config.ui.controller import WizardController
+from cann_config.ui.docpane import DocPane
+from cann_config.ui.pages.device import DevicePage
+from cann_config.ui.pages.memory import MemoryPage
 from PySide6.QtCore import QByteArray, QCoreApplication, QEvent, QObject, QThread, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QShowEvent
 from PySide6.QtWidgets import QMenu, QPushButton, QWidget, QWizard
 
-from app.errors import InputError
-from app.i18n import current_language
-from ui import dialogs, settings
-from ui.controller import WizardController
-from ui.docpane import DocPane
-from ui.pages.device import DevicePage
-from ui.pages.memory import MemoryPage
-
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from ui.workers import BundleWorker
+    from cann_config.ui.workers import BundleWorker
 
 # ui.workers and the other pages' modules are imported where they are used: this module is
 # imported before the first paint, they are needed after it.
@@ -72,8 +71,8 @@ class ConfigWizard(QWizard):
 
         self.device_page = DevicePage(controller, self, quick_banner=deferred)
         self.memory_page = MemoryPage(controller, self)
-        from ui.pages.cache import CachePage
-        from ui.pages.export import ExportPage
+        from cann_config.ui.pages.cache import CachePage
+        from cann_config.ui.pages.export import ExportPage
 
         self.cache_page = CachePage(controller, self)
         self.export_page = ExportPage(controller, self)
@@ -189,8 +188,8 @@ class ConfigWizard(QWizard):
     def set_language(self, lang: str) -> str:
         """Switch the whole window to `lang` ("zh_CN" or "en") without a restart, and remember
         it; returns the language in effect (English when the translation cannot be loaded)."""
-        from app.i18n import normalize_language
-        from ui.translation import apply_language
+        from cann_config.app.i18n import normalize_language
+        from cann_config.ui.translation import apply_language
 
         wanted = normalize_language(lang)
         lang = apply_language(wanted)
@@ -238,7 +237,7 @@ class ConfigWizard(QWizard):
         self.workers = [w for w in self.workers if not w.isFinished()] + [worker]
 
     def start_detection(self) -> None:
-        from ui.workers import DetectionWorker
+        from cann_config.ui.workers import DetectionWorker
 
         if any(isinstance(w, DetectionWorker) and w.isRunning() for w in self.workers) or self._shut_down:
             return
@@ -263,7 +262,7 @@ class ConfigWizard(QWizard):
     # -- npu-smi output and files -------------------------------------------------------------
 
     def _use_npu_smi(self, info_text: str, board_texts: list[str], source: str) -> None:
-        from app.npusmi import device_from_npu_smi
+        from cann_config.app.device.npusmi import device_from_npu_smi
 
         try:
             device = device_from_npu_smi(info_text, board_texts, source="npu-smi output file", info_source=source,
@@ -274,7 +273,7 @@ class ConfigWizard(QWizard):
         self.controller.set_device(device, "npu-smi")
 
     def paste_npu_smi(self) -> None:
-        from ui.npusmi_dialog import NpuSmiDialog
+        from cann_config.ui.npusmi_dialog import NpuSmiDialog
 
         dialog = NpuSmiDialog(self)
         if dialogs.run_dialog(dialog):
@@ -285,7 +284,7 @@ class ConfigWizard(QWizard):
         path = dialogs.choose_open_file(self, self.tr("Open npu-smi output"), self.tr("Text files (*.txt *.log);;All files (*)"))
         if not path:
             return
-        from app.npusmi import read_npu_smi_file
+        from cann_config.app.device.npusmi import read_npu_smi_file
 
         try:
             text = read_npu_smi_file(path)
@@ -296,7 +295,7 @@ class ConfigWizard(QWizard):
 
     def open_file(self, path: str = "") -> bool:
         """Start from an existing file (op_cache.ini, env file, script or profile)."""
-        from ui.fileimport import import_file
+        from cann_config.ui.fileimport import import_file
 
         if not path:
             path = dialogs.choose_open_file(
@@ -318,7 +317,7 @@ class ConfigWizard(QWizard):
         """Read a support bundle in a worker, then look at the customer's host through it (see
         WizardController.open_bundle); a file that is not a bundle is one line on the device
         page and changes nothing. Returns the worker (None when nothing was started)."""
-        from ui.workers import BundleWorker
+        from cann_config.ui.workers import BundleWorker
 
         if self._shut_down or any(isinstance(w, BundleWorker) and w.isRunning() for w in self.workers):
             return None
@@ -358,7 +357,7 @@ class ConfigWizard(QWizard):
         c = self.controller
         if c.bundle is not None:
             return c.bundle_diagnosis()
-        from app.diagnosis import diagnose
+        from cann_config.app.support.diagnosis import diagnose
 
         self.cache_page.ensure_built()
         ini_path = self.cache_page.ini_path()
@@ -367,9 +366,9 @@ class ConfigWizard(QWizard):
                         device=c.device, framework=c.profile.framework, profile=c.profile)
 
     def show_report(self) -> None:
-        """The report (app.report) in a dialog that saves it as Markdown or HTML."""
-        from app.report import make_report
-        from ui.report_dialog import ReportDialog
+        """The report (app.support.report) in a dialog that saves it as Markdown or HTML."""
+        from cann_config.app.support.report import make_report
+        from cann_config.ui.report_dialog import ReportDialog
 
         try:
             report = make_report(self.report_diagnosis(), self.controller.bundle)
@@ -383,7 +382,7 @@ class ConfigWizard(QWizard):
                                         self.tr("Profiles (*.json)"))
         if not path:
             return False
-        from ui.fileio import write_text_atomically
+        from cann_config.ui.fileio import write_text_atomically
 
         try:
             write_text_atomically(Path(path), self.controller.profile.dumps())
@@ -427,7 +426,7 @@ class ConfigWizard(QWizard):
         self.export_page.remember_choices()
         self.memory_page.remember_choices()
         self.cache_page.stop_work()
-        from ui.workers import stop_and_join
+        from cann_config.ui.workers import stop_and_join
 
         for worker in self.workers:
             stop_and_join(worker)

@@ -55,7 +55,7 @@ def collector_paused() -> Iterator[None]:
 
 
 def default_probe(timeout: float = DETECTION_TIMEOUT) -> Any:
-    from app.hostprobe import probe_host
+    from cann_config.app.device.hostprobe import probe_host
 
     return probe_host(timeout=timeout)
 
@@ -63,7 +63,7 @@ def default_probe(timeout: float = DETECTION_TIMEOUT) -> Any:
 class DetectionWorker(QThread):
     """Runs the host probe (npu-smi with a timeout, version files) once."""
 
-    detected = Signal(object)  # app.hostprobe.HostProbe
+    detected = Signal(object)  # app.device.hostprobe.HostProbe
     failed = Signal(str)
 
     def __init__(self, probe: Callable[..., Any] | None = None, timeout: float = DETECTION_TIMEOUT,
@@ -83,9 +83,9 @@ class DetectionWorker(QThread):
 
 
 class ScanWorker(QThread):
-    """Walks a kernel_cache dir with app.scanner.scan_cache, forwarding its progress batches."""
+    """Walks a kernel_cache dir with app.opcache.scanner.scan_cache, forwarding its progress batches."""
 
-    progress = Signal(object)  # app.scanner.ScanProgress, not final
+    progress = Signal(object)  # app.opcache.scanner.ScanProgress, not final
     finishedScan = Signal(object)  # the final ScanProgress (its .usage is the CacheUsage)
     failed = Signal(str)
 
@@ -97,8 +97,8 @@ class ScanWorker(QThread):
         self.stopped = False
 
     def run(self) -> None:
-        from app.errors import InputError
-        from app.scanner import scan_cache
+        from cann_config.app.errors import InputError
+        from cann_config.app.opcache.scanner import scan_cache
 
         last = None
         try:
@@ -129,7 +129,7 @@ def stop_and_join(thread: QThread) -> None:
 
 
 class PredictionWorker(QThread):
-    """Runs app.cleanup.predict_cleanup for every SoC dir of a scan (it reads json files)."""
+    """Runs app.opcache.cleanup.predict_cleanup for every SoC dir of a scan (it reads json files)."""
 
     predicted = Signal(object, object, object)  # the CacheUsage, (max_mb, ratio), {soc: prediction}
 
@@ -139,7 +139,7 @@ class PredictionWorker(QThread):
         self.usage, self.max_mb, self.ratio, self.now = usage, max_mb, ratio, now
 
     def run(self) -> None:
-        from app.cleanup import predict_cleanup
+        from cann_config.app.opcache.cleanup import predict_cleanup
 
         result = {}
         with collector_paused():
@@ -151,10 +151,10 @@ class PredictionWorker(QThread):
 
 
 class BundleWorker(QThread):
-    """Reads a support bundle with app.bundle.load_bundle (a file of up to 32 MiB, parsed and
+    """Reads a support bundle with app.support.bundle.load_bundle (a file of up to 32 MiB, parsed and
     checked part by part), so a large or slow file never holds the window."""
 
-    loaded = Signal(object)  # app.bundle.Bundle
+    loaded = Signal(object)  # app.support.bundle.Bundle
     failed = Signal(str)  # one line naming the file
 
     def __init__(self, path: str, parent: QObject | None = None):
@@ -163,12 +163,12 @@ class BundleWorker(QThread):
         self.path = path
 
     def run(self) -> None:
-        from app.bundle import load_bundle
-        from app.errors import InputError
+        from cann_config.app.errors import InputError
+        from cann_config.app.support.bundle import load_bundle
 
         try:
             bundle = load_bundle(self.path)
-            import app.report  # noqa: F401 - what showing the bundle needs next, imported here
+            import cann_config.app.support.report  # noqa: F401 - what showing the bundle needs next, imported here
         except InputError as exc:
             self.failed.emit(" ".join(str(exc).split()))
             return

@@ -15,9 +15,9 @@ import importlib.util
 import sys
 from collections.abc import Sequence
 
-from app import __version__
-from app.errors import InputError, Message, UsageError
-from app.i18n import language_from_environment, normalize_language, set_language
+from cann_config.app import __version__
+from cann_config.app.errors import InputError, Message, UsageError
+from cann_config.app.i18n import language_from_environment, normalize_language, set_language
 
 PROG = "cann-config"
 # Subcommands in the order `--help` lists them.
@@ -55,7 +55,7 @@ def _language_asked(args: Sequence[str]) -> str:
 
 def available_commands() -> list[str]:
     """The subcommands whose module is present (all of COMMANDS in a complete install)."""
-    return [name for name in COMMANDS if importlib.util.find_spec(f"app.cli.cmd_{name}") is not None]
+    return [name for name in COMMANDS if importlib.util.find_spec(f"cann_config.app.cli.cmd_{name}") is not None]
 
 
 def _wizard_only(args: Sequence[str]) -> list[str] | None:
@@ -90,7 +90,7 @@ def build_parser(only: Sequence[str] | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in (available_commands() if only is None else only):
-        module = importlib.import_module(f"app.cli.cmd_{name}")
+        module = importlib.import_module(f"cann_config.app.cli.cmd_{name}")
         module.register(subparsers, common)
     return parser
 

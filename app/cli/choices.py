@@ -2,7 +2,7 @@
 
 Why this module exists: building the parser registers every subcommand (`cann-config --help`,
 and before any command runs). If `register()` read the catalog for `--framework`'s choices, or
-imported app.exporters for the export formats, every command would pay for the core's imports
+imported app.io.exporters for the export formats, every command would pay for the core's imports
 (about 100 ms, tests/bench/bench_cli.py). `LazyChoices` holds a loader instead: argparse asks it
 only to check a value given on the command line, to list the choices in an error, or to expand
 `%(choices)s` in that subcommand's own `--help` - and the list stays the catalog's (one source

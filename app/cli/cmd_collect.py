@@ -17,10 +17,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from app.errors import UsageError
-from app.i18n import current_language, pick
+from cann_config.app.errors import UsageError
+from cann_config.app.i18n import current_language, pick
 
-# app.bundle.DEFAULT_SCAN_SECONDS, named here so that building the parser imports no core module
+# app.support.bundle.DEFAULT_SCAN_SECONDS, named here so that building the parser imports no core module
 # (a test keeps the two equal).
 SCAN_SECONDS_SHOWN = 20.0
 
@@ -44,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
 
 
 def _text(code: str, lang: str, **params: object) -> str:
-    from app.findings import make_finding
+    from cann_config.app.findings import make_finding
 
     return pick(make_finding(code, **params).text, lang)
 
@@ -62,7 +62,7 @@ def _free_name(directory: Path, name: str) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    from app.bundle import (
+    from cann_config.app.support.bundle import (
         DEFAULT_SCAN_SECONDS,
         bundle_from_json,
         bundle_variables,
@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     path = Path(args.output) if args.output else _free_name(Path.cwd(), default_bundle_name())
     written = write_bundle(data, path)
-    from app.units import human_bytes
+    from cann_config.app.units import human_bytes
 
     size = human_bytes(written.stat().st_size)
     bundle = bundle_from_json(data, str(written))

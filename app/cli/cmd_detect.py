@@ -12,11 +12,11 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from app.errors import UsageError, explain
+from cann_config.app.errors import UsageError, explain
 
 if TYPE_CHECKING:  # the core is imported where it is used, so building the parser stays cheap
-    from app.devices import DeviceInfo
-    from app.hostprobe import HostProbe
+    from cann_config.app.device.hostprobe import HostProbe
+    from cann_config.app.device.table import DeviceInfo
 
 
 def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -38,9 +38,9 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
 
 def detect(args: argparse.Namespace) -> tuple[DeviceInfo, HostProbe | None]:
     """The device the arguments describe, and the host probe when one ran."""
-    from app.devices import device_from_choice
-    from app.hostprobe import probe_host
-    from app.npusmi import device_from_npu_smi, read_npu_smi_file
+    from cann_config.app.device.hostprobe import probe_host
+    from cann_config.app.device.npusmi import device_from_npu_smi, read_npu_smi_file
+    from cann_config.app.device.table import device_from_choice
 
     if args.device is not None:
         if args.npu_smi_info or args.npu_smi_board:
@@ -63,7 +63,7 @@ def detect(args: argparse.Namespace) -> tuple[DeviceInfo, HostProbe | None]:
 def format_device(device: DeviceInfo, probe: HostProbe | None = None, files: list[str] | None = None,
                   lang: str | None = None) -> str:
     """The device for a human: what it is, its series, how it was found, its NPUs, the notes."""
-    from app.availability import device_text, source_phrase
+    from cann_config.app.device.availability import device_text, source_phrase
 
     unknown = device_text("devices-label-unknown", lang)
 

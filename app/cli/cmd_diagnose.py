@@ -12,13 +12,13 @@ from __future__ import annotations
 import argparse
 import importlib.util
 
-from app.cli.choices import LazyChoices
-from app.errors import UsageError, explain
-from app.i18n import current_language
+from cann_config.app.cli.choices import LazyChoices
+from cann_config.app.errors import UsageError, explain
+from cann_config.app.i18n import current_language
 
 
 def _frameworks() -> list[str]:
-    from app.catalog import load_catalog
+    from cann_config.app.catalog import load_catalog
 
     return list(load_catalog().frameworks)
 
@@ -32,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
     p.add_argument("--ini", metavar="FILE", help="the op_cache.ini to read (default: <cache dir>/kernel_cache/op_cache.ini)")
     p.add_argument("--env-file", metavar="FILE",
                    help="read `export NAME=value` lines as the environment (instead of this shell's)")
-    if importlib.util.find_spec("app.importers") is not None:
+    if importlib.util.find_spec("cann_config.app.io.importers") is not None:
         p.add_argument("--script", metavar="FILE", help="a training script whose settings to include (read, never run)")
     p.add_argument("--device", metavar="SOC", help="the SoC version (e.g. Ascend910B3) or series id the job runs on")
     p.add_argument("--cache-dir", metavar="DIR",
@@ -51,8 +51,8 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from app.devices import device_from_choice
-    from app.diagnosis import diagnose
+    from cann_config.app.device.table import device_from_choice
+    from cann_config.app.support.diagnosis import diagnose
 
     device = None
     if args.device:
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise UsageError.from_code("core-cli-device-invalid", detail=explain(exc)) from None
     if getattr(args, "bundle", None) or getattr(args, "report", None):
-        from app.report import run_diagnose_command
+        from cann_config.app.support.report import run_diagnose_command
 
         return run_diagnose_command(args, device)
     result = diagnose(ini_path=args.ini, env_file=args.env_file, script=getattr(args, "script", None),

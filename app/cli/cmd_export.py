@@ -26,25 +26,25 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from app.cli.choices import LazyChoices
-from app.errors import InputError, UsageError, explain
-from app.i18n import current_language
+from cann_config.app.cli.choices import LazyChoices
+from cann_config.app.errors import InputError, UsageError, explain
+from cann_config.app.i18n import current_language
 
 if TYPE_CHECKING:  # the core is imported where it is used, so building the parser stays cheap
-    from app.devices import DeviceInfo
-    from app.profile import Profile
+    from cann_config.app.device.table import DeviceInfo
+    from cann_config.app.profile import Profile
 
 PROG = "cann-config"
 
 
 def _formats() -> tuple[str, ...]:
-    from app.exporters import FORMATS
+    from cann_config.app.io.exporters import FORMATS
 
     return FORMATS
 
 
 def _frameworks() -> list[str]:
-    from app.catalog import load_catalog
+    from cann_config.app.catalog import load_catalog
 
     return list(load_catalog().frameworks)
 
@@ -76,7 +76,7 @@ def _apply_setting(profile: Profile, item: str) -> Profile:
     option_id = option_id.strip()
     if not sep or not option_id:
         raise UsageError.from_code("export-error-set-syntax", item=item)
-    from app.catalog import load_catalog
+    from cann_config.app.catalog import load_catalog
 
     catalog = load_catalog()
     if option_id not in catalog.options:
@@ -93,9 +93,9 @@ def build_profile(args: argparse.Namespace) -> tuple[Profile, DeviceInfo | None]
     the device as chosen by hand when --device is given (so reasons say "chosen by hand")."""
     from dataclasses import replace
 
-    from app.devices import device_from_choice
-    from app.exporters import framework_for_format
-    from app.profile import DEFAULT_FRAMEWORK, Profile, load_profile
+    from cann_config.app.device.table import device_from_choice
+    from cann_config.app.io.exporters import framework_for_format
+    from cann_config.app.profile import DEFAULT_FRAMEWORK, Profile, load_profile
 
     profile = load_profile(args.profile) if args.profile else Profile()
     if args.framework:
@@ -126,9 +126,9 @@ def _same_file(a: str, b: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    from app.exporters import export_text, format_fits, formats_for, text_of
-    from app.exporters.files import write_export
-    from app.findings import sort_findings
+    from cann_config.app.findings import sort_findings
+    from cann_config.app.io.exporters import export_text, format_fits, formats_for, text_of
+    from cann_config.app.io.exporters.files import write_export
 
     profile, device = build_profile(args)
     fmt = args.format
@@ -140,13 +140,13 @@ def run(args: argparse.Namespace) -> int:
     existing = None
     versions = None
     if args.ini:
-        from app.opcache_ini import read_op_cache_ini
+        from cann_config.app.opcache.ini import read_op_cache_ini
 
         if args.add_versions:
             raise UsageError.from_code("export-error-add-versions-existing")
         existing = read_op_cache_ini(args.ini)
     elif args.add_versions:
-        from app.opcache_ini import installed_op_cache_versions
+        from cann_config.app.opcache.ini import installed_op_cache_versions
 
         versions = installed_op_cache_versions()
         if len(versions) < 2:
@@ -163,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if args.output:
         if existing is not None and _same_file(args.output, args.ini):
-            from app.opcache_ini import save_op_cache_ini
+            from cann_config.app.opcache.ini import save_op_cache_ini
 
             saved = save_op_cache_ini(args.output, result.data, existing.original)
             if not saved.written:

@@ -24,7 +24,7 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
-from app.errors import UsageError
+from cann_config.app.errors import UsageError
 
 _IMPORTED_AT = time.monotonic()
 
@@ -83,30 +83,30 @@ def display_problem(environ: Mapping[str, str] | None = None, platform: str | No
 def _check_arguments(args: argparse.Namespace) -> None:
     """Read what the command line names, so a bad file or device is a one-line error (exit 2)."""
     if args.device is not None:
-        from app.devices import device_from_choice
+        from cann_config.app.device.table import device_from_choice
 
         try:
             device_from_choice(args.device)
         except ValueError as exc:
             raise UsageError(f"--device: {exc}") from None
     if args.framework is not None:
-        from app.catalog import load_catalog
+        from cann_config.app.catalog import load_catalog
 
         frameworks = load_catalog().frameworks
         if args.framework not in frameworks:
             raise UsageError(f"--framework: unknown framework {args.framework!r}; use one of {', '.join(frameworks)}")
     if args.profile is not None:
-        from app.profile import load_profile
+        from cann_config.app.profile import load_profile
 
         args.profile = load_profile(Path(args.profile))
     if args.ini is not None:
         path = Path(args.ini)
         if path.exists():
-            from app.opcache_ini import read_op_cache_ini
+            from cann_config.app.opcache.ini import read_op_cache_ini
 
             read_op_cache_ini(path)
     if args.bundle is not None:
-        from app.bundle import load_bundle
+        from cann_config.app.support.bundle import load_bundle
 
         args.bundle = load_bundle(Path(args.bundle))
 
@@ -119,8 +119,8 @@ def run(args: argparse.Namespace) -> int:
     _check_arguments(args)
     # The core never imports PySide6 itself: importing the front end (ui/) is what needs it.
     try:
-        import ui.app  # noqa: F401 - the Qt application module; it fails where PySide6 cannot load
-        from ui import run_gui
+        import cann_config.ui.app  # noqa: F401 - the Qt application module; it fails where PySide6 cannot load
+        from cann_config.ui import run_gui
     except ImportError as exc:
         print(f"cann-config: the wizard needs PySide6, which cannot be imported here ({exc}); "
               "install PySide6-Essentials or use the command line (cann-config --help)", file=sys.stderr)

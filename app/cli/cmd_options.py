@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from app.i18n import pick
+from cann_config.app.i18n import pick
 
 if TYPE_CHECKING:  # the core is imported by run(), so building the parser stays cheap
-    from app.catalog import Catalog, Option
+    from cann_config.app.catalog import Catalog, Option
 
 
 def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -72,7 +72,7 @@ def _shown(value: object) -> str:
 
 def _label(code: str, lang: str | None, **params: object) -> str:
     """A label of resources/messages/cli.toml in `lang`, filled in."""
-    from app.findings import message_table
+    from cann_config.app.findings import message_table
 
     return pick(message_table()[code].text, lang).format_map(params)
 
@@ -108,7 +108,7 @@ def format_table(catalog: Catalog, lang: str | None = None) -> str:
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from app.catalog import load_catalog
+    from cann_config.app.catalog import load_catalog
 
     catalog = load_catalog()
     if args.json:

@@ -33,14 +33,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from app.errors import InputError
-from app.i18n import current_language, pick
+from cann_config.app.errors import InputError
+from cann_config.app.i18n import current_language, pick
 
 if TYPE_CHECKING:  # the core is imported where it is used, so building the parser stays cheap
-    from app.cleanup import CleanupPrediction
-    from app.findings import Finding
-    from app.resolution import Effective
-    from app.scanner import CacheUsage, ScanProgress
+    from cann_config.app.findings import Finding
+    from cann_config.app.opcache.cleanup import CleanupPrediction
+    from cann_config.app.opcache.resolution import Effective
+    from cann_config.app.opcache.scanner import CacheUsage, ScanProgress
 
 MAX_SIZE = "max_op_cache_size"
 REMAIN_RATIO = "remain_cache_size_ratio"
@@ -66,7 +66,7 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
 
 
 def _label(code: str, lang: str, **params: Any) -> str:
-    from app.findings import make_finding
+    from cann_config.app.findings import make_finding
 
     return make_finding(code, **params).message(lang)
 
@@ -97,7 +97,7 @@ class _Progress:
         self.last = float("-inf")
 
     def update(self, item: ScanProgress) -> None:
-        from app.units import human_bytes
+        from cann_config.app.units import human_bytes
 
         if item.done or item.elapsed < PROGRESS_AFTER_SECONDS:
             return
@@ -129,7 +129,7 @@ def _terminal_progress(lang: str) -> _Progress | None:
 
 
 def _scan(kernel_cache: Path, lang: str) -> CacheUsage:
-    from app.scanner import scan_cache
+    from cann_config.app.opcache.scanner import scan_cache
 
     progress = _terminal_progress(lang)
     usage = None
@@ -151,7 +151,7 @@ def _predict(usage: CacheUsage, max_mb: int, ratio: int, lang: str) -> dict[str,
     predict_cleanup asks `should_stop` before reading each json group; here the question only
     counts the groups for the progress line and the answer is always "go on".
     """
-    from app.cleanup import predict_cleanup
+    from cann_config.app.opcache.cleanup import predict_cleanup
 
     progress = _terminal_progress(lang)
     started = time.monotonic()
@@ -185,7 +185,7 @@ def _limit_findings(resolution_findings: list[Finding], ini_findings: list[Findi
 
 
 def _limits_json(max_e: Effective, ratio_e: Effective, lang: str) -> dict[str, Any]:
-    from app.cleanup import SIZE_MB_UNIT
+    from cann_config.app.opcache.cleanup import SIZE_MB_UNIT
 
     ageing = max_e.value != -1
     max_bytes = int(max_e.value) * SIZE_MB_UNIT if ageing else None
@@ -258,8 +258,8 @@ def report_text(kernel_cache: Path, dir_how: str, usage: CacheUsage | None,
                 predictions: Mapping[str, CleanupPrediction], max_e: Effective, ratio_e: Effective,
                 findings: list[Finding], lang: str) -> str:
     """The readable report."""
-    from app.cleanup import SIZE_MB_UNIT
-    from app.units import human_bytes
+    from cann_config.app.opcache.cleanup import SIZE_MB_UNIT
+    from cann_config.app.units import human_bytes
 
     lines = [_label("scan-label-cache", lang, path=kernel_cache) + (f"  ({dir_how})" if dir_how else "")]
     if usage is not None:
@@ -315,11 +315,11 @@ def report_text(kernel_cache: Path, dir_how: str, usage: CacheUsage | None,
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from app.cachedir import INI_NAME, kernel_cache_of
-    from app.cleanup import cache_findings
-    from app.findings import has_errors, make_finding, sort_findings
-    from app.opcache_ini import read_op_cache_ini
-    from app.resolution import resolve_settings
+    from cann_config.app.findings import has_errors, make_finding, sort_findings
+    from cann_config.app.opcache.cachedir import INI_NAME, kernel_cache_of
+    from cann_config.app.opcache.cleanup import cache_findings
+    from cann_config.app.opcache.ini import read_op_cache_ini
+    from cann_config.app.opcache.resolution import resolve_settings
 
     lang = current_language()
     environ = os.environ

@@ -55,15 +55,14 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out or (HERE if args.lang == "en" else HERE / args.lang)
     out.mkdir(parents=True, exist_ok=True)
 
+    import cann_config.ui as ui
+    from cann_config.app.device.availability import device_text
+    from cann_config.app.device.hostprobe import HostProbe
+    from cann_config.app.device.table import device_from_soc
+    from cann_config.ui.editors import OptionEditor
     from PySide6.QtCore import QSettings
     from PySide6.QtGui import QImage
     from PySide6.QtWidgets import QApplication, QCheckBox, QComboBox
-
-    import ui
-    from app.availability import device_text
-    from app.devices import device_from_soc
-    from app.hostprobe import HostProbe
-    from ui.editors import OptionEditor
 
     app = QApplication(sys.argv[:1])
     with tempfile.TemporaryDirectory() as tmp:
@@ -73,10 +72,10 @@ def main(argv: list[str] | None = None) -> int:
         QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tmp)
         cache = Path(tmp) / "cache"
         make_cache(cache)
-        from ui.translation import apply_language
+        from cann_config.ui.translation import apply_language
 
         apply_language(args.lang)
-        # What the probe says is in the language of the window, as app.hostprobe writes it.
+        # What the probe says is in the language of the window, as app.device.hostprobe writes it.
         ran = device_text("devices-probe-ran", command="npu-smi info", count=8)
         probe = HostProbe(device=device_from_soc("Ascend910B3", "npu-smi"), toolkit_version="8.5.0",
                           driver_version="25.2.0", tried=[ran])

@@ -3,10 +3,9 @@
 from pathlib import Path
 
 import pytest
-
-from app.catalog import CatalogError, load_catalog, load_catalog_file, parse_catalog
-from app.devices import load_device_table
-from app.resources import resource
+from cann_config.app.catalog import CatalogError, load_catalog, load_catalog_file, parse_catalog
+from cann_config.app.device.table import load_device_table
+from cann_config.app.resources import resource
 
 OPTION_IDS = [
     "atomic_clean_policy", "static_memory_policy", "variable_use_1g_huge_page", "memory_optimization_policy",

@@ -8,10 +8,9 @@ import errno
 import pickle
 
 import pytest
-
-from app.errors import InputError, InvalidValue, Message, UsageError, explain, os_reason
-from app.findings import make_finding
-from app.i18n import set_language
+from cann_config.app.errors import InputError, InvalidValue, Message, UsageError, explain, os_reason
+from cann_config.app.findings import make_finding
+from cann_config.app.i18n import set_language
 
 
 def test_a_coded_error_renders_in_the_language_current_when_it_is_read():
@@ -45,8 +44,8 @@ def test_a_plain_string_is_shown_as_given_in_every_language():
 
 
 def test_subclasses_keep_their_type_through_from_code():
-    from app.npusmi import NpuSmiError
-    from app.opcache_ini import FileChangedError
+    from cann_config.app.device.npusmi import NpuSmiError
+    from cann_config.app.opcache.ini import FileChangedError
 
     assert isinstance(NpuSmiError.from_code("devices-error-binary", "x"), NpuSmiError)
     assert isinstance(FileChangedError.from_code("cache-error-removed", "x"), InputError)

@@ -8,7 +8,7 @@ import re
 import sys
 from pathlib import Path
 
-from app.findings import make_finding, message_table
+from cann_config.app.findings import make_finding, message_table
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -91,7 +91,7 @@ def test_error_lines_are_single_lines_in_both_languages():
 
 
 def test_a_message_parameter_is_rendered_in_each_language_of_a_finding():
-    from app.errors import Message
+    from cann_config.app.errors import Message
 
     finding = make_finding("import-invalid-value", option="x", reason=Message("import-reason-not-utf8"))
     assert finding.message("en") == "x: the bytes are not UTF-8"

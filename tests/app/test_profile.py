@@ -3,9 +3,8 @@
 import json
 
 import pytest
-
-from app.errors import InputError
-from app.profile import Profile, load_profile, profile_from_json
+from cann_config.app.errors import InputError
+from cann_config.app.profile import Profile, load_profile, profile_from_json
 
 
 def _doc(**overrides):

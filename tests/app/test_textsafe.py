@@ -1,8 +1,7 @@
 """terminal_text: what a terminal would interpret is replaced; readable text is kept."""
 
 import pytest
-
-from app.textsafe import terminal_text
+from cann_config.app.textsafe import terminal_text
 
 
 @pytest.mark.parametrize("char", ["\x1b", "\x07", "\r", "\x00", "\x08", "\x0b", "\x7f", "\x9b", "\x90",
@@ -25,7 +24,7 @@ def test_the_result_can_always_be_encoded_as_utf8():
 
 
 def test_bidirectional_controls_are_replaced():
-    from app.textsafe import terminal_text
+    from cann_config.app.textsafe import terminal_text
 
     hostile = "/data/\u202ecod.exe\u202c/cache\u2066x\u2069\u200f"
     shown = terminal_text(hostile)

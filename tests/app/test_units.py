@@ -1,6 +1,6 @@
 """Sizes in binary units, as CANN counts its MB (SIZE_MB_UNIT = 1048576)."""
 
-from app.units import human_bytes
+from cann_config.app.units import human_bytes
 
 
 def test_human_bytes():

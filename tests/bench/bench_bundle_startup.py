@@ -3,7 +3,7 @@
     .venv/bin/python tests/bench/bench_bundle_startup.py [BUNDLE_DIR]   (default dist/cann-config)
 
 Prints the median wall time of `--version` and `options --json` (and the `shown` time of
-`gui --smoke`, when the checkout has a GUI) for the bundle and for `python -m app`, and their
+`gui --smoke`, when the checkout has a GUI) for the bundle and for `python -m cann_config.app`, and their
 ratio. Without a built bundle (`make dist`) it says so and exits 0, so `make bench` still runs.
 """
 
@@ -38,9 +38,9 @@ def main() -> int:
         print(f"bench_bundle_startup: no bundle at {bundle} (run `make dist`); skipped")
         return 0
     env = {**os.environ, "LANG": "C.UTF-8", "QT_QPA_PLATFORM": "offscreen"}
-    source = [sys.executable, "-m", "app"]
+    source = [sys.executable, "-m", "cann_config.app"]
     cases = [("--version", wall, ["--version"]), ("options --json", wall, ["options", "--json"])]
-    from app.cli import available_commands
+    from cann_config.app.cli import available_commands
 
     if "gui" in available_commands():
         cases.append(("gui --smoke (shown)", shown, ["gui", "--smoke"]))

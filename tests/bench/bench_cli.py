@@ -8,7 +8,7 @@ costs here), `cann-config diagnose --ini tests/data/ini/template.ini --json` and
 median, and the command's own cost above the baseline. Alternating the commands spreads the
 machine's noise (other jobs, CPU frequency) over all of them alike.
 
-`cann-config` is the console script beside this interpreter (`python -m app` when there is
+`cann-config` is the console script beside this interpreter (`python -m cann_config.app` when there is
 none). The commands run from the checkout in LANG=C.UTF-8, with stdout captured.
 """
 
@@ -27,7 +27,7 @@ INI = ROOT / "tests" / "data" / "ini" / "template.ini"
 
 def cann_config() -> list[str]:
     script = Path(sys.executable).with_name("cann-config")
-    return [str(script)] if script.is_file() else [sys.executable, "-m", "app"]
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "cann_config.app"]
 
 
 def wall(cmd: list[str], env: dict[str, str]) -> float:

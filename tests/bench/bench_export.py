@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python tests/bench/bench_export.py   (goal: median < 2 ms for all eight formats)
 
-Measured: the eight formats of app.exporters.FORMATS for one set of choices (a TF1 Profile with
+Measured: the eight formats of app.io.exporters.FORMATS for one set of choices (a TF1 Profile with
 memory and cache choices and a path with spaces and Chinese; tf2 and ge-options take the same
 choices under their own framework, as the wizard shows them), each with check_choices, the
 catalog comments and the quoting, in English.
@@ -23,8 +23,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from app.exporters import FORMATS, export_text, format_fits, framework_for_format  # noqa: E402
-from app.profile import Profile  # noqa: E402
+from cann_config.app.io.exporters import FORMATS, export_text, format_fits, framework_for_format  # noqa: E402
+from cann_config.app.profile import Profile  # noqa: E402
 
 ROUNDS = 300
 

@@ -50,11 +50,10 @@ def make_tree(base: Path, files: int) -> Path:
 
 def main() -> int:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    import cann_config.ui as ui
+    from cann_config.ui.editors import OptionEditor
     from PySide6.QtCore import QTimer
     from PySide6.QtWidgets import QApplication, QPushButton
-
-    import ui
-    from ui.editors import OptionEditor
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") else None) as tmp:

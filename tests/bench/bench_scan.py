@@ -4,7 +4,7 @@ Run: .venv/bin/python tests/bench/bench_scan.py   (goal: scan median <= 1.8 x du
 Options: --files N --dirs N (default 200,000 files in 2,000 dirs), --reps N (default 7),
          --tree DIR (scan an existing base dir instead of generating one; it is not deleted).
 
-Measured: `app.scanner.scan_cache` run to its final result with the GUI's batch interval
+Measured: `app.opcache.scanner.scan_cache` run to its final result with the GUI's batch interval
 (0.1 s), including free space and the /proc/mounts lookup, on a generated CANN-shaped tree
 (tests/bench/make_tree.py: kernel_cache/<SoC>/kernel_meta_NNNNN/ with kernel json + binary
 pairs of a few bytes, and op_cache.ini). Baseline: the wall time of `du -sb` on the same
@@ -30,7 +30,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from app.scanner import scan_cache  # noqa: E402
+from cann_config.app.opcache.scanner import scan_cache  # noqa: E402
+
 from tests.bench.make_tree import make_tree  # noqa: E402
 
 GOAL = 1.8

@@ -13,7 +13,7 @@ its process started, from /proc/self/stat) is reported beside it.
 Goal (issue 7): at most 1.3x. Run: `QT_QPA_PLATFORM=offscreen .venv/bin/python tests/bench/bench_startup.py`
 
 `--against REV` (repeatable) also times the committed tree of a git revision (`git archive`,
-run with `python -m app` from a temporary directory, so its own app/, ui/ and resources/ are
+run with `python -m cann_config.app` from a temporary directory, so its own app/, ui/ and resources/ are
 used), alternating with the others: a before/after measured in the same run.
 """
 
@@ -91,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     bindir = Path(sys.executable).parent
     ours = [str(bindir / "cann-config"), "gui", "--smoke", "--device", "Ascend910B3"]
     if not Path(ours[0]).exists():
-        ours = [sys.executable, "-m", "app", *ours[1:]]
+        ours = [sys.executable, "-m", "cann_config.app", *ours[1:]]
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "bare_wizard.py"
         script.write_text(BARE_WIZARD)
@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         bare = [sys.executable, str(script)]
         revisions = [(rev, checkout(rev, Path(tmp))) for rev in args.against]
-        smoke = [sys.executable, "-m", "app", *ours[1:]]
+        smoke = [sys.executable, "-m", "cann_config.app", *ours[1:]]
         for argv in (bare, ours):  # warm the file cache (and write the bytecode) once, not measured
             time_to_shown(argv, env)
         for _rev, tree in revisions:

@@ -18,10 +18,9 @@ import sys
 import tarfile
 from pathlib import Path
 
+import cann_config.app as app
 import pytest
-
-import app
-from app.cli import available_commands
+from cann_config.app.cli import available_commands
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "data" / "packaging" / "op_cache.ini"
@@ -65,7 +64,7 @@ def frozen(bundle: Path, tmp_path: Path, *args: str, **env: str) -> subprocess.C
 
 def from_source(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     """The same command from the checkout, in the same bare environment (same HOME, no CANN vars)."""
-    return subprocess.run([sys.executable, "-m", "app", *args], capture_output=True, text=True, cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "cann_config.app", *args], capture_output=True, text=True, cwd=ROOT,
                           env=bare_env(tmp_path), timeout=120)
 
 

@@ -9,10 +9,9 @@ import traceback
 import weakref
 
 import pytest
+from cann_config.app.device.table import DeviceInfo
+from cann_config.app.i18n import current_language, set_language
 from PySide6.QtCore import QSettings, QThread
-
-from app.devices import DeviceInfo
-from app.i18n import current_language, set_language
 
 ENV_VARS = ("ASCEND_CACHE_PATH", "ASCEND_WORK_PATH", "ACL_OP_COMPILER_CACHE_DIR", "ACL_OP_COMPILER_CACHE_MODE",
             "ASCEND_MAX_OP_CACHE_SIZE", "ASCEND_REMAIN_CACHE_SIZE_RATIO", "GE_USE_STATIC_MEMORY")
@@ -22,7 +21,7 @@ ENV_VARS = ("ASCEND_CACHE_PATH", "ASCEND_WORK_PATH", "ACL_OP_COMPILER_CACHE_DIR"
 def _no_blocking_dialogs(monkeypatch):
     """A modal dialog would block a test until pytest-timeout kills it: the unsaved-choices
     prompt answers "discard" unless a test says otherwise (its own monkeypatch wins)."""
-    from ui import dialogs
+    from cann_config.ui import dialogs
 
     monkeypatch.setattr(dialogs, "ask_unsaved", lambda *args, **kwargs: "discard")
 
@@ -40,7 +39,7 @@ def _isolated_home(tmp_path, monkeypatch, qapp):
     before = current_language()
     set_language("en")
     yield home
-    from ui.translation import install_translators
+    from cann_config.ui.translation import install_translators
 
     install_translators("en")
     set_language(before)
@@ -93,8 +92,7 @@ def gate():
 @pytest.fixture
 def make_wizard(qtbot):
     """create_wizard(...) registered with qtbot (closed, and its workers joined, after the test)."""
-    import ui
-
+    import cann_config.ui as ui
     def make(**kwargs):
         wizard = ui.create_wizard(**kwargs)
         qtbot.addWidget(wizard)
@@ -104,9 +102,9 @@ def make_wizard(qtbot):
 
 
 def host_probe(soc: str | None, source: str = "npu-smi"):
-    """A HostProbe as app.hostprobe would return it for a host with `soc` (None: no device)."""
-    from app.devices import device_from_soc
-    from app.hostprobe import HostProbe
+    """A HostProbe as app.device.hostprobe would return it for a host with `soc` (None: no device)."""
+    from cann_config.app.device.hostprobe import HostProbe
+    from cann_config.app.device.table import device_from_soc
 
     device = device_from_soc(soc, source) if soc else DeviceInfo(source="none")
     return HostProbe(device=device, toolkit_version="8.5.0" if soc else None,

@@ -7,13 +7,12 @@ import os
 import time
 from pathlib import Path
 
+from cann_config.app.opcache.scanner import scan_to_end
+from cann_config.ui import dialogs
+from cann_config.ui.editors import OptionEditor
+from cann_config.ui.gauge import MIB
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QPushButton, QToolButton
-
-from app.scanner import scan_to_end
-from ui import dialogs
-from ui.editors import OptionEditor
-from ui.gauge import MIB
 
 CANN_INI = ("#配置文件格式，必须包含，自动生成的文件中默认包括如下信息，手动创建时，需要输入\r\n"
             "[op_compiler_cache]\r\n"
@@ -158,7 +157,7 @@ def test_a_new_ini_is_created_in_the_resolved_kernel_cache(make_wizard, tmp_path
 
 
 def test_the_gauge_shows_the_scanners_numbers(make_wizard, qtbot, tmp_path):
-    from app.cleanup import predict_cleanup
+    from cann_config.app.opcache.cleanup import predict_cleanup
 
     kernel_cache = make_cache_tree(tmp_path / "cache")
     wizard = make_wizard(device="Ascend910B3")
@@ -191,7 +190,7 @@ def test_the_gauge_shows_the_scanners_numbers(make_wizard, qtbot, tmp_path):
 
 
 def test_stop_ends_a_scan(make_wizard, qtbot, tmp_path, monkeypatch, gate):
-    import app.scanner as scanner
+    import cann_config.app.opcache.scanner as scanner
 
     make_cache_tree(tmp_path / "cache", groups=5)
     real_scan = scanner.scan_cache
@@ -222,7 +221,7 @@ def test_stop_ends_a_scan(make_wizard, qtbot, tmp_path, monkeypatch, gate):
 
 
 def test_closing_during_a_scan_stops_and_joins_the_worker(make_wizard, qtbot, tmp_path, monkeypatch, gate):
-    import app.scanner as scanner
+    import cann_config.app.opcache.scanner as scanner
 
     make_cache_tree(tmp_path / "cache", groups=3)
     real_scan = scanner.scan_cache

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
+from cann_config.ui import dialogs
+from cann_config.ui.editors import OptionEditor
 from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QListWidget
 
 from tests.ui.conftest import host_probe
-from ui import dialogs
-from ui.editors import OptionEditor
 
 NPU_SMI_310P = """\
 +--------------------------------------------------------------------------------------------------------+
@@ -140,7 +140,7 @@ def test_start_from_a_profile_an_env_file_and_a_script(make_wizard, tmp_path):
     imports = wizard.findChild(QListWidget, "importList")
     shown = [imports.item(i).text() for i in range(imports.count())]
     assert any(str(script) in t for t in shown)
-    from ui import settings
+    from cann_config.ui import settings
 
     assert settings.recent_files()[0] == str(script.resolve())
 

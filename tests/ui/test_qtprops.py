@@ -9,10 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+from cann_config.ui import qtprops
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
-
-from ui import qtprops
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,7 +50,7 @@ import sys
 import PySide6.QtCore as QtCore
 from PySide6.QtWidgets import QApplication
 app = QApplication(sys.argv[:1])
-import ui
+import cann_config.ui as ui
 wizard = ui.create_wizard(device="Ascend910B3", deferred=True)
 def painted():
     print("Qt" in QtCore.__dict__, flush=True)

@@ -38,7 +38,7 @@ pytestmark = [pytest.mark.screenshot,
 @pytest.fixture(autouse=True)
 def _no_unsaved_question(monkeypatch):
     """Closing a shown wizard with choices made does not ask what to do with them."""
-    from ui import dialogs
+    from cann_config.ui import dialogs
 
     monkeypatch.setattr(dialogs, "ask_unsaved", lambda *args: "discard")
 
@@ -72,9 +72,10 @@ def clipped(root: QWidget) -> list[str]:
 @pytest.mark.parametrize("width, height", [(1240, 800), (1000, 700)])
 def test_no_chinese_text_is_cut_off(make_wizard, qtbot, tmp_path, width, height):
     """Every page in zh_CN at the screenshots' size and at a smaller window, after a scan."""
+    from cann_config.ui.editors import OptionEditor
+
     from tests.ui.test_cache_page import make_cache_tree
     from tests.ui.test_translations import switch
-    from ui.editors import OptionEditor
 
     wizard = make_wizard(device="Ascend310P3", framework="tf1")
     switch(wizard, "zh_CN")

@@ -19,7 +19,12 @@ import xml.etree.ElementTree as ET
 from functools import lru_cache
 from pathlib import Path
 
+import cann_config.ui.translation as translation
 import pytest
+from cann_config.app.i18n import current_language
+from cann_config.app.resources import resource
+from cann_config.ui import settings
+from cann_config.ui.gauge import CacheGauge
 from PySide6.QtCore import QCoreApplication, Qt, QTranslator
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
@@ -33,12 +38,6 @@ from PySide6.QtWidgets import (
     QWidget,
     QWizard,
 )
-
-import ui.translation as translation
-from app.i18n import current_language
-from app.resources import resource
-from ui import settings
-from ui.gauge import CacheGauge
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -62,7 +61,7 @@ CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
 @pytest.fixture(autouse=True)
 def _no_unsaved_question(monkeypatch):
     """Closing a shown wizard with choices made does not ask what to do with them."""
-    from ui import dialogs
+    from cann_config.ui import dialogs
 
     monkeypatch.setattr(dialogs, "ask_unsaved", lambda *args: "discard")
 
@@ -231,8 +230,9 @@ def switch(wizard, lang: str) -> None:
 def busy_wizard(make_wizard, qtbot, cache_dir):
     """A wizard on every page with something to say: a detection, a disabled option, a rule
     that applies, a scan with its gauge and findings, an export with findings."""
+    from cann_config.ui.editors import OptionEditor
+
     from tests.ui.conftest import host_probe
-    from ui.editors import OptionEditor
 
     wizard = make_wizard(device="Ascend310P3", framework="tf1")
     probe = host_probe("Ascend910B3")
@@ -277,8 +277,8 @@ def test_every_text_of_every_page_is_translated_in_zh_CN(make_wizard, qtbot, cac
 
 
 def test_the_dialogs_are_translated_in_zh_CN(make_wizard, qtbot):
-    from ui.npusmi_dialog import NpuSmiDialog
-    from ui.review import ReviewDialog
+    from cann_config.ui.npusmi_dialog import NpuSmiDialog
+    from cann_config.ui.review import ReviewDialog
 
     wizard = make_wizard(device="Ascend910B3")
     switch(wizard, "zh_CN")
@@ -297,7 +297,7 @@ def test_the_dialogs_are_translated_in_zh_CN(make_wizard, qtbot):
 
 
 def test_switching_retranslates_pages_docs_and_preview_at_once(make_wizard, qtbot, cache_dir):
-    from app.exporters import export_text
+    from cann_config.app.io.exporters import export_text
 
     wizard = busy_wizard(make_wizard, qtbot, cache_dir)
     wizard.next()
@@ -338,7 +338,7 @@ def test_switching_retranslates_pages_docs_and_preview_at_once(make_wizard, qtbo
 
 
 def test_the_choice_is_remembered_and_used_at_the_next_start(make_wizard, monkeypatch):
-    from ui.app import remembered_language
+    from cann_config.ui.app import remembered_language
 
     wizard = make_wizard(device="Ascend910B3")
     assert remembered_language() is None
@@ -376,8 +376,7 @@ def test_access_keys_are_distinct_on_each_page_in_both_languages(make_wizard, qt
 
 
 def test_a_closed_wizard_is_freed(qtbot):
-    import ui
-
+    import cann_config.ui as ui
     wizard = ui.create_wizard(device="Ascend910B3")
     switch(wizard, "zh_CN")
     switch(wizard, "en")
@@ -487,9 +486,8 @@ def test_the_application_starts_in_the_chosen_language(qapp, capsys, given, reme
     the tests); the application also names its desktop entry (the packaging id) for Wayland."""
     from argparse import Namespace
 
+    from cann_config.ui.app import DESKTOP_FILE_NAME, run
     from PySide6.QtGui import QGuiApplication
-
-    from ui.app import DESKTOP_FILE_NAME, run
 
     if remembered:
         settings.write(settings.KEY_LANGUAGE, remembered)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+from cann_config.ui import dialogs, settings
+from cann_config.ui.editors import OptionEditor
 from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QCheckBox, QComboBox
-
-from ui import dialogs, settings
-from ui.editors import OptionEditor
 
 
 def test_choices_and_geometry_are_remembered(make_wizard, qtbot):
@@ -56,7 +55,7 @@ def test_saving_the_profile_from_the_close_prompt(make_wizard, qtbot, monkeypatc
     wizard.findChild(OptionEditor, "option_static_memory_policy").setProperty("value", 2)
     wizard.close()
     assert not wizard.isVisible()
-    from app.profile import load_profile
+    from cann_config.app.profile import load_profile
 
     assert load_profile(target).options == {"static_memory_policy": 2}
     assert settings.recent_files()[0] == str(target.resolve())
@@ -72,9 +71,8 @@ def test_nothing_unsaved_closes_without_asking(make_wizard, qtbot, monkeypatch):
 
 
 def test_the_application_builds_the_other_pages_after_the_first_paint(make_wizard, qtbot):
+    from cann_config.ui.editors import OptionEditor
     from PySide6.QtWidgets import QLabel
-
-    from ui.editors import OptionEditor
 
     wizard = make_wizard(device="Ascend910B3", deferred=True)
     assert not wizard.memory_page.built and wizard.findChild(OptionEditor, "option_static_memory_policy") is None

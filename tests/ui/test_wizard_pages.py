@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from cann_config.app.catalog import load_catalog
+from cann_config.ui.editors import OptionEditor
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QTextBrowser, QToolButton, QWidget, QWizardPage
-
-from app.catalog import load_catalog
-from ui.editors import OptionEditor
 
 PAGES = ("devicePage", "memoryPage", "cachePage", "exportPage")
 

@@ -1,10 +1,10 @@
 """Page 3 (`cachePage`): the operator-compile cache — mode, directory, size limit, keep ratio,
 the gauge and op_cache.ini.
 
-Everything shown is computed by the core: the directories by app.cachedir, the effective size
-values and where each comes from (op_cache.ini › env › default) by app.resolution, the usage by
-app.scanner (in a worker, batches every ~100 ms, Stop between batches), what the next compiler
-start would delete by app.cleanup, and the file by app.opcache_ini (lossless render, atomic
+Everything shown is computed by the core: the directories by app.opcache.cachedir, the effective size
+values and where each comes from (op_cache.ini › env › default) by app.opcache.resolution, the usage by
+app.opcache.scanner (in a worker, batches every ~100 ms, Stop between batches), what the next compiler
+start would delete by app.opcache.cleanup, and the file by app.opcache.ini (lossless render, atomic
 save that refuses a file changed on disk). The size editors show the value that will be written:
 the user's choice when there is one (marked modified, with a reset), otherwise the effective
 value. op_cache.ini is written only after the review dialog, never silently.
@@ -24,6 +24,15 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cann_config.app.catalog import Value
+from cann_config.app.errors import InputError
+from cann_config.app.i18n import pick
+from cann_config.app.units import human_bytes
+from cann_config.ui import dialogs
+from cann_config.ui.controller import WizardController
+from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
+from cann_config.ui.gauge import CacheGauge, GaugeRow
+from cann_config.ui.pages.options import OptionsPage
 from PySide6.QtCore import QThread, Signal
 from PySide6.QtWidgets import (
     QFrame,
@@ -37,18 +46,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.catalog import Value
-from app.errors import InputError
-from app.i18n import pick
-from app.units import human_bytes
-from ui import dialogs
-from ui.controller import WizardController
-from ui.docpane import SEVERITY_COLOURS, severity_prefix
-from ui.gauge import CacheGauge, GaugeRow
-from ui.pages.options import OptionsPage
-
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from ui.workers import PredictionWorker, ScanWorker
+    from cann_config.ui.workers import PredictionWorker, ScanWorker
 
 DIR_OPTION = "op_compiler_cache_dir"
 
@@ -61,7 +60,7 @@ class CachePage(OptionsPage):
         self.setObjectName("cachePage")
         self.dir_resolution: Any = None
         self.resolution: Any = None
-        self.usage: Any = None  # app.scanner.CacheUsage of the last finished scan
+        self.usage: Any = None  # app.opcache.scanner.CacheUsage of the last finished scan
         self.progress: Any = None  # the last ScanProgress while scanning
         self.scan_worker: ScanWorker | None = None
         # What the status lines say, as functions of the current language, so a language switch
@@ -180,8 +179,8 @@ class CachePage(OptionsPage):
 
     def _resolve(self) -> None:
         """Directories, op_cache.ini and effective values for the current choices."""
-        from app.cachedir import resolve_cache_dir
-        from app.resolution import resolve_settings
+        from cann_config.app.opcache.cachedir import resolve_cache_dir
+        from cann_config.app.opcache.resolution import resolve_settings
 
         c = self.controller
         self.dir_resolution = resolve_cache_dir(c.profile.framework, str(c.value(DIR_OPTION)), environ=c.environ)
@@ -202,7 +201,7 @@ class CachePage(OptionsPage):
 
     def _follow_ini(self) -> None:
         """Read the op_cache.ini of the resolved directory when it changes (unless one was opened)."""
-        from app.opcache_ini import read_op_cache_ini
+        from cann_config.app.opcache.ini import read_op_cache_ini
 
         c = self.controller
         if c.ini_explicit:
@@ -381,7 +380,7 @@ class CachePage(OptionsPage):
         return int(self.shown_value("max_op_cache_size")), int(self.shown_value("remain_cache_size_ratio"))
 
     def predictions(self) -> dict[str, Any] | None:
-        """app.cleanup's prediction per SoC dir of the last scan, for the sizes being set; None
+        """cann_config.app.opcache.cleanup's prediction per SoC dir of the last scan, for the sizes being set; None
         while a worker is still computing it (it reads the cache's json files)."""
         if self.usage is None:
             return None
@@ -394,7 +393,7 @@ class CachePage(OptionsPage):
             return
         if self._prediction_worker is not None and self._prediction_worker.isRunning():
             return  # when it finishes, the sizes are looked at again
-        from ui.workers import PredictionWorker
+        from cann_config.ui.workers import PredictionWorker
 
         worker = PredictionWorker(self.usage, key[0], key[1], time.time(), parent=self)
         worker.predicted.connect(self._predicted)
@@ -409,7 +408,7 @@ class CachePage(OptionsPage):
             self._show_gauge()
 
     def gauge_rows(self) -> list[GaugeRow]:
-        """The gauge's numbers: per SoC dir, from the scan and app.cleanup's prediction (with a
+        """The gauge's numbers: per SoC dir, from the scan and app.opcache.cleanup's prediction (with a
         bundle: from the customer's host, as `collect` measured and predicted there)."""
         if self.controller.bundle is not None:
             return self._bundle_gauge_rows()
@@ -464,7 +463,7 @@ class CachePage(OptionsPage):
         predictions = self.predictions()
         if self.usage is None or predictions is None:
             return []
-        from app.cleanup import cache_findings
+        from cann_config.app.opcache.cleanup import cache_findings
 
         return list(cache_findings(self.usage, predictions, self.size_settings()[0]))
 
@@ -562,7 +561,7 @@ class CachePage(OptionsPage):
             self._set_scan_text(self._scan_error)
             self._show_gauge()
             return
-        from ui.workers import ScanWorker
+        from cann_config.ui.workers import ScanWorker
 
         worker = ScanWorker(path, parent=self)
         worker.progress.connect(self._scan_progress)
@@ -630,7 +629,7 @@ class CachePage(OptionsPage):
             self.rows[option_id].editor.set_value(path)
 
     def reload_ini(self) -> None:
-        from app.opcache_ini import read_op_cache_ini
+        from cann_config.app.opcache.ini import read_op_cache_ini
 
         c = self.controller
         path = self.ini_path()
@@ -646,14 +645,14 @@ class CachePage(OptionsPage):
 
     def review_and_save(self) -> bool:
         """Show the exact change; write op_cache.ini only when the user accepts it."""
-        from app.opcache_ini import (
+        from cann_config.app.opcache.ini import (
             FileChangedError,
             creation_findings,
             decode_ini_text,
             render_op_cache_ini,
             save_op_cache_ini,
         )
-        from ui.review import ReviewDialog
+        from cann_config.ui.review import ReviewDialog
 
         c = self.controller
         path = self.ini_path()
@@ -661,7 +660,7 @@ class CachePage(OptionsPage):
         notes: list[str] = []
         try:
             if c.ini is None:
-                from app.opcache_ini import installed_op_cache_versions
+                from cann_config.app.opcache.ini import installed_op_cache_versions
 
                 installed = installed_op_cache_versions()
                 findings = creation_findings(changes, installed, file=str(path))

@@ -3,11 +3,11 @@
 The banner (`deviceBanner`) says what was detected and how; detection runs in a worker after
 the window is shown, so a hung `npu-smi` never holds the window. `deviceCombo` overrides it
 with any SoC or series (grouped by series), so support staff can stand in a customer's shoes;
-pasted or saved `npu-smi` output is read by app.npusmi. Where the settings will be used picks
+pasted or saved `npu-smi` output is read by app.device.npusmi. Where the settings will be used picks
 the framework (and the export format that suits it). Existing files (op_cache.ini, an env file,
 a script, a profile) are read by the core's importers to start from them.
 
-A support bundle (`cann-config collect` on a customer's host, app.bundle) is opened beside
+A support bundle (`cann-config collect` on a customer's host, app.support.bundle) is opened beside
 them (`openBundleButton`, read in a worker; a file that is not a bundle is one line in
 `bundleStatus` and changes nothing). Its panel (`bundleBox`) says which file and what it holds,
 lists every finding of the customer's configuration with its fix (`bundleFindings`), and offers
@@ -21,6 +21,12 @@ from collections.abc import Callable
 from html import escape
 from pathlib import Path
 
+from cann_config.app.device.table import load_device_table
+from cann_config.app.i18n import pick
+from cann_config.app.profile import Profile
+from cann_config.ui.controller import WizardController
+from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
+from cann_config.ui.qtprops import USER_ROLE, rich_text, selectable_text
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QColor, QStandardItemModel
 from PySide6.QtWidgets import (
@@ -38,13 +44,6 @@ from PySide6.QtWidgets import (
     QWidget,
     QWizardPage,
 )
-
-from app.devices import load_device_table
-from app.i18n import pick
-from app.profile import Profile
-from ui.controller import WizardController
-from ui.docpane import SEVERITY_COLOURS, severity_prefix
-from ui.qtprops import USER_ROLE, rich_text, selectable_text
 
 # Where the settings will be used: (usage id, framework id, preferred export format or None for
 # the framework's first export). The names come from the catalog's frameworks table.
@@ -360,7 +359,7 @@ class DevicePage(QWizardPage):
             def device_phrase(device):  # noqa: ANN001, ANN202 - the label until the phrases are read
                 return device.label()
         else:
-            from app.availability import device_phrase
+            from cann_config.app.device.availability import device_phrase
 
         c = self.controller
         lines: list[str] = []
@@ -429,7 +428,7 @@ class DevicePage(QWizardPage):
         self.bundle_box.setVisible(bundle is not None)
         if bundle is None:
             return
-        from app.i18n import current_language
+        from cann_config.app.i18n import current_language
 
         lang = current_language()
         lines = [self.tr("<b>File:</b> %1").replace("%1", escape(bundle.source)), escape(bundle.summary(lang))]

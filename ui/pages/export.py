@@ -1,11 +1,11 @@
 """Page 4 (`exportPage`): the current choices as a snippet or file, ready to paste or save.
 
-The preview (`exportPreview`) is app.exporters.export_text of the current Profile, regenerated
+The preview (`exportPreview`) is app.io.exporters.export_text of the current Profile, regenerated
 on every change (never cached: PyTorch selector's stale-command pitfall); the formats offered
 (`exportFormatCombo`, item data = the CLI's FORMAT id) are those the framework takes (catalog
 `frameworks[fid].exports`). "Only my changes" is the exporters' changed_only mode. The findings
-of the current choices (app.exporters.check_choices and the export's own) are listed with their
-severity. "Report…" (`reportButton`) asks the wizard for the diagnosis report (app.report): of
+of the current choices (app.io.exporters.check_choices and the export's own) are listed with their
+severity. "Report…" (`reportButton`) asks the wizard for the diagnosis report (app.support.report): of
 the support bundle when one is open, else of the current choices on this computer.
 """
 
@@ -15,6 +15,13 @@ from collections.abc import Callable
 from html import escape
 from pathlib import Path
 
+from cann_config.app.findings import Finding, sort_findings
+from cann_config.app.i18n import pick
+from cann_config.ui import dialogs, settings
+from cann_config.ui.controller import WizardController
+from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
+from cann_config.ui.pages import LazyPage
+from cann_config.ui.qtprops import USER_ROLE
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QColor, QFont, QGuiApplication
 from PySide6.QtWidgets import (
@@ -31,14 +38,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.findings import Finding, sort_findings
-from app.i18n import pick
-from ui import dialogs, settings
-from ui.controller import WizardController
-from ui.docpane import SEVERITY_COLOURS, severity_prefix
-from ui.pages import LazyPage
-from ui.qtprops import USER_ROLE
-
 
 class ExportPage(LazyPage):
     saveProfileRequested = Signal()
@@ -48,15 +47,14 @@ class ExportPage(LazyPage):
         super().__init__(parent)
         self.setObjectName("exportPage")
         self.controller = controller
-        self.result = None  # the last app.exporters.ExportResult shown
+        self.result = None  # the last app.io.exporters.ExportResult shown
         self.findings: list[Finding] = []
         self._status_text: Callable[[], str] | None = None  # said again after a language switch
 
     def _build(self) -> None:
         # Qt here, not at the top: the module is imported before the first paint (ui/qtprops.py).
+        from cann_config.ui.highlighter import PreviewHighlighter
         from PySide6.QtCore import Qt
-
-        from ui.highlighter import PreviewHighlighter
 
         controller = self.controller
         layout = QVBoxLayout(self)
@@ -183,7 +181,7 @@ class ExportPage(LazyPage):
         """Export the current Profile again and show it with its findings (on every change)."""
         if not self.built:
             return
-        from app.exporters import PYTHON_FORMATS, SHELL_FORMATS, check_choices, export_text
+        from cann_config.app.io.exporters import PYTHON_FORMATS, SHELL_FORMATS, check_choices, export_text
 
         c = self.controller
         self._last_preferred = c.preferred_format
@@ -236,7 +234,7 @@ class ExportPage(LazyPage):
                 "profile": "cann-config-profile.json"}.get(fmt, "export.txt")
 
     def save(self) -> bool:
-        from ui.fileio import write_bytes_atomically
+        from cann_config.ui.fileio import write_bytes_atomically
 
         fmt = self.current_format()
         self.regenerate()
@@ -251,7 +249,7 @@ class ExportPage(LazyPage):
         try:
             if fmt == "op-cache-ini" and c.ini is not None and c.ini_path is not None and \
                     target.resolve() == Path(c.ini_path).resolve():
-                from app.opcache_ini import save_op_cache_ini
+                from cann_config.app.opcache.ini import save_op_cache_ini
 
                 save_op_cache_ini(target, self.result.data, c.ini.original)
             else:

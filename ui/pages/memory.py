@@ -9,12 +9,11 @@ the rule is shown as the catalog's warning beside the choice, otherwise as a not
 
 from __future__ import annotations
 
+from cann_config.app.catalog import Note, Option, Value
+from cann_config.ui import settings
+from cann_config.ui.controller import WizardController
+from cann_config.ui.pages.options import OptionsPage
 from PySide6.QtWidgets import QCheckBox, QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
-
-from app.catalog import Note, Option, Value
-from ui import settings
-from ui.controller import WizardController
-from ui.pages.options import OptionsPage
 
 # The catalog note that answers the concurrency question (resources/catalog.toml).
 CONCURRENCY_NOTE = "static-memory-concurrent-graphs"

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from cann_config.app.catalog import Note, Option, Value
+from cann_config.ui.controller import WizardController
+from cann_config.ui.pages import LazyPage
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QWidget
-
-from app.catalog import Note, Option, Value
-from ui.controller import WizardController
-from ui.pages import LazyPage
 
 
 class OptionsPage(LazyPage):
@@ -26,7 +25,7 @@ class OptionsPage(LazyPage):
         self._syncing = False
 
     def make_row(self, option: Option, parent: QWidget) -> Any:
-        from ui.optionrow import OptionRow
+        from cann_config.ui.optionrow import OptionRow
 
         row = OptionRow(option, parent)
         row.editor.valueChanged.connect(lambda value, oid=option.id: self._edited(oid, value))

@@ -3,8 +3,7 @@
 import argparse
 
 import pytest
-
-from app.cli.choices import LazyChoices
+from cann_config.app.cli.choices import LazyChoices
 
 
 def test_nothing_is_loaded_until_asked_and_then_once():

@@ -6,14 +6,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-from app import __version__
-from app.cli import main
+from cann_config.app import __version__
+from cann_config.app.cli import main
 
 ROOT = Path(__file__).resolve().parents[3]
 
 
 def run_cli(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "app", *args], capture_output=True, text=True, cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "cann_config.app", *args], capture_output=True, text=True, cwd=ROOT,
                           env={**os.environ, **(env or {})}, timeout=60)
 
 
@@ -96,39 +96,41 @@ def test_lang_before_or_after_the_subcommand(capsys):
 def imported_app_modules(*args):
     """The app.* modules a fresh interpreter has imported after `cann-config ARGS`."""
     code = ("import contextlib, io, sys\n"
-            "from app.cli import main\n"
+            "from cann_config.app.cli import main\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n"
             "    try:\n"
             f"        main({list(args)!r})\n"
             "    except SystemExit:\n"
             "        pass\n"
-            "print(' '.join(sorted(m for m in sys.modules if m == 'app' or m.startswith('app.'))))\n")
+            "print(' '.join(sorted(m for m in sys.modules if m == 'cann_config.app' or m.startswith('cann_config.app.'))))\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert result.returncode == 0, result.stderr
     return set(result.stdout.split())
 
 
 # Building the parser: the dispatcher, the command modules (argparse only) and the language.
-PARSER_MODULES = {"app", "app.errors", "app.i18n", "app.cli", "app.cli.choices"}
+# Subpackages' __init__ modules hold only their docstring: importing one costs nothing.
+PARSER_MODULES = {"cann_config.app", "cann_config.app.io", "cann_config.app.errors", "cann_config.app.i18n", "cann_config.app.cli", "cann_config.app.cli.choices"}
 
 
 def test_building_the_parser_imports_no_core_module():
     """register() is argparse only: `--help` must not pay for the core (tests/bench/bench_cli.py)."""
     found = imported_app_modules("--help")
-    commands = {m for m in found if m.startswith("app.cli.cmd_")}
+    commands = {m for m in found if m.startswith("cann_config.app.cli.cmd_")}
     assert len(commands) >= 7
     assert found - commands == PARSER_MODULES
 
 
 def test_options_json_imports_the_catalog_and_nothing_else():
     found = imported_app_modules("options", "--json")
-    core = {m for m in found if not m.startswith("app.cli.cmd_")} - PARSER_MODULES
-    assert core <= {"app.catalog", "app.resources", "app.devices"} and "app.catalog" in core
+    core = {m for m in found if not m.startswith("cann_config.app.cli.cmd_")} - PARSER_MODULES
+    assert core <= {"cann_config.app.catalog", "cann_config.app.resources", "cann_config.app.device",
+                    "cann_config.app.device.table"} and "cann_config.app.catalog" in core
 
 
 def test_lazy_choices_still_check_and_list_the_catalogs_values(capsys):
-    from app.catalog import load_catalog
-    from app.exporters import FORMATS
+    from cann_config.app.catalog import load_catalog
+    from cann_config.app.io.exporters import FORMATS
 
     assert main(["diagnose", "--framework", "tf3"]) == 2
     err = capsys.readouterr().err
@@ -145,8 +147,8 @@ def test_lazy_choices_still_check_and_list_the_catalogs_values(capsys):
 
 
 def test_collect_help_names_the_bundles_default_time_limit(capsys):
-    from app.bundle import DEFAULT_SCAN_SECONDS
-    from app.cli import cmd_collect
+    from cann_config.app.cli import cmd_collect
+    from cann_config.app.support.bundle import DEFAULT_SCAN_SECONDS
 
     assert cmd_collect.SCAN_SECONDS_SHOWN == DEFAULT_SCAN_SECONDS
     try:

@@ -9,8 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
-
-from app.cli import main
+from cann_config.app.cli import main
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 

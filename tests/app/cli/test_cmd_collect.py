@@ -8,8 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from app.cli import main
+from cann_config.app.cli import main
 
 ROOT = Path(__file__).resolve().parents[3]
 BUNDLES = ROOT / "tests" / "data" / "bundles"
@@ -46,7 +45,7 @@ def test_collect_writes_a_bundle_and_says_what_is_in_it(bare_host, capsys):
 
 
 def test_default_name_never_overwrites(bare_host, capsys, monkeypatch):
-    monkeypatch.setattr("app.bundle.default_bundle_name", lambda: "cann-config-bundle-x.json")
+    monkeypatch.setattr("cann_config.app.support.bundle.default_bundle_name", lambda: "cann-config-bundle-x.json")
     (bare_host / "cann-config-bundle-x.json").write_text("keep me")
     assert main(["collect"]) == 0
     assert (bare_host / "cann-config-bundle-x.json").read_text() == "keep me"
@@ -72,7 +71,7 @@ def test_collect_cannot_write(bare_host, capsys):
 def test_collect_runs_without_pyside6(tmp_path):
     """A bare server has only the core's dependencies: make PySide6 unimportable and collect."""
     code = ("import sys; sys.modules['PySide6'] = None\n"
-            "from app.cli import main\n"
+            "from cann_config.app.cli import main\n"
             f"rc = main(['collect', '-o', {str(tmp_path / 'b.json')!r}])\n"
             "assert not any(m.startswith('PySide6') and sys.modules[m] is not None for m in sys.modules)\n"
             "sys.exit(rc)\n")

@@ -8,10 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from app.cli import main
-from app.hostprobe import probe_host
-from app.i18n import current_language, set_language
+from cann_config.app.cli import main
+from cann_config.app.device.hostprobe import probe_host
+from cann_config.app.i18n import current_language, set_language
 
 ROOT = Path(__file__).resolve().parents[3]
 DATA = ROOT / "tests" / "data" / "npu-smi"
@@ -120,7 +119,7 @@ def test_text_output_lists_npus_and_notes(capsys):
 
 def test_probe_without_npu_smi(capsys, monkeypatch, tmp_path):
     # This host as the probe sees it when no driver is installed (a fake, empty `/`).
-    monkeypatch.setattr("app.hostprobe.probe_host", functools.partial(probe_host, root=tmp_path, environ={"PATH": ""}))
+    monkeypatch.setattr("cann_config.app.device.hostprobe.probe_host", functools.partial(probe_host, root=tmp_path, environ={"PATH": ""}))
     data = detect_json(capsys)
     assert data["soc_version"] is None and data["series"] is None and data["source"] == "none"
     assert any("npu-smi was not found" in n for n in data["notes"])
@@ -144,7 +143,7 @@ def test_every_fixture_gives_json_or_one_line(capsys, option):
 
 def test_garbage_in_a_real_process_has_no_traceback():
     path = DATA / "garbage-nvidia-smi.txt"
-    result = subprocess.run([sys.executable, "-m", "app", "detect", "--json", "--npu-smi-info", str(path)],
+    result = subprocess.run([sys.executable, "-m", "cann_config.app", "detect", "--json", "--npu-smi-info", str(path)],
                             capture_output=True, text=True, cwd=ROOT, env={**os.environ, "LANG": "C"}, timeout=60)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == f"cann-config: {path}: not npu-smi info output: no device table (a header like " \

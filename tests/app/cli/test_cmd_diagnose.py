@@ -6,8 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-
-from app.cli import main
+from cann_config.app.cli import main
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 INI = DATA / "ini"
@@ -120,7 +119,7 @@ def test_bytes_that_are_not_utf8_print_under_a_strict_utf8_locale(tmp_path, fmt)
     env_file = tmp_path / "job.env"
     env_file.write_bytes(b"export ACL_OP_COMPILER_CACHE_MODE=enable\x9b31m\n")
     env = {**os.environ, "PYTHONIOENCODING": "utf-8:strict", "HOME": str(tmp_path)}
-    args = [sys.executable, "-m", "app", "diagnose", "--env-file", str(env_file), "--lang", "en"]
+    args = [sys.executable, "-m", "cann_config.app", "diagnose", "--env-file", str(env_file), "--lang", "en"]
     result = subprocess.run(args + (["--json"] if fmt == "json" else []), capture_output=True,
                             cwd=Path(__file__).resolve().parents[3], env=env, timeout=60)
     assert result.returncode == 0 and result.stderr == b""
@@ -133,7 +132,7 @@ def test_bytes_that_are_not_utf8_print_under_a_strict_utf8_locale(tmp_path, fmt)
 
 
 def test_version_lines_against_this_hosts_cann_but_not_for_an_env_file(capsys, tmp_path, monkeypatch):
-    from tests.app.test_diagnosis import fake_toolkit
+    from tests.app.support.test_diagnosis import fake_toolkit
 
     monkeypatch.setenv("ASCEND_TOOLKIT_HOME", str(fake_toolkit(tmp_path, "8.3.0")))
     monkeypatch.delenv("ASCEND_OPP_PATH", raising=False)

@@ -10,10 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from app.cli import main
-from app.exporters import export_text
-from app.profile import Profile
+from cann_config.app.cli import main
+from cann_config.app.io.exporters import export_text
+from cann_config.app.profile import Profile
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -155,7 +154,7 @@ def test_ini_rewrite_changes_only_the_chosen_value(capsysbinary, tmp_path):
 
 
 def test_new_ini_with_the_installed_versions(capsysbinary, monkeypatch):
-    import app.opcache_ini as opcache_ini
+    import cann_config.app.opcache.ini as opcache_ini
 
     monkeypatch.setattr(opcache_ini, "installed_op_cache_versions",
                         lambda *a, **k: {"adk_version": "8.5.0", "ops_version": "8.5.1"})
@@ -170,7 +169,7 @@ def test_new_ini_with_the_installed_versions(capsysbinary, monkeypatch):
 def test_same_bytes_whatever_the_hash_seed(tmp_path):
     outputs = set()
     for seed in ("1", "2", "random"):
-        done = subprocess.run([sys.executable, "-m", "app", "export", "tf1-session", "--set", "static_memory_policy=2",
+        done = subprocess.run([sys.executable, "-m", "cann_config.app", "export", "tf1-session", "--set", "static_memory_policy=2",
                                "--set", "op_compiler_cache_dir=/x y", "--set", "max_op_cache_size=9", "--lang", "en"],
                               capture_output=True, cwd=ROOT, timeout=60,
                               env={**os.environ, "PYTHONHASHSEED": seed})

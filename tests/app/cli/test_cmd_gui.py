@@ -9,8 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from app.cli.cmd_gui import NO_DISPLAY, display_problem, seconds_since_process_start
+from cann_config.app.cli.cmd_gui import NO_DISPLAY, display_problem, seconds_since_process_start
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -18,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[3]
 def run_cli(*args, env=None, drop=()):
     environ = {k: v for k, v in os.environ.items() if k not in drop}
     environ.update(env or {})
-    return subprocess.run([sys.executable, "-m", "app", *args], capture_output=True, text=True, cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "cann_config.app", *args], capture_output=True, text=True, cwd=ROOT,
                           env=environ, timeout=120)
 
 

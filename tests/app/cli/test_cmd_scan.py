@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from cann_config.app.cli import cmd_scan, main
+from cann_config.app.opcache.scanner import scan_cache
 
-from app.cli import cmd_scan, main
-from app.scanner import scan_cache
 from tests.bench.make_tree import make_tree
 
 ENV_VARS = ("ASCEND_CACHE_PATH", "ASCEND_MAX_OP_CACHE_SIZE", "ASCEND_REMAIN_CACHE_SIZE_RATIO",
@@ -181,7 +181,7 @@ class FakeTerminal(io.StringIO):
 def test_progress_goes_to_a_terminal_only(tmp_path, capsys, monkeypatch):
     make_tree(tmp_path / "base", files=200, dirs=10)
     monkeypatch.setattr(cmd_scan, "PROGRESS_AFTER_SECONDS", 0)
-    monkeypatch.setattr("app.scanner.scan_cache", lambda path: scan_cache(path, batch_seconds=0))
+    monkeypatch.setattr("cann_config.app.opcache.scanner.scan_cache", lambda path: scan_cache(path, batch_seconds=0))
     assert main(["scan", "--cache-dir", str(tmp_path / "base"), "--lang", "en"]) == 0
     assert capsys.readouterr().err == ""  # stderr is not a terminal here
     terminal = FakeTerminal()
@@ -201,7 +201,7 @@ def test_cli_subprocess_json(tmp_path):
     make_tree(tmp_path / "base", files=10, dirs=1)
     root = Path(__file__).resolve().parents[3]
     env = {k: v for k, v in os.environ.items() if k not in ENV_VARS}
-    result = subprocess.run([sys.executable, "-m", "app", "scan", "--cache-dir", str(tmp_path / "base"), "--json"],
+    result = subprocess.run([sys.executable, "-m", "cann_config.app", "scan", "--cache-dir", str(tmp_path / "base"), "--json"],
                             capture_output=True, text=True, cwd=root, env=env, timeout=60)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["totals"]["files"] == 11

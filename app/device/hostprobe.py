@@ -1,0 +1,387 @@
+"""Looking at this host: which Ascend device it carries and which CANN and driver are installed.
+
+`npu-smi` may be missing, may need root, and hangs when the driver is unhealthy (cann-facts.md
+section 3), so every call runs with a timeout out of one budget (at most 5 s for the whole
+probe), in its own process group that is killed on timeout; a child stuck in the driver is
+abandoned rather than waited for. Nothing here touches Qt: the GUI runs `probe_host` in a worker.
+When nothing is found the probe says what it tried ("npu-smi was not found ...", "... did not
+answer within 5 s ...").
+
+The version files (cann-facts.md sections 2-3):
+- toolkit: `<toolkit>/<arch>-linux/ascend_toolkit_install.info` (`version=8.0.0`) under
+  `$ASCEND_TOOLKIT_HOME`, `$ASCEND_HOME_PATH`, the `Install_Path` of
+  `/etc/Ascend/ascend_cann_install.info`, `/usr/local/Ascend/{cann,cann-*,ascend-toolkit/latest}`
+  (CANN 8.5+/9 install to `.../Ascend/cann`) and the same under `$HOME/Ascend`; a CANN 9 dir
+  named `cann-9.0.0` without an info file gives its version from the name;
+- driver: `/usr/local/Ascend/driver/version.info` (`Version=24.1.0`; it names no chip);
+- `ops_version` of op_cache.ini: `$ASCEND_OPP_PATH/version.info` (else `<toolkit>/opp/version.info`);
+- `adk_version` of op_cache.ini: the compiler's `Version` in `<toolkit>/compiler/version.info`.
+
+For tests, every path is looked up under `root` (a fake `/`), and `runner` replaces
+`subprocess.run` (same call: `runner(argv, capture_output=True, text=True, timeout=seconds)`,
+returning an object with `returncode`, `stdout`, `stderr`, or raising `FileNotFoundError`,
+`PermissionError`, `subprocess.TimeoutExpired`).
+
+Public API:
+    probe_host(timeout=5.0, runner=run_command, root=Path("/"), environ=None) -> HostProbe
+    find_npu_smi(environ=None, root=Path("/")) -> Path | None   the npu-smi probe_host runs
+    installed_versions(root=Path("/"), environ=os.environ) -> dict[str, str | None]
+        keys: toolkit_version, toolkit_path, driver_version, driver_path,
+              opp_version, opp_path, compiler_version, compiler_path,
+              and the op_cache.ini names: adk_version (= compiler_version), ops_version (= opp_version)
+    run_command(argv, *, capture_output=True, text=True, timeout) -> CompletedProcess
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from cann_config.app.device.availability import device_text
+from cann_config.app.device.npusmi import (
+    NpuSmiError,
+    board_needed,
+    device_from_npu_smi,
+    read_npu_smi_info,
+)
+from cann_config.app.device.table import DeviceInfo
+from cann_config.app.errors import Message, explain
+
+# Where npu-smi lives when it is not on a non-root user's PATH (the driver installs it there).
+NPU_SMI_PLACES = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin")
+DEFAULT_TIMEOUT = 5.0
+# Below this remainder of the budget a command is not started at all.
+_MIN_SLICE = 0.05
+# Kept back from each command's timeout: killing a hung npu-smi and waiting for it to go.
+_KILL_GRACE = 0.25
+_MAX_VERSION_FILE = 64 * 1024
+
+Runner = Callable[..., Any]
+
+
+def run_command(argv: Sequence[str], *, capture_output: bool = True, text: bool = True,
+                timeout: float, **_: Any) -> subprocess.CompletedProcess:
+    """subprocess.run for a command that may hang in the kernel.
+
+    The child gets its own session; on timeout the whole group is killed and waited for only
+    briefly: a process stuck in an uninterruptible driver call cannot die, and subprocess.run
+    would wait for it forever.
+    """
+    proc = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        try:
+            proc.wait(timeout=_KILL_GRACE * 0.8)
+        except subprocess.TimeoutExpired:
+            pass  # abandoned; subprocess reaps it if it ever exits
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+        raise
+    if text:
+        return subprocess.CompletedProcess(proc.args, proc.returncode, out.decode("utf-8", errors="replace"),
+                                           err.decode("utf-8", errors="replace"))
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+@dataclass
+class HostProbe:
+    """What probing this host found. `steps` says what was run and how it went, as messages
+    (resources/messages/devices.toml) that `tried_text(lang)` renders in any language, so a
+    window that switches language can say it again; `tried` is the same in the language of the
+    moment of detection (kept for readers that want finished text). `raw` maps each command line
+    to its output (for support bundles)."""
+
+    device: DeviceInfo
+    toolkit_version: str | None = None
+    driver_version: str | None = None
+    tried: list[str] = field(default_factory=list)
+    raw: dict[str, str] = field(default_factory=dict)
+    versions: dict[str, str | None] = field(default_factory=dict)
+    steps: list[Message] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.steps and not self.tried:
+            self.tried = self.tried_text()
+        elif not self.steps:
+            # Built from finished text (a test, an older caller): it can only be shown as it is.
+            self.steps = [Message.literal(text) for text in self.tried]
+
+    def tried_text(self, lang: str | None = None) -> list[str]:
+        """What was tried, one line per step, in `lang` (default: the current language)."""
+        return [step.text(lang) for step in self.steps]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"device": self.device.to_json(), "toolkit_version": self.toolkit_version,
+                "driver_version": self.driver_version, "tried": self.tried_text(), "raw": dict(self.raw),
+                "versions": dict(self.versions)}
+
+
+def _under(root: Path, path: str | Path) -> Path:
+    """`path` of the probed host, looked up under `root` (which is `/` outside tests)."""
+    p = Path(path)
+    if root == Path("/"):
+        return p
+    return root / str(p).lstrip("/")
+
+
+def find_npu_smi(environ: Mapping[str, str] | None = None, root: Path = Path("/")) -> Path | None:
+    """The npu-smi to run: on `environ`'s PATH, else where the driver installs it (NPU_SMI_PLACES,
+    not on a non-root user's PATH); None when there is none. With a test `root` only the
+    driver's places under it are looked at (PATH names the real host's directories)."""
+    env = os.environ if environ is None else environ
+    root = Path(root)
+    if root == Path("/"):
+        found = shutil.which("npu-smi", path=env.get("PATH", os.defpath))
+        if found:
+            return Path(found)
+    for place in NPU_SMI_PLACES:
+        candidate = _under(root, place) / "npu-smi"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _first_line(*texts: str | None) -> str | None:
+    for t in texts:
+        for line in (t or "").splitlines():
+            if line.strip():
+                return " ".join(line.split())[:200]
+    return None
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bytes):
+        return value.decode("utf-8", errors="replace")
+    return str(value)
+
+
+def _seconds(value: float) -> str:
+    return f"{value:g}"
+
+
+class _Budget:
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self.deadline = time.monotonic() + seconds
+
+    def remaining(self) -> float:
+        """What a command may still take, leaving time to stop it when it hangs."""
+        return self.deadline - time.monotonic() - _KILL_GRACE
+
+
+def _run(runner: Runner, argv: list[str], shown: str, budget: _Budget, tried: list[Message], raw: dict[str, str],
+         ) -> str | None:
+    """Run one npu-smi command within the budget; its stdout, or None with the reason in `tried`."""
+    remaining = budget.remaining()
+    if remaining < _MIN_SLICE:
+        tried.append(Message("devices-probe-skipped", command=shown, seconds=_seconds(budget.seconds)))
+        return None
+    try:
+        result = runner(argv, capture_output=True, text=True, timeout=remaining)
+    except FileNotFoundError:
+        places = ", ".join(NPU_SMI_PLACES)
+        tried.append(Message("devices-probe-not-found", places=places))
+        return None
+    except PermissionError:
+        tried.append(Message("devices-probe-permission", command=shown))
+        return None
+    except subprocess.TimeoutExpired:
+        tried.append(Message("devices-probe-timeout", command=shown, seconds=_seconds(budget.seconds)))
+        return None
+    except (OSError, subprocess.SubprocessError, UnicodeDecodeError, ValueError) as exc:
+        tried.append(Message("devices-probe-error", command=shown, message=explain(exc)))
+        return None
+    stdout, stderr = _text(getattr(result, "stdout", "")), _text(getattr(result, "stderr", ""))
+    raw[shown] = stdout
+    if stderr.strip():
+        raw[f"{shown} [stderr]"] = stderr
+    status = getattr(result, "returncode", 0)
+    if status != 0:
+        message = _first_line(stderr, stdout)
+        if status in (126, errno.EACCES) or "permission" in (message or "").lower():
+            tried.append(Message("devices-probe-permission", command=shown))
+        else:
+            tried.append(Message("devices-probe-failed", command=shown, status=status,
+                                 message=message or Message("devices-probe-no-output")))
+        return None
+    return stdout
+
+
+def probe_host(timeout: float = DEFAULT_TIMEOUT, runner: Runner = run_command, root: Path = Path("/"),
+               environ: Mapping[str, str] | None = None) -> HostProbe:
+    """Detect the device with npu-smi (within `timeout` seconds in total) and read the versions."""
+    env = os.environ if environ is None else environ
+    root = Path(root)
+    tried: list[Message] = []
+    raw: dict[str, str] = {}
+    budget = _Budget(min(timeout, DEFAULT_TIMEOUT) if timeout > 0 else DEFAULT_TIMEOUT)
+    found = find_npu_smi(env, root)
+    npu_smi = str(found) if found is not None else None
+    device: DeviceInfo | None = None
+
+    info = None
+    if npu_smi is None:
+        tried.append(Message("devices-probe-not-found", places=", ".join(NPU_SMI_PLACES)))
+    else:
+        info = _run(runner, [npu_smi, "info"], "npu-smi info", budget, tried, raw)
+    if info is not None:
+        try:
+            table = read_npu_smi_info(info, "npu-smi info")
+        except NpuSmiError as exc:
+            tried.append(Message("devices-probe-unreadable", command="npu-smi info", message=exc.message))
+        else:
+            boards: list[str] = []
+            board_names: list[str] = []
+            for npu, chip in board_needed(table):
+                args = ["info", "-t", "board", "-i", str(npu)] + ([] if chip is None else ["-c", str(chip)])
+                shown = "npu-smi " + " ".join(args)
+                text = _run(runner, [str(npu_smi), *args], shown, budget, tried, raw)
+                if text is not None:
+                    boards.append(text)
+                    board_names.append(shown)
+            try:
+                device = device_from_npu_smi(info, boards, source="npu-smi", info_source="npu-smi info",
+                                             board_sources=board_names)
+            except NpuSmiError as exc:
+                # A board query printed something else (an error text with exit status 0).
+                tried.append(Message("devices-probe-unreadable", command=exc.file or "npu-smi", message=exc.message))
+                device = device_from_npu_smi(info, (), source="npu-smi", info_source="npu-smi info")
+            if tried:
+                # A board query that failed explains why the SoC stayed unknown.
+                device = replace(device, notes=(*(step.text() for step in tried), *device.notes))
+            tried.append(Message("devices-probe-ran", command="npu-smi info", count=len(table.rows)))
+    if device is None:
+        device = DeviceInfo(source="none", notes=(*(step.text() for step in tried), device_text("devices-probe-no-device")))
+    versions = installed_versions(root, env)
+    return HostProbe(device=device, toolkit_version=versions["toolkit_version"],
+                     driver_version=versions["driver_version"], raw=raw, versions=versions, steps=tried)
+
+
+# ---------------------------------------------------------------------------------------------
+# Installed versions
+# ---------------------------------------------------------------------------------------------
+
+
+def _read_keys(path: Path) -> dict[str, str]:
+    """`key=value` lines of a CANN info file, keys lowercased; {} when unreadable."""
+    try:
+        if not path.is_file():
+            return {}
+        with open(path, "rb") as handle:
+            data = handle.read(_MAX_VERSION_FILE)
+    except OSError:
+        return {}
+    values: dict[str, str] = {}
+    for line in data.decode("utf-8", errors="replace").splitlines():
+        key, sep, value = line.partition("=")
+        if sep and key.strip():
+            values.setdefault(key.strip().lower(), value.strip())
+    return values
+
+
+def _version_of(path: Path) -> str | None:
+    return _read_keys(path).get("version") or None
+
+
+def _toolkit_homes(root: Path, environ: Mapping[str, str]) -> list[Path]:
+    homes: list[Path] = []
+    for name in ("ASCEND_TOOLKIT_HOME", "ASCEND_HOME_PATH"):
+        if environ.get(name):
+            homes.append(_under(root, environ[name]))
+    bases: list[Path] = []
+    install_path = _read_keys(_under(root, "/etc/Ascend/ascend_cann_install.info")).get("install_path")
+    if install_path:
+        bases.append(_under(root, install_path))
+    bases.append(_under(root, "/usr/local/Ascend"))
+    if environ.get("HOME"):
+        bases.append(_under(root, Path(environ["HOME"]) / "Ascend"))
+    for base in bases:
+        homes.append(base / "cann")
+        try:
+            versioned = sorted((p for p in base.glob("cann-*") if p.is_dir()), key=lambda p: p.name, reverse=True)
+        except OSError:
+            versioned = []
+        homes.extend(versioned)
+        homes.append(base / "ascend-toolkit" / "latest")
+        homes.append(base / "nnae" / "latest")
+    return list(dict.fromkeys(homes))
+
+
+def _toolkit_info(home: Path) -> Path | None:
+    candidates = [home / "ascend_toolkit_install.info"]
+    try:
+        candidates += sorted(home.glob("*-linux/ascend_toolkit_install.info"))
+    except OSError:
+        pass
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def installed_versions(root: Path = Path("/"), environ: Mapping[str, str] = os.environ) -> dict[str, str | None]:
+    """The CANN toolkit, driver, operator package (ops_version) and compiler (adk_version) versions.
+
+    Every value is None when its file is not found; each `*_path` names the file read. The
+    result can be passed as is where {"adk_version", "ops_version"} are expected.
+    """
+    root = Path(root)
+    out: dict[str, str | None] = dict.fromkeys(
+        ("toolkit_version", "toolkit_path", "driver_version", "driver_path", "opp_version", "opp_path",
+         "compiler_version", "compiler_path"))
+    toolkit_home: Path | None = None
+    for home in _toolkit_homes(root, environ):
+        info = _toolkit_info(home)
+        if info is not None and _version_of(info):
+            out["toolkit_version"], out["toolkit_path"] = _version_of(info), str(info)
+            toolkit_home = home
+            break
+        # CANN 9 installs to a directory named after its version (/usr/local/Ascend/cann-9.0.0).
+        match = re.fullmatch(r"cann-([0-9][0-9A-Za-z.\-]*)", home.name)
+        if match and home.is_dir():
+            out["toolkit_version"], out["toolkit_path"] = match.group(1), str(home)
+            toolkit_home = home
+            break
+
+    driver_base = _read_keys(_under(root, "/etc/ascend_install.info")).get("driver_install_path_param")
+    for base in filter(None, (driver_base, "/usr/local/Ascend")):
+        candidate = _under(root, base) / "driver" / "version.info"
+        if _version_of(candidate):
+            out["driver_version"], out["driver_path"] = _version_of(candidate), str(candidate)
+            break
+
+    opp_candidates = []
+    if environ.get("ASCEND_OPP_PATH"):
+        opp_candidates.append(_under(root, environ["ASCEND_OPP_PATH"]) / "version.info")
+    if toolkit_home is not None:
+        opp_candidates.append(toolkit_home / "opp" / "version.info")
+    for candidate in opp_candidates:
+        if _version_of(candidate):
+            out["opp_version"], out["opp_path"] = _version_of(candidate), str(candidate)
+            break
+
+    if toolkit_home is not None:
+        candidate = toolkit_home / "compiler" / "version.info"
+        if _version_of(candidate):
+            out["compiler_version"], out["compiler_path"] = _version_of(candidate), str(candidate)
+    # The same two versions under the names op_cache.ini gives them (cann-facts.md section 2).
+    out["adk_version"], out["ops_version"] = out["compiler_version"], out["opp_version"]
+    return out

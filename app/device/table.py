@@ -1,0 +1,193 @@
+"""Ascend devices: the series table (`resources/devices.toml`) and what is known of one device.
+
+A device reaches the rest of the core as a `DeviceInfo`, whether it was detected on this host,
+read from pasted `npu-smi` output or a support bundle, or chosen by hand (`--device Ascend910B3`
+or `--device atlas-a2`), so support staff can stand in a customer's shoes. SoC strings are kept
+exactly as given; one the table does not know stays unknown and is never guessed into a series.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+from cann_config.app.errors import InvalidValue
+from cann_config.app.i18n import pick
+from cann_config.app.resources import resource
+
+
+class DeviceTableError(Exception):
+    """The device table data is malformed."""
+
+
+@dataclass(frozen=True)
+class Series:
+    id: str
+    name: Mapping[str, str]
+    socs: tuple[str, ...]
+    inferred_socs: tuple[str, ...] = ()
+    patterns: tuple[tuple[re.Pattern[str], bool], ...] = ()
+
+
+@dataclass(frozen=True)
+class SeriesMatch:
+    series: Series
+    inferred: bool  # True when the SoC matched only an assumed list or pattern
+
+
+@dataclass(frozen=True)
+class DeviceTable:
+    series: Mapping[str, Series]
+    order: tuple[str, ...]
+
+    def match(self, soc_version: str) -> SeriesMatch | None:
+        """The series of an SoC string, exact strings first; None when the string is unknown."""
+        for sid in self.order:
+            s = self.series[sid]
+            if soc_version in s.socs:
+                return SeriesMatch(s, False)
+        for sid in self.order:
+            s = self.series[sid]
+            if soc_version in s.inferred_socs:
+                return SeriesMatch(s, True)
+            for regex, inferred in s.patterns:
+                if regex.fullmatch(soc_version):
+                    return SeriesMatch(s, inferred)
+        return None
+
+    def all_socs(self) -> list[str]:
+        """Every SoC string the table names, in series order (for a chooser)."""
+        return [soc for sid in self.order for soc in self.series[sid].socs + self.series[sid].inferred_socs]
+
+
+def parse_device_table(text: str, source: str = "devices.toml") -> DeviceTable:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise DeviceTableError(f"{source}: not valid TOML: {exc}") from None
+    if set(data) != {"format", "version", "order", "series"} or data["format"] != "cann-config-devices":
+        raise DeviceTableError(f"{source}: expected exactly format, version, order and series")
+    series = {}
+    for sid, table in data["series"].items():
+        unknown = set(table) - {"name", "socs", "inferred_socs", "patterns"}
+        if unknown:
+            raise DeviceTableError(f"{source}: series.{sid}: unknown key(s): {', '.join(sorted(unknown))}")
+        name = table.get("name", {})
+        if not (isinstance(name, dict) and name.get("en") and name.get("zh")):
+            raise DeviceTableError(f"{source}: series.{sid}: name needs en and zh")
+        patterns = []
+        for p in table.get("patterns", []):
+            try:
+                patterns.append((re.compile(p["regex"]), bool(p.get("inferred", False))))
+            except (KeyError, re.error, TypeError) as exc:
+                raise DeviceTableError(f"{source}: series.{sid}.patterns: {exc}") from None
+        series[sid] = Series(sid, name, tuple(table.get("socs", [])), tuple(table.get("inferred_socs", [])), tuple(patterns))
+    if sorted(data["order"]) != sorted(series):
+        raise DeviceTableError(f"{source}: order must list every series exactly once")
+    return DeviceTable(series, tuple(data["order"]))
+
+
+@lru_cache(maxsize=1)
+def load_device_table() -> DeviceTable:
+    return parse_device_table(resource("devices.toml").read_text(encoding="utf-8"), "resources/devices.toml")
+
+
+@dataclass(frozen=True)
+class NpuChip:
+    """One chip as npu-smi lists it."""
+
+    npu: int
+    chip: int
+    soc_version: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"npu": self.npu, "chip": self.chip, "soc_version": self.soc_version}
+
+
+@dataclass(frozen=True)
+class DeviceInfo:
+    """What is known of the device the settings are for.
+
+    `source` says how it became known ("npu-smi", "npu-smi output file", "manual", "bundle",
+    "none"); `notes` are plain-language remarks for the user, in the language that was current
+    when the DeviceInfo was made (JSON keys and codes never depend on it).
+    """
+
+    soc_version: str | None = None
+    series: str | None = None
+    source: str = "none"
+    npus: tuple[NpuChip, ...] = ()
+    notes: tuple[str, ...] = ()
+    inferred: bool = False
+
+    @property
+    def known(self) -> bool:
+        return self.series is not None
+
+    def series_name(self, lang: str | None = None) -> str | None:
+        if self.series is None:
+            return None
+        return pick(load_device_table().series[self.series].name, lang)
+
+    def label(self, lang: str | None = None) -> str:
+        """"Atlas A2 训练系列产品/... (Ascend910B3)" or the SoC string alone when unknown."""
+        name = self.series_name(lang)
+        if name and self.soc_version:
+            return f"{name} ({self.soc_version})"
+        return name or self.soc_version or "unknown device"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "soc_version": self.soc_version,
+            "series": self.series,
+            "source": self.source,
+            "npus": [chip.to_json() for chip in self.npus],
+            "notes": list(self.notes),
+        }
+
+
+def device_from_soc(soc_version: str, source: str, npus: tuple[NpuChip, ...] = (), notes: tuple[str, ...] = ()) -> DeviceInfo:
+    """A DeviceInfo for an SoC string, its series looked up in the table (unknown stays unknown)."""
+    from cann_config.app.findings import make_finding
+
+    match = load_device_table().match(soc_version)
+    extra: list[str] = []
+    if match is None:
+        extra.append(make_finding("device-soc-unknown", soc=soc_version).message())
+        return DeviceInfo(soc_version, None, source, npus, tuple(notes) + tuple(extra))
+    if match.inferred:
+        extra.append(make_finding("device-soc-inferred", soc=soc_version, series=pick(match.series.name)).message())
+    return DeviceInfo(soc_version, match.series.id, source, npus, tuple(notes) + tuple(extra), match.inferred)
+
+
+def device_from_choice(choice: str, source: str = "manual") -> DeviceInfo:
+    """A device chosen by hand: an SoC string (`Ascend910B3`) or a series id (`atlas-a2`).
+
+    Raises InvalidValue (a ValueError) with a one-line reason when the text is neither a known series id nor
+    something shaped like an Ascend SoC string.
+    """
+    text = choice.strip()
+    table = load_device_table()
+    if text in table.series:
+        return DeviceInfo(None, text, source)
+    if not re.fullmatch(r"Ascend[0-9A-Za-z_\-]+", text):
+        series = ", ".join(table.order)
+        raise InvalidValue.from_code("core-device-choice-invalid", choice=choice, series=series)
+    return device_from_soc(text, source)
+
+
+def no_device() -> DeviceInfo:
+    """The DeviceInfo used when nothing is known, its note in the current language."""
+    from cann_config.app.findings import make_finding
+
+    return DeviceInfo(notes=(make_finding("device-none").message(),))
+

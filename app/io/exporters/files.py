@@ -1,0 +1,124 @@
+"""The data exports: op-cache-ini and profile.
+
+op-cache-ini is written by app.opcache.ini (one writer for the whole tool, so the export and the
+wizard's "save" produce the same bytes): a new file gets CANN's documented template, an existing
+file keeps every byte except the values that change. Both size values always go into a new file,
+because CANN uses the file's sizes only when both are valid, and takes both from the environment
+otherwise (cann-facts.md section 2, `UpdateOpCacheSizeCfg`). A new file without adk_version and
+ops_version is ignored by CANN 8.5+ (an inference from the source): the export says so, and
+writes them when the caller knows the installed versions.
+
+profile is the Profile JSON of DESIGN.md: the choices themselves, readable by `--profile`.
+
+write_export() saves any export atomically (the CLI's `-o FILE`, the wizard's Save).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cann_config.app.errors import InputError, os_reason
+from cann_config.app.findings import Finding
+from cann_config.app.io.exporters import Plan
+from cann_config.app.profile import Profile
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from cann_config.app.opcache.ini import OpCacheIni
+
+
+def ini_changes(plan: Plan, existing: OpCacheIni | None,
+                versions: Mapping[str, str] | None = None) -> dict[str, int | str]:
+    """The ini keys to write.
+
+    An existing file changes only where the Profile made a choice (an option in
+    `profile.options`), so values the user did not touch here stay as the file has them. A new
+    file gets every ini option (the choice, else the default) and the version lines when known.
+    """
+    changes: dict[str, int | str] = {}
+    for entry in plan.entries:
+        if entry.slot != "ini" or entry.name is None:
+            continue
+        usable = entry.kind in ("set", "default")
+        if existing is not None:
+            if usable and entry.option.id in plan.profile.options:
+                changes[entry.name] = entry.value
+        else:
+            changes[entry.name] = entry.value if usable else plan.catalog.default_for(entry.option.id)
+    if existing is None:
+        for option in plan.catalog.options.values():
+            if option.targets.ini and option.targets.ini not in changes:
+                changes[option.targets.ini] = plan.catalog.default_for(option.id)
+        for key, value in (versions or {}).items():
+            changes[key] = value
+    return changes
+
+
+def write_op_cache_ini(plan: Plan, existing: OpCacheIni | None,
+                       versions: Mapping[str, str] | None = None) -> tuple[bytes, list[Finding]]:
+    """The op_cache.ini bytes, and what to know about a new file (the version lines)."""
+    from cann_config.app.opcache.ini import creation_findings, render_op_cache_ini
+
+    changes = ini_changes(plan, existing, versions)
+    data = render_op_cache_ini(existing, changes)
+    findings = creation_findings(changes) if existing is None else []
+    return data, findings
+
+
+def write_profile(plan: Plan) -> str:
+    """The Profile as JSON: only the changes, or every option the framework takes."""
+    profile, catalog = plan.profile, plan.catalog
+    framework = catalog.frameworks[profile.framework]
+    if plan.changed_only:
+        options = {oid: v for oid, v in profile.values(catalog).items()
+                   if v != catalog.default_for(oid, profile.framework)}
+    else:
+        options = {oid: profile.value(oid, catalog) for oid in catalog.options
+                   if oid in framework.options or oid in profile.options}
+    return Profile(framework=profile.framework, device=profile.device, options=options).dumps()
+
+
+def write_export(path: str | os.PathLike[str], data: bytes) -> Path:
+    """Write an export to `path` atomically: a temporary file in the same directory, then
+    `os.replace`, so a reader never sees half a file and a failure leaves the old file as it was.
+
+    An existing file keeps its permissions (a symlink is followed, the link stays); a new file
+    gets the usual 0666 minus the umask. Raises InputError (naming the file) when it cannot be
+    written. Returns the path written.
+    """
+    path = Path(path)
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
+    if target.is_dir():
+        raise InputError.from_code("export-error-is-directory", path)
+    directory = target.parent if str(target.parent) else Path(".")
+    try:
+        mode = stat.S_IMODE(target.stat().st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    except OSError as exc:
+        raise InputError.from_code("export-error-cannot-write", path, detail=os_reason(exc)) from None
+    try:
+        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise InputError.from_code("export-error-cannot-write", path, detail=os_reason(exc)) from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp, mode)
+        os.replace(temp, target)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        if isinstance(exc, OSError):
+            raise InputError.from_code("export-error-cannot-write", path, detail=os_reason(exc)) from None
+        raise
+    return path

@@ -1,0 +1,685 @@
+"""Reading settings back: from a training script, an env file, an op_cache.ini or a profile.
+
+Support staff receive a customer's script and want to know which memory and cache settings it
+makes; users want to load a snippet they once exported back into the wizard. Scripts are read
+with `ast` and never executed: the importer recognises the syntaxes the exports use
+(cann-facts.md section 1, "Export targets") and records each setting with its line:
+
+- `MemoryConfig(kw=...)` and `NPURunConfig(op_compiler_cache_mode=..., op_compiler_cache_dir=...)`
+  keywords (catalog targets.memory_config / targets.npu_run_config);
+- `<x>.parameter_map["key"].i = N`, `.s = tf.compat.as_bytes("v")`, `.s = b"v"` (targets.parameter_map);
+- `npu.global_options().memory_config.x = v`, also through a variable bound to
+  `npu.global_options()` or to one of its sections (targets.tf2);
+- dicts and subscript assignments keyed by GE option names (targets.ge);
+- `os.environ["NAME"] = "..."`, `os.environ.setdefault(...)`, `os.environ.update({...})`,
+  `os.putenv(...)` for the variables of targets.env.
+
+A value the importer cannot know without running the code (a variable, a call, an f-string)
+becomes a finding, not an error; so does an invalid value or a keyword the callee does not have.
+Only text that is not Python at all is an InputError (exit 2), naming the file and the line.
+
+When the same option is set in several places, the one CANN uses wins: a setting in code wins
+over an environment variable (the op_compiler_cache_dir option beats ASCEND_CACHE_PATH), a
+framework's own variable over the generic one (ACL_OP_COMPILER_CACHE_DIR beats
+ASCEND_CACHE_PATH; cann-facts.md section 4), and among equals the later line.
+
+Public API:
+    import_script(text, source) -> ImportedSettings
+    import_env_settings(envfile) -> ImportedSettings            envfile: app.io.envfile.EnvFile
+    import_fish_env(text, source) -> ImportedSettings           `set -gx NAME value` files
+    import_ini_settings(ini) -> ImportedSettings                ini: app.opcache.ini.OpCacheIni
+    import_profile_text(text, source) -> ImportedSettings
+    import_text(text, fmt, source) -> ImportedSettings          any export format, read back
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from cann_config.app.catalog import Option, Value, load_catalog
+from cann_config.app.errors import InputError, Message, explain
+from cann_config.app.findings import Finding, make_finding
+from cann_config.app.profile import Profile, profile_from_json
+
+# A value known only when the code runs (a variable, a call): never guessed.
+_DYNAMIC = object()
+
+# How strongly a setting binds when an option is set in several places (see the docstring).
+RANK_ENV_GENERIC, RANK_ENV_FRAMEWORK, RANK_CODE = 0, 1, 2
+
+
+@dataclass
+class ImportedSettings:
+    """What a file sets: option id -> (value, line), the findings, and the framework it suits.
+
+    `framework` is the framework the syntax belongs to when only one fits (MemoryConfig: tf1,
+    global_options: tf2, GE option names: ge, ACL_OP_COMPILER_CACHE_*: pytorch), else None.
+    `unknown`: options the file does set, but from an expression the importer does not evaluate
+    (option id -> line); they are not in `settings`, and whatever a weaker source says for them
+    (an env var the code overrides) does not apply.
+    """
+
+    source: str
+    settings: dict[str, tuple[Value, int | None]] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    framework: str | None = None
+    unknown: dict[str, int | None] = field(default_factory=dict)
+
+    def values(self) -> dict[str, Value]:
+        return {oid: value for oid, (value, _line) in self.settings.items()}
+
+    def line_of(self, option_id: str) -> int | None:
+        return self.settings[option_id][1] if option_id in self.settings else None
+
+    def to_profile(self, framework: str | None = None, device: str | None = None) -> Profile:
+        """A Profile holding these settings (framework: the given one, else the detected one)."""
+        from cann_config.app.profile import DEFAULT_FRAMEWORK
+
+        return Profile(framework=framework or self.framework or DEFAULT_FRAMEWORK, device=device,
+                       options=self.values())
+
+
+@dataclass(frozen=True)
+class _Names:
+    """Every name the catalog gives an option, by target (built once per process)."""
+
+    memory_config: Mapping[str, Option]
+    npu_run_config: Mapping[str, Option]
+    parameter_map: Mapping[str, Option]
+    tf2: Mapping[tuple[str, ...], Option]
+    ge: Mapping[str, Option]
+    env: Mapping[str, tuple[tuple[Option, str], ...]]  # variable -> ((option, framework key or "*"), ...)
+    legacy_env: Mapping[str, Option]
+
+
+@lru_cache(maxsize=1)
+def _names() -> _Names:
+    catalog = load_catalog()
+    memory, run, pmap, tf2, ge, legacy = {}, {}, {}, {}, {}, {}
+    env: dict[str, list[tuple[Option, str]]] = {}
+    for option in catalog.options.values():
+        t = option.targets
+        if t.memory_config:
+            memory[t.memory_config] = option
+        if t.npu_run_config:
+            run[t.npu_run_config] = option
+        if t.parameter_map:
+            pmap[t.parameter_map.key] = option
+        if t.tf2:
+            tf2[tuple(t.tf2.split("."))] = option
+        if t.ge:
+            ge[t.ge] = option
+        for framework, variable in t.env.items():
+            env.setdefault(variable, []).append((option, framework))
+        if option.legacy_env:
+            legacy[option.legacy_env] = option
+    return _Names(memory, run, pmap, tf2, ge, {k: tuple(v) for k, v in env.items()}, legacy)
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    option: Option
+    value: Value
+    line: int | None
+    rank: int
+
+
+class _Collector:
+    """Collects candidate settings and findings for one source, then resolves them."""
+
+    def __init__(self, source: str):
+        self.source = source
+        self.candidates: list[_Candidate] = []
+        self.findings: list[Finding] = []
+        self.frameworks: set[str] = set()
+        self.legacy: list[tuple[str, Option, int | None]] = []
+
+    def finding(self, code: str, line: int | None, **params: Any) -> None:
+        self.findings.append(make_finding(code, file=self.source, line=line, **params))
+
+    def dynamic(self, option: Option, line: int | None, expression: str, rank: int = RANK_CODE,
+                label: str | None = None) -> None:
+        """A value the importer cannot know: a finding, and a placeholder that still wins over
+        weaker settings (code that sets the cache dir from a variable hides ASCEND_CACHE_PATH)."""
+        self.finding("import-dynamic-value", line, option=label or option.id, expression=expression)
+        self.candidates.append(_Candidate(option, _DYNAMIC, line, rank))  # type: ignore[arg-type]
+
+    def typed(self, option: Option, raw: object, line: int | None, rank: int = RANK_CODE) -> None:
+        """A value written as a Python literal: it must already have the option's type."""
+        if raw is None and option.type != "int" and option.default == "":
+            raw = ""  # None is how MemoryConfig spells "not set" (memory_optimization_policy=None)
+        if isinstance(raw, bytes):
+            try:
+                raw = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                self.finding("import-invalid-value", line, option=option.id, reason=Message("import-reason-not-utf8"))
+                return
+        problem = option.problem(raw)
+        if problem is not None:
+            self.finding("import-invalid-value", line, option=option.id, reason=problem)
+            return
+        self.candidates.append(_Candidate(option, raw, line, rank))  # type: ignore[arg-type]
+
+    def text(self, option: Option, raw: str, line: int | None, rank: int) -> None:
+        """A value written as text (an environment variable, a GE option): parse it."""
+        try:
+            value = option.parse(raw)
+        except ValueError as exc:
+            self.finding("import-invalid-value", line, option=option.id, reason=explain(exc))
+            return
+        self.candidates.append(_Candidate(option, value, line, rank))
+
+    def env(self, name: str, raw: object, line: int | None, expression: str = "") -> None:
+        """An environment variable assignment; ignores variables the catalog does not name."""
+        names = _names()
+        if name in names.legacy_env:
+            self.legacy.append((name, names.legacy_env[name], line))
+        for option, framework in names.env.get(name, ()):
+            rank = RANK_ENV_GENERIC if framework == "*" else RANK_ENV_FRAMEWORK
+            if raw is _DYNAMIC:
+                self.dynamic(option, line, expression, rank, f"{option.id} ({name})")
+                continue
+            if not isinstance(raw, str):
+                self.finding("import-invalid-value", line, option=option.id,
+                             reason=f"environment values are strings, not {raw!r} ({name})")
+                continue
+            if framework != "*":
+                self.frameworks.add(framework)
+            self.text(option, raw, line, rank)
+
+    def result(self) -> ImportedSettings:
+        by_option: dict[str, list[_Candidate]] = {}
+        for candidate in self.candidates:
+            by_option.setdefault(candidate.option.id, []).append(candidate)
+        settings: dict[str, tuple[Value, int | None]] = {}
+        unknown: dict[str, int | None] = {}
+        catalog = load_catalog()
+        for oid in catalog.options:  # catalog order, so the result does not depend on the walk
+            found = by_option.get(oid)
+            if not found:
+                continue
+            ordered = sorted(found, key=lambda c: (c.rank, c.line or 0))
+            used = ordered[-1]
+            if used.value is _DYNAMIC:
+                unknown[oid] = used.line
+            else:
+                settings[oid] = (used.value, used.line)
+            others = [c for c in found if c is not used and c.value != used.value]
+            if others:
+                first = min(others, key=lambda c: c.line or 0)
+                lines = sorted([first.line or 0, used.line or 0])
+                self.finding("import-set-twice", used.line, option=oid, first=lines[0], second=lines[1],
+                             used=used.line)
+        for name, option, line in self.legacy:
+            if option.id in settings:
+                self.finding("import-legacy-env", line, name=name, option=option.id)
+        framework = next(iter(self.frameworks)) if len(self.frameworks) == 1 else None
+        findings = sorted(self.findings, key=lambda f: (f.line or 0))
+        return ImportedSettings(self.source, settings, findings, framework, unknown)
+
+
+
+# ---------------------------------------------------------------------------------------------
+# Python scripts
+# ---------------------------------------------------------------------------------------------
+
+
+def _call_name(func: ast.expr) -> str | None:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return None
+
+
+def _literal(node: ast.expr | None) -> object:
+    """The value of a literal (with a sign), or _DYNAMIC when it is anything else."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if (isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd))
+            and isinstance(node.operand, ast.Constant) and type(node.operand.value) is int):
+        return -node.operand.value if isinstance(node.op, ast.USub) else node.operand.value
+    return _DYNAMIC
+
+
+def _bytes_literal(node: ast.expr) -> object:
+    """A `.s` field value: b"v", tf.compat.as_bytes("v") or "v".encode(); else _DYNAMIC."""
+    value = _literal(node)
+    if isinstance(value, bytes):
+        return value
+    if isinstance(node, ast.Call) and not node.keywords:
+        name = _call_name(node.func)
+        if name == "as_bytes" and len(node.args) == 1:
+            inner = _literal(node.args[0])
+            if isinstance(inner, (str, bytes)):
+                return inner.encode("utf-8") if isinstance(inner, str) else inner
+        if name == "encode" and isinstance(node.func, ast.Attribute) and len(node.args) <= 1:
+            inner = _literal(node.func.value)
+            encoding = _literal(node.args[0]) if node.args else "utf-8"
+            if isinstance(inner, str) and isinstance(encoding, str) and encoding.lower().replace("-", "") == "utf8":
+                return inner.encode("utf-8")
+    return _DYNAMIC
+
+
+def _is_environ(node: ast.expr) -> bool:
+    """`os.environ` or a bare `environ` (from os import environ)."""
+    return (isinstance(node, ast.Attribute) and node.attr == "environ") or (
+        isinstance(node, ast.Name) and node.id == "environ")
+
+
+class _ScriptReader:
+    def __init__(self, text: str, source: str):
+        self.text = text
+        self.out = _Collector(source)
+        self.names = _names()
+        # Variables bound to npu.global_options() or one of its sections: name -> path prefix.
+        self.aliases: dict[str, tuple[str, ...]] = {}
+
+    def expression(self, node: ast.AST) -> str:
+        segment = ast.get_source_segment(self.text, node) or ast.unparse(node)
+        segment = " ".join(segment.split())
+        return segment if len(segment) <= 60 else segment[:57] + "..."
+
+    # --- npu.global_options() paths -------------------------------------------------------
+
+    def options_path(self, node: ast.expr) -> tuple[str, ...] | None:
+        """The attribute path below global_options() that `node` names, or None."""
+        attrs: list[str] = []
+        while isinstance(node, ast.Attribute):
+            attrs.append(node.attr)
+            node = node.value
+        attrs.reverse()
+        if isinstance(node, ast.Call) and _call_name(node.func) == "global_options":
+            return tuple(attrs)
+        if isinstance(node, ast.Name) and node.id in self.aliases:
+            return self.aliases[node.id] + tuple(attrs)
+        return None
+
+    def collect_aliases(self, tree: ast.AST) -> None:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                path = self.options_path(node.value)
+                if path is not None:
+                    self.aliases[node.targets[0].id] = path
+
+    # --- the walk --------------------------------------------------------------------------
+
+    def read(self, tree: ast.AST) -> ImportedSettings:
+        self.collect_aliases(tree)
+        update_dicts: set[int] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                update_dicts |= self.call(node)
+            elif isinstance(node, ast.Assign):
+                for target in node.targets:
+                    self.assign(target, node.value, node.lineno)
+            elif isinstance(node, ast.AnnAssign) and node.value is not None:
+                self.assign(node.target, node.value, node.lineno)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Dict) and id(node) not in update_dicts:
+                self.ge_dict(node)
+        return self.out.result()
+
+    def call(self, node: ast.Call) -> set[int]:
+        name = _call_name(node.func)
+        line = node.lineno
+        if name == "MemoryConfig":
+            self.out.frameworks.add("tf1")
+            self.keywords(node, name, self.names.memory_config, strict=True)
+        elif name == "NPURunConfig":
+            self.out.frameworks.add("tf1")
+            # NPURunConfig takes many other keywords; only the catalog's are read.
+            self.keywords(node, name, self.names.npu_run_config, strict=False)
+        elif isinstance(node.func, ast.Attribute) and _is_environ(node.func.value):
+            if name == "setdefault" and len(node.args) == 2:
+                self.env_pair(node.args[0], node.args[1], line)
+            elif name == "update" and len(node.args) == 1 and isinstance(node.args[0], ast.Dict):
+                for key, value in zip(node.args[0].keys, node.args[0].values, strict=True):
+                    if key is not None:
+                        self.env_pair(key, value, line)
+                return {id(node.args[0])}
+        elif name == "putenv" and len(node.args) == 2:
+            self.env_pair(node.args[0], node.args[1], line)
+        return set()
+
+    def keywords(self, node: ast.Call, call: str, names: Mapping[str, Option], strict: bool) -> None:
+        if strict and node.args:
+            self.out.finding("import-positional-arguments", node.lineno, call=call)
+        for kw in node.keywords:
+            line = getattr(kw, "lineno", node.lineno)
+            if kw.arg is None:
+                self.out.finding("import-dynamic-value", line, option=f"{call}(**...)",
+                                 expression=self.expression(kw.value))
+            elif kw.arg in names:
+                self.python_value(names[kw.arg], kw.value, line)
+            elif strict:
+                self.out.finding("import-unknown-keyword", line, call=call, keyword=kw.arg)
+
+    def python_value(self, option: Option, node: ast.expr, line: int) -> None:
+        raw = _literal(node)
+        if raw is _DYNAMIC:
+            self.out.dynamic(option, line, self.expression(node))
+        else:
+            self.out.typed(option, raw, line)
+
+    def env_pair(self, key: ast.expr, value: ast.expr, line: int) -> None:
+        name = _literal(key)
+        if isinstance(name, str):
+            raw = _literal(value)
+            self.out.env(name, raw, line, self.expression(value))
+
+    def assign(self, target: ast.expr, value: ast.expr, line: int) -> None:
+        # custom_op.parameter_map["key"].i / .s = ...
+        if (isinstance(target, ast.Attribute) and target.attr in ("i", "s")
+                and isinstance(target.value, ast.Subscript)
+                and isinstance(target.value.value, ast.Attribute) and target.value.value.attr == "parameter_map"):
+            key = _literal(target.value.slice)
+            if isinstance(key, str) and key in self.names.parameter_map:
+                self.out.frameworks.add("tf1")
+                self.parameter_map(key, target.attr, value, line)
+            return
+        if isinstance(target, ast.Attribute):
+            path = self.options_path(target)
+            if path is not None and path in self.names.tf2:
+                self.out.frameworks.add("tf2")
+                self.python_value(self.names.tf2[path], value, line)
+            return
+        if isinstance(target, ast.Subscript):
+            key = _literal(target.slice)
+            if not isinstance(key, str):
+                return
+            if _is_environ(target.value):
+                self.out.env(key, _literal(value), line, self.expression(value))
+            elif key in self.names.ge:
+                self.out.frameworks.add("ge")
+                self.ge_value(key, value, line)
+
+    def parameter_map(self, key: str, field_name: str, value: ast.expr, line: int) -> None:
+        option = self.names.parameter_map[key]
+        pm = option.targets.parameter_map
+        assert pm is not None
+        if field_name != pm.field:
+            self.out.finding("import-wrong-field", line, key=key, field=field_name, expected=pm.field)
+            return
+        raw = _bytes_literal(value) if field_name == "s" else _literal(value)
+        if raw is _DYNAMIC:
+            self.out.dynamic(option, line, self.expression(value))
+        else:
+            self.out.typed(option, raw, line)
+
+    def ge_dict(self, node: ast.Dict) -> None:
+        for key, value in zip(node.keys, node.values, strict=True):
+            name = _literal(key) if key is not None else None
+            if isinstance(name, str) and name in self.names.ge:
+                self.out.frameworks.add("ge")
+                self.ge_value(name, value, getattr(key, "lineno", node.lineno))
+
+    def ge_value(self, name: str, node: ast.expr, line: int) -> None:
+        option = self.names.ge[name]
+        raw = _literal(node)
+        if raw is _DYNAMIC:
+            self.out.dynamic(option, line, self.expression(node), label=f"{option.id} ({name})")
+        elif isinstance(raw, str):
+            self.out.text(option, raw, line, RANK_CODE)
+        else:
+            # GE option values are strings (cann-facts.md section 1); say so, and read the value.
+            self.out.finding("import-ge-value-not-string", line, name=name, value=raw)
+            self.out.typed(option, raw, line)
+
+
+def import_script(text: str, source: str) -> ImportedSettings:
+    """The memory and cache settings a Python script makes, read with `ast` (never executed).
+
+    Raises InputError (naming `source` and the line) when the text is not Python.
+    """
+    try:
+        tree = ast.parse(text, filename=source)
+    except SyntaxError as exc:
+        raise InputError.from_code("import-not-python", source, exc.lineno, reason=exc.msg) from None
+    except ValueError as exc:  # e.g. a NUL byte in the source
+        raise InputError.from_code("import-not-python", source, reason=str(exc)) from None
+    return _ScriptReader(text, source).read(tree)
+
+
+# ---------------------------------------------------------------------------------------------
+# Environment files
+# ---------------------------------------------------------------------------------------------
+
+
+def import_env_settings(envfile: Any) -> ImportedSettings:
+    """The settings of an env file parsed by app.io.envfile (its own findings are not repeated)."""
+    source = getattr(envfile, "source", None) or "<env>"
+    out = _Collector(str(source))
+    for name, value in envfile.values.items():
+        out.env(name, value, envfile.lines.get(name))
+    return out.result()
+
+
+_FISH_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "e": "\x1b", "a": "\a", "b": "\b", "f": "\f", "v": "\v"}
+_FISH_EXPANSIONS = "$()*?{}"
+
+
+class _FishWords:
+    """Splits fish source into commands of words, decoding quotes and escapes.
+
+    Handles what fish gives a literal meaning to (single and double quotes, backslash escapes
+    including \\xHH and \\XHH bytes, \\u, \\U, octal, line continuations, comments). A word that
+    would be expanded (variables, command substitution, globs, braces, a leading ~) is marked,
+    not expanded.
+    """
+
+    def __init__(self, text: str):
+        self.text = text
+        self.pos = 0
+        self.line = 1
+
+    def _peek(self, offset: int = 0) -> str:
+        index = self.pos + offset
+        return self.text[index] if index < len(self.text) else ""
+
+    def _advance(self) -> str:
+        ch = self.text[self.pos]
+        self.pos += 1
+        if ch == "\n":
+            self.line += 1
+        return ch
+
+    def _hex(self, limit: int, digits: str = "0123456789abcdefABCDEF") -> str:
+        out = ""
+        while len(out) < limit and self._peek() and self._peek() in digits:
+            out += self._advance()
+        return out
+
+    def _escape(self, buf: bytearray) -> None:
+        ch = self._advance() if self._peek() else "\\"
+        if ch == "\n":
+            return  # line continuation
+        if ch in _FISH_SIMPLE_ESCAPES:
+            buf += _FISH_SIMPLE_ESCAPES[ch].encode()
+        elif ch in "xX":
+            digits = self._hex(2)
+            buf += bytes([int(digits, 16)]) if digits else ch.encode()
+        elif ch in "uU":
+            digits = self._hex(4 if ch == "u" else 8)
+            buf += chr(int(digits, 16)).encode("utf-8", "surrogatepass") if digits else ch.encode()
+        elif ch in "01234567":
+            digits = ch + self._hex(2, "01234567")
+            buf += bytes([int(digits, 8) & 0xFF])
+        elif ch == "c" and self._peek():
+            buf += bytes([ord(self._advance()) & 0x1F])
+        else:
+            buf += ch.encode("utf-8", "surrogatepass")
+
+    def commands(self) -> Iterable[tuple[int, list[tuple[str, bool]]]]:
+        """(line, [(word, expands)]) for each command."""
+        words: list[tuple[str, bool]] = []
+        start = self.line
+        while self.pos < len(self.text):
+            ch = self._peek()
+            if ch in "\n;":
+                self._advance()
+                if words:
+                    yield start, words
+                words = []
+                start = self.line
+            elif ch in " \t\r":
+                self._advance()
+            elif ch == "#":
+                while self._peek() and self._peek() != "\n":
+                    self._advance()
+            else:
+                if not words:
+                    start = self.line
+                words.append(self._word())
+        if words:
+            yield start, words
+
+    def _word(self) -> tuple[str, bool]:
+        buf = bytearray()
+        expands = self._peek() == "~"
+        while self.pos < len(self.text):
+            ch = self._peek()
+            if ch in " \t\r\n;":
+                break
+            self._advance()
+            if ch == "\\":
+                self._escape(buf)
+            elif ch == "'":
+                while self.pos < len(self.text) and self._peek() != "'":
+                    c = self._advance()
+                    if c == "\\" and self._peek() in ("\\", "'"):
+                        c = self._advance()
+                    buf += c.encode("utf-8", "surrogatepass")
+                if self.pos < len(self.text):
+                    self._advance()
+            elif ch == '"':
+                while self.pos < len(self.text) and self._peek() != '"':
+                    c = self._advance()
+                    if c == "\\" and self._peek() in ('\\', '"', "$", "\n"):
+                        c = self._advance()
+                        if c == "\n":
+                            continue
+                    elif c == "$":
+                        expands = True
+                    buf += c.encode("utf-8", "surrogatepass")
+                if self.pos < len(self.text):
+                    self._advance()
+            else:
+                if ch in _FISH_EXPANSIONS:
+                    expands = True
+                buf += ch.encode("utf-8", "surrogatepass")
+        return buf.decode("utf-8", "surrogateescape"), expands
+
+
+def import_fish_env(text: str, source: str) -> ImportedSettings:
+    """The settings of a fish file: `set -gx NAME value` (and `set --export --global ...`)."""
+    out = _Collector(source)
+    for line, words in _FishWords(text).commands():
+        if words[0] != ("set", False):
+            continue
+        args = [w for w in words[1:]]
+        flags = set()
+        while args and args[0][0].startswith("-") and args[0][0] != "--":
+            flags.add(args.pop(0)[0])
+        if args and args[0][0] == "--":
+            args.pop(0)
+        erase = any(f in ("-e", "--erase") or (not f.startswith("--") and "e" in f) for f in flags)
+        if not args or erase:
+            continue
+        (name, _), values = args[0], args[1:]
+        if any(expands for _, expands in values):
+            out.finding("import-shell-expansion", line, name=name,
+                        expression=" ".join(v for v, _ in values)[:60])
+            continue
+        if len(values) != 1:
+            # fish joins a list with spaces when it exports it; a cache setting is one value.
+            out.env(name, _DYNAMIC, line, " ".join(v for v, _ in values)[:60])
+            continue
+        out.env(name, values[0][0], line)
+    return out.result()
+
+
+# ---------------------------------------------------------------------------------------------
+# op_cache.ini, profiles, and any export format
+# ---------------------------------------------------------------------------------------------
+
+
+def import_ini_settings(ini: Any) -> ImportedSettings:
+    """The size settings of an op_cache.ini (app.opcache.ini.OpCacheIni), read as CANN reads
+    them: the number std::stoi finds at the start of the value ("500MB" gives 500). Whether
+    CANN uses the file at all (version lines, foreign sections) is the ini's own findings' job."""
+    from cann_config.app.opcache.ini import cann_stoi
+
+    catalog = load_catalog()
+    out = _Collector(str(ini.source))
+    by_key = {o.targets.ini: o for o in catalog.options.values() if o.targets.ini}
+    for key, entry in ini.values_as_cann_reads().items():
+        option = by_key.get(key)
+        if option is None:
+            continue
+        number = cann_stoi(entry.value)
+        if number.value is None:
+            out.finding("import-invalid-value", entry.line, option=option.id,
+                        reason=f"{entry.value!r} is not a number CANN can read")
+        else:
+            out.typed(option, number.value, entry.line)
+    return out.result()
+
+
+def import_profile_text(text: str, source: str) -> ImportedSettings:
+    """A profile (JSON) as ImportedSettings; InputError when it is not a valid profile."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError.from_code("import-error-not-json", source, exc.lineno, detail=exc.msg) from None
+    profile = profile_from_json(data, source)
+    settings = {oid: (value, None) for oid, value in profile.options.items()}
+    return ImportedSettings(source, settings, [], profile.framework)
+
+
+def import_text(text: str, fmt: str, source: str) -> ImportedSettings:
+    """Read back the text of an export format (app.io.exporters.FORMATS)."""
+    if fmt in ("tf1-estimator", "tf1-session", "tf2", "ge-options"):
+        return import_script(text, source)
+    if fmt == "env-bash":
+        from cann_config.app.io.envfile import parse_env_text
+
+        return import_env_settings(parse_env_text(text, source))
+    if fmt == "env-fish":
+        return import_fish_env(text, source)
+    if fmt == "op-cache-ini":
+        from cann_config.app.opcache.ini import parse_op_cache_ini
+
+        return import_ini_settings(parse_op_cache_ini(text.encode("utf-8"), source))
+    if fmt == "profile":
+        return import_profile_text(text, source)
+    raise ValueError(f"unknown format {fmt!r}")
+
+
+MAX_SCRIPT_BYTES = 8 << 20
+
+
+def _read_source_text(path: str | os.PathLike[str], kind: Message) -> str:
+    """A script or fish file as text; InputError (one line naming the file) when unusable."""
+    from cann_config.app.io.inputfiles import read_input_bytes
+
+    data, _ = read_input_bytes(path, kind, MAX_SCRIPT_BYTES)
+    if b"\x00" in data:
+        raise InputError.from_code("cache-error-nul", path)
+    return data.decode("utf-8", "replace")
+
+
+def import_script_file(path: str | os.PathLike[str]) -> ImportedSettings:
+    """`import_script` on a file (the CLI's --script and the wizard's "open script")."""
+    return import_script(_read_source_text(path, Message("cache-kind-script")), str(path))
+
+
+def import_fish_file(path: str | os.PathLike[str]) -> ImportedSettings:
+    """`import_fish_env` on a file (a saved env-fish export)."""
+    return import_fish_env(_read_source_text(path, Message("cache-kind-env-file")), str(path))

@@ -1,0 +1,476 @@
+"""The values CANN will actually use for the op cache, where each comes from, and why others lose.
+
+Why this module exists: users set the cache in three places that override each other and ask
+"why is my setting ignored?". This module answers exactly as CANN decides (cann-facts.md
+section 2; `te_cache_space_manager.cc` `UpdateOpCacheSizeCfg`, `GetCacheSpaceMaxSizeCfg`,
+`GetCacheRemainSizeRadio`; `te_cache_manager.cc`):
+
+- `max_op_cache_size` / `remain_cache_size_ratio`: op_cache.ini › environment › default
+  (500 MB / 50 %). The ini counts only when CANN uses the file at all (see app/opcache_ini.py)
+  and then only when **both** of its size values are valid; otherwise both come from the
+  environment. The ini values go through `std::stoi` (a leading number is read: "500 # MB" is
+  500): max -1 turns ageing off, 0 and < -1 are invalid; the ratio must be 1..100.
+  `ASCEND_MAX_OP_CACHE_SIZE` goes through `std::stoi` too (-1 or 1..2147483647, else a warning and
+  500); `ASCEND_REMAIN_CACHE_SIZE_RATIO` through `atoi` (0..100 accepted, else a warning and 50;
+  a value that is not a number reads as 0). A value set by a profile or a script (which sets the
+  variable for its own process) sits between the ini and the shell environment.
+- `op_compiler_cache_mode`: the framework's option, else its default (`enable`; `disable` for
+  ATC and AscendCL). torch_npu reads `ACL_OP_COMPILER_CACHE_MODE` and silently turns any other
+  value into `enable`.
+- `op_compiler_cache_dir`: see app/cachedir.py.
+
+Public API:
+    resolve_settings(*, ini, environ, profile=None, framework=None, settings=None, env_file=None,
+                     home=None, installed_versions=None) -> Resolution
+    Resolution: effective: dict[option_id, Effective], findings: list[Finding],
+                cache_dir: CacheDirResolution, framework
+    Effective(value, source, file, line, variable, detail); Effective.to_json(lang=None)
+    Setting(value, file=None, line=None): a choice from a profile or a script.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from cann_config.app.catalog import Catalog, Value, load_catalog
+from cann_config.app.findings import Finding, make_finding, sort_findings, unique_findings
+from cann_config.app.i18n import pick
+from cann_config.app.io.envfile import EnvFile
+from cann_config.app.opcache.cachedir import CacheDirResolution, resolve_cache_dir
+from cann_config.app.opcache.ini import (
+    INT_MAX,
+    MAX_SIZE,
+    REMAIN_RATIO,
+    VERSION_KEYS,
+    CannEntry,
+    OpCacheIni,
+    cann_stoi,
+)
+from cann_config.app.profile import Profile
+
+SOURCES = ("op_cache.ini", "env", "default", "profile")
+CACHE_OPTIONS = ("max_op_cache_size", "remain_cache_size_ratio", "op_compiler_cache_mode", "op_compiler_cache_dir")
+MAX_ENV = "ASCEND_MAX_OP_CACHE_SIZE"
+RATIO_ENV = "ASCEND_REMAIN_CACHE_SIZE_RATIO"
+TORCH_MODE_ENV = "ACL_OP_COMPILER_CACHE_MODE"
+TORCH_DIR_ENV = "ACL_OP_COMPILER_CACHE_DIR"
+AGEING_OFF = -1
+DEFAULT_MAX_MB = 500
+DEFAULT_RATIO = 50
+
+
+def _text(code: str, **params: Any) -> dict[str, str]:
+    return dict(make_finding(code, **params).text)
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A value chosen outside op_cache.ini and the environment: a profile or a script."""
+
+    value: Value
+    file: str | None = None
+    line: int | None = None
+
+    def where(self) -> str:
+        if self.file is None:
+            return "profile"
+        return self.file if self.line is None else f"{self.file}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Effective:
+    """The value CANN uses and where it comes from."""
+
+    value: Value
+    source: str  # one of SOURCES
+    file: str | None = None
+    line: int | None = None
+    variable: str | None = None  # the env var or option name, when one decided it
+    detail: Mapping[str, str] | None = None  # how it was decided, zh and en
+
+    def to_json(self, lang: str | None = None) -> dict[str, Any]:
+        data: dict[str, Any] = {"value": self.value, "source": self.source, "file": self.file, "line": self.line}
+        if self.variable:
+            data["variable"] = self.variable
+        if self.detail:
+            data["detail"] = pick(self.detail, lang)
+        return data
+
+
+@dataclass
+class Resolution:
+    effective: dict[str, Effective]
+    findings: list[Finding]
+    cache_dir: CacheDirResolution
+    framework: str | None = None
+    ini_used: bool = False  # CANN takes both size values from op_cache.ini
+
+    def has_errors(self) -> bool:
+        return any(f.severity == "error" for f in self.findings)
+
+
+# ---------------------------------------------------------------------------------------------
+# How CANN turns text into numbers
+# ---------------------------------------------------------------------------------------------
+
+
+def c_atoi(text: str) -> tuple[int, bool, bool]:
+    """`atoi(text)` as glibc computes it: (value, had digits, characters after the number).
+
+    atoi is `(int) strtol(text, NULL, 10)`: leading C whitespace and a sign, then digits; no
+    digits gives 0; the long saturates at 64 bits and the cast keeps the low 32 bits (inference:
+    what glibc on a 64-bit host does; the C standard leaves overflow undefined).
+    """
+    match = re.match(r"[ \t\n\v\f\r]*([+-]?)([0-9]*)", text)
+    assert match is not None
+    sign, digits = match.groups()
+    if not digits:
+        return 0, False, bool(text.strip())
+    number = int(sign + digits)
+    number = max(-(2**63), min(2**63 - 1, number))
+    number &= 0xFFFFFFFF
+    if number >= 2**31:
+        number -= 2**32
+    return number, True, match.end() != len(text)
+
+
+def _env_where(env_file: EnvFile | None, name: str) -> tuple[str | None, int | None]:
+    if env_file is not None and name in env_file.values:
+        return env_file.source, env_file.lines.get(name)
+    return None, None
+
+
+def _trim(text: str) -> str:
+    return text.strip(" \t")
+
+
+# ---------------------------------------------------------------------------------------------
+# The resolver
+# ---------------------------------------------------------------------------------------------
+
+
+class _Resolver:
+    def __init__(self, *, ini: OpCacheIni | None, environ: Mapping[str, str], settings: Mapping[str, Setting],
+                 framework: str | None, env_file: EnvFile | None, home: str | None,
+                 installed: Mapping[str, str] | None, catalog: Catalog):
+        self.ini = ini
+        self.env = environ
+        self.settings = settings
+        self.framework = framework
+        self.env_file = env_file
+        self.home = home
+        self.installed = installed
+        self.catalog = catalog
+        self.effective: dict[str, Effective] = {}
+        self.findings: list[Finding] = []
+
+    def add(self, code: str, file: str | None = None, line: int | None = None, **params: Any) -> None:
+        self.findings.append(make_finding(code, file=file, line=line, **params))
+
+    def env_value(self, name: str) -> str | None:
+        """The variable as CANN reads it (trimmed of spaces and tabs); None when unset or empty."""
+        raw = self.env.get(name)
+        if raw is None:
+            return None
+        value = _trim(raw)
+        return value or None
+
+    # -- cache mode -------------------------------------------------------------------------
+
+    def resolve_mode(self) -> None:
+        option = self.catalog.option("op_compiler_cache_mode")
+        raw = self.env.get(TORCH_MODE_ENV)
+        file, line = _env_where(self.env_file, TORCH_MODE_ENV)
+        setting = self.settings.get(option.id)
+        if self.framework == "pytorch" and raw:
+            # torch_npu: enable/disable/force, case-sensitive; anything else silently becomes enable.
+            if raw in option.allowed_values():
+                value: Value = raw
+            else:
+                value = "enable"
+                self.add("cache-env-mode-invalid", file, line, value=raw)
+            result = Effective(value, "env", file, line, TORCH_MODE_ENV,
+                               _text("cache-detail-env", variable=TORCH_MODE_ENV))
+            if setting is not None and setting.value != value:
+                self.add("cache-profile-overridden-by-env", setting.file, setting.line, option=option.id,
+                         value=setting.value, variable=TORCH_MODE_ENV, env_value=raw)
+        elif setting is not None:
+            reason = option.check(setting.value)
+            if reason:
+                self.add("cache-option-invalid", setting.file, setting.line, option=option.id,
+                         value=setting.value, allowed=", ".join(map(str, option.allowed_values())))
+            result = Effective(setting.value, "profile", setting.file, setting.line, None,
+                               _text("cache-detail-profile", where=setting.where()))
+        else:
+            value = self.catalog.default_for(option.id, self.framework)
+            if self.framework in self.catalog.frameworks:
+                name = pick(self.catalog.frameworks[self.framework].name, "en")
+                detail = _text("cache-detail-framework-default", framework=name)
+            else:
+                detail = _text("cache-detail-mode-default-unknown")
+            result = Effective(value, "default", None, None, None, detail)
+        if raw and self.framework not in (None, "pytorch"):
+            self.add("cache-env-torch-only", file, line, variable=TORCH_MODE_ENV, framework=self.framework)
+        for note in option.notes_for(result.value):
+            self.findings.append(Finding(note.severity, note.code, dict(note.text), result.file, result.line))
+        self.effective[option.id] = result
+
+    # -- cache dir --------------------------------------------------------------------------
+
+    def resolve_dir(self) -> CacheDirResolution:
+        setting = self.settings.get("op_compiler_cache_dir")
+        option_value = ""
+        where = None
+        torch_env = self.framework == "pytorch" and _trim(self.env.get(TORCH_DIR_ENV, ""))
+        if setting is not None and isinstance(setting.value, str) and setting.value and not torch_env:
+            option_value, where = setting.value, setting.where()
+        resolution = resolve_cache_dir(self.framework, option_value, self.env, self.home, where)
+        self.findings.extend(resolution.findings)
+        if setting is not None and setting.value and torch_env:
+            self.add("cache-profile-overridden-by-env", setting.file, setting.line, option="op_compiler_cache_dir",
+                     value=setting.value, variable=TORCH_DIR_ENV, env_value=self.env.get(TORCH_DIR_ENV, ""))
+        if self.framework not in (None, "pytorch") and self.env.get(TORCH_DIR_ENV):
+            file, line = _env_where(self.env_file, TORCH_DIR_ENV)
+            self.add("cache-env-torch-only", file, line, variable=TORCH_DIR_ENV, framework=self.framework)
+        if resolution.source == "option":
+            effective = Effective(resolution.value, "profile", setting.file if setting else None,
+                                  setting.line if setting else None, resolution.variable, resolution.how)
+        elif resolution.source == "env":
+            file, line = _env_where(self.env_file, resolution.variable or "")
+            effective = Effective(resolution.value, "env", file, line, resolution.variable, resolution.how)
+        else:
+            effective = Effective(resolution.value, "default", None, None, None, resolution.how)
+        self.effective["op_compiler_cache_dir"] = effective
+        return resolution
+
+    # -- size limit and keep ratio ------------------------------------------------------------
+
+    def ini_pair(self) -> tuple[CannEntry, CannEntry] | None:
+        """The two ini entries when CANN takes both values from op_cache.ini, else None (with findings)."""
+        ini = self.ini
+        if ini is None:
+            return None
+        values = ini.values_as_cann_reads()
+        max_e, ratio_e = values.get(MAX_SIZE), values.get(REMAIN_RATIO)
+        src = ini.source
+        if not ini.counts:
+            ignored = [e for e in (max_e, ratio_e) if e is not None]
+            if ignored:
+                name = ini.path.name if ini.path is not None else src
+                shown = ", ".join(f"{e.key}={e.value.rstrip()} ({name}:{e.line})" for e in ignored)
+                self.add("cache-ini-values-ignored", src, ignored[0].line, settings=shown)
+            return None
+        if max_e is None and ratio_e is None:
+            return None
+        if max_e is None or ratio_e is None:
+            present = max_e or ratio_e
+            assert present is not None
+            missing = REMAIN_RATIO if max_e is not None else MAX_SIZE
+            default = self.catalog.option(missing).default
+            self.add("cache-ini-size-pair-incomplete", src, present.line, present=present.key, missing=missing,
+                     default=default, suggestion={missing: default})
+            return None
+        ok = True
+        for entry in (max_e, ratio_e):
+            parsed = cann_stoi(entry.value)
+            shown = entry.value.rstrip()
+            if parsed.error == "not-a-number":
+                self.add("cache-ini-value-not-number", src, entry.line, key=entry.key, value=shown)
+                ok = False
+                continue
+            if parsed.error == "out-of-range":
+                self.add("cache-ini-value-out-of-range", src, entry.line, key=entry.key, value=shown)
+                ok = False
+                continue
+            number = parsed.value
+            assert number is not None
+            if entry.key == MAX_SIZE and (number == 0 or number < AGEING_OFF or number > INT_MAX):
+                self.add("cache-ini-max-invalid", src, entry.line, value=shown)
+                ok = False
+            elif entry.key == REMAIN_RATIO and not 0 < number <= 100:
+                self.add("cache-ini-ratio-invalid", src, entry.line, value=shown)
+                ok = False
+            elif parsed.prefix_only and "#" not in entry.value and entry.value[parsed.number_span[1]:].strip():
+                self.add("cache-ini-numeric-prefix", src, entry.line, key=entry.key, value=shown, number=number)
+        return (max_e, ratio_e) if ok else None
+
+    def resolve_sizes(self) -> None:
+        pair = self.ini_pair()
+        max_setting = self.settings.get(MAX_SIZE)
+        ratio_setting = self.settings.get(REMAIN_RATIO)
+        if pair is not None:
+            max_e, ratio_e = pair
+            src = self.ini.source if self.ini else None
+            max_value = cann_stoi(max_e.value).value
+            ratio_value = cann_stoi(ratio_e.value).value
+            assert max_value is not None and ratio_value is not None
+            self.effective[MAX_SIZE] = Effective(max_value, "op_cache.ini", src, max_e.line, MAX_SIZE,
+                                                 _text("cache-detail-ini", ini_line=max_e.line))
+            self.effective[REMAIN_RATIO] = Effective(ratio_value, "op_cache.ini", src, ratio_e.line, REMAIN_RATIO,
+                                                     _text("cache-detail-ini", ini_line=ratio_e.line))
+            for variable in (MAX_ENV, RATIO_ENV):
+                if self.env_value(variable) is not None:
+                    file, line = _env_where(self.env_file, variable)
+                    self.add("cache-env-overridden-by-ini", file, line, variable=variable,
+                             value=self.env_value(variable), ini_line=max_e.line)
+            for setting, key in ((max_setting, MAX_SIZE), (ratio_setting, REMAIN_RATIO)):
+                if setting is not None:
+                    self.add("cache-profile-overridden-by-ini", setting.file, setting.line, option=key,
+                             value=setting.value, ini_line=max_e.line)
+            if max_value == AGEING_OFF:
+                self.add("cache-ageing-off", src, max_e.line, where="op_cache.ini")
+            return
+        self.effective[MAX_SIZE] = self.size_from_env_or_default(
+            MAX_SIZE, MAX_ENV, max_setting, DEFAULT_MAX_MB, self.parse_env_max)
+        ageing_off = self.effective[MAX_SIZE].value == AGEING_OFF
+        self.effective[REMAIN_RATIO] = self.size_from_env_or_default(
+            REMAIN_RATIO, RATIO_ENV, ratio_setting, DEFAULT_RATIO, self.parse_env_ratio, quiet=ageing_off)
+        if ageing_off:
+            where = self.effective[MAX_SIZE]
+            self.add("cache-ageing-off", where.file, where.line, where=where.variable or where.source)
+
+    def size_from_env_or_default(self, key: str, variable: str, setting: Setting | None, default: int,
+                                 parse: Any, quiet: bool = False) -> Effective:
+        if setting is not None:
+            option = self.catalog.option(key)
+            reason = option.check(setting.value)
+            if reason is None:
+                if self.env_value(variable) is not None:
+                    file, line = _env_where(self.env_file, variable)
+                    self.add("cache-env-overridden-by-profile", file, line, variable=variable,
+                             value=self.env_value(variable), where=setting.where())
+                return Effective(setting.value, "profile", setting.file, setting.line, variable,
+                                 _text("cache-detail-profile", where=setting.where()))
+            self.add("cache-option-invalid", setting.file, setting.line, option=key, value=setting.value,
+                     allowed=f"{option.min}..{option.max}" + (" or -1" if key == MAX_SIZE else ""))
+        raw = self.env_value(variable)
+        if raw is None:
+            return Effective(default, "default", None, None, None, _text("cache-detail-default", variable=variable))
+        file, line = _env_where(self.env_file, variable)
+        value = parse(raw, file, line, quiet)
+        if value is None:
+            return Effective(default, "default", None, None, variable,
+                             _text("cache-detail-env-fallback", variable=variable, value=raw, default=default))
+        return Effective(value, "env", file, line, variable, _text("cache-detail-env", variable=variable))
+
+    def parse_env_max(self, raw: str, file: str | None, line: int | None, quiet: bool) -> int | None:
+        parsed = cann_stoi(raw)
+        if parsed.value is None:
+            self.add("cache-env-max-not-number", file, line, value=raw)
+            return None
+        # cann-facts.md section 2: 0, < -1 and > INT_MAX are invalid (env and ini alike).
+        if parsed.value == 0 or parsed.value < AGEING_OFF or parsed.value > INT_MAX:
+            self.add("cache-env-max-invalid", file, line, value=raw)
+            return None
+        if parsed.prefix_only:
+            self.add("cache-env-numeric-prefix", file, line, variable=MAX_ENV, value=raw, number=parsed.value)
+        return parsed.value
+
+    def parse_env_ratio(self, raw: str, file: str | None, line: int | None, quiet: bool) -> int | None:
+        value, had_digits, trailing = c_atoi(raw)
+        if quiet:
+            # CacheSpaceInitialize returns before reading the ratio when ageing is off.
+            self.add("cache-env-ratio-unused", file, line, value=raw)
+            return value if 0 <= value <= 100 else None
+        if value < 0 or value > 100:
+            self.add("cache-env-ratio-invalid", file, line, value=raw)
+            return None
+        if value == 0:
+            self.add("cache-env-ratio-zero", file, line, value=raw, suggestion={REMAIN_RATIO: DEFAULT_RATIO})
+        elif trailing:
+            self.add("cache-env-numeric-prefix", file, line, variable=RATIO_ENV, value=raw, number=value)
+        return value
+
+    # -- the rest ---------------------------------------------------------------------------
+
+    def check_versions(self, soc_hint: str) -> None:
+        ini = self.ini
+        if ini is None or not ini.counts or not self.installed:
+            return
+        values = ini.values_as_cann_reads()
+        for key in VERSION_KEYS:
+            entry = values.get(key)
+            wanted = self.installed.get(key)
+            if entry is not None and wanted and entry.value != wanted:
+                self.add("cache-ini-version-differs", ini.source, entry.line, key=key,
+                         value=entry.value.rstrip("\r"), installed=wanted, soc_dir=soc_hint)
+
+    def memory_options(self) -> None:
+        for oid, setting in self.settings.items():
+            option = self.catalog.options.get(oid)
+            if option is None or option.page != "memory":
+                continue
+            reason = option.check(setting.value)
+            if reason:
+                allowed = ", ".join(map(str, option.allowed_values())) or "-"
+                self.add("cache-option-invalid", setting.file, setting.line, option=oid, value=setting.value,
+                         allowed=allowed)
+            self.effective[oid] = Effective(setting.value, "profile", setting.file, setting.line, None,
+                                            _text("cache-detail-profile", where=setting.where()))
+            for note in option.notes_for(setting.value):
+                self.findings.append(Finding(note.severity, note.code, dict(note.text), setting.file, setting.line))
+        legacy = self.catalog.option("static_memory_policy").legacy_env or "GE_USE_STATIC_MEMORY"
+        raw = self.env.get(legacy)
+        if raw:
+            file, line = _env_where(self.env_file, legacy)
+            policy = self.settings.get("static_memory_policy")
+            if policy is not None:
+                self.add("cache-env-static-memory-conflict", file, line, variable=legacy, value=raw,
+                         policy=policy.value, where=policy.where())
+            else:
+                self.add("cache-env-static-memory-legacy", file, line, variable=legacy, value=raw)
+
+
+def _settings_from(profile: Profile | None, settings: Mapping[str, Setting | Value] | None) -> dict[str, Setting]:
+    result: dict[str, Setting] = {}
+    if profile is not None:
+        for oid, value in profile.options.items():
+            result[oid] = Setting(value)
+    for oid, item in (settings or {}).items():
+        result[oid] = item if isinstance(item, Setting) else Setting(item)
+    return result
+
+
+def resolve_settings(*, ini: OpCacheIni | None, environ: Mapping[str, str], profile: Profile | None = None,
+                     framework: str | None = None, settings: Mapping[str, Setting | Value] | None = None,
+                     env_file: EnvFile | None = None, home: str | None = None,
+                     installed_versions: Mapping[str, str] | None = None, soc_version: str | None = None) -> Resolution:
+    """Resolve the op cache settings as CANN would, with findings explaining every lost value.
+
+    `environ` is the environment the job runs with (an env file's values already applied);
+    `env_file`, when given, supplies the file and line of each variable it set. `settings`
+    (option id -> Setting or value) are choices from a script or the wizard and override the
+    profile's. `installed_versions` ({"adk_version", "ops_version"}) enables the check of the
+    version lines against the installed CANN. `soc_version` names the SoC dir in messages.
+    """
+    catalog = load_catalog()
+    chosen = _settings_from(profile, settings)
+    if framework is None and profile is not None and (profile.options or profile.device):
+        framework = profile.framework
+    extra: list[Finding] = []
+    if framework is None and (environ.get(TORCH_MODE_ENV) or environ.get(TORCH_DIR_ENV)):
+        framework = "pytorch"
+        extra.append(make_finding("cache-framework-assumed-pytorch"))
+    if framework is not None and framework not in catalog.frameworks:
+        raise ValueError(f"unknown framework {framework!r}; use one of {', '.join(catalog.frameworks)}")
+    resolver = _Resolver(ini=ini, environ=environ, settings=chosen, framework=framework, env_file=env_file,
+                         home=home, installed=installed_versions, catalog=catalog)
+    resolver.findings.extend(extra)
+    resolver.resolve_mode()
+    cache_dir = resolver.resolve_dir()
+    resolver.resolve_sizes()
+    resolver.check_versions(str(cache_dir.soc_dir(soc_version or "<SoC>")))
+    resolver.memory_options()
+    if resolver.effective["op_compiler_cache_mode"].value == "disable":
+        resolver.add("cache-mode-disabled")
+    ordered = {oid: resolver.effective[oid] for oid in catalog.options if oid in resolver.effective}
+    ini_used = ordered[MAX_SIZE].source == "op_cache.ini"
+    return Resolution(ordered, sort_findings(unique_findings(resolver.findings)), cache_dir, framework, ini_used)
+
+
+
+
+__all__ = ["Effective", "Resolution", "Setting", "resolve_settings", "c_atoi", "SOURCES", "CACHE_OPTIONS"]

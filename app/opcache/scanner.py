@@ -1,0 +1,583 @@
+"""What the operator-compile cache holds on disk, measured without freezing anything.
+
+The disk-usage gauge and `cann-config scan` need, for `<base>/kernel_cache/`, the usage of each
+SoC dir (CANN's size limit applies to each SoC dir separately; cann-facts.md section 2, "Size
+limit and keep ratio"), the free space of the filesystem and what kind of filesystem it is.
+A cache can hold hundreds of thousands of files, possibly on a network mount, so the walk is a
+generator: a GUI worker pulls `ScanProgress` batches (one every `batch_seconds`) and forwards
+them; `should_stop` is polled between batches, so Stop takes effect at once. The last item is
+always final (`done=True`) and carries the `CacheUsage`.
+
+How it walks (the rules of baobab/ncdu/du, DESIGN.md "scanner (worker, batches)"):
+- one `lstat` per entry at most: `os.listdir` on a directory file descriptor, then
+  `os.lstat(name, dir_fd=fd)`, which is `fstatat(dirfd, name, AT_SYMLINK_NOFOLLOW)` like
+  `du`'s fts: no full-path lookups and no DirEntry objects (measured on 200,000 files, bare
+  walks: 1.38x `du -sb` this way, 1.59x with `os.scandir(fd)`, 1.77x with path-based scandir);
+- symlinks are never followed (directories are opened with O_NOFOLLOW relative to their parent);
+- the walk never leaves the filesystem of the kernel_cache dir (a subdir with another st_dev is
+  listed in `other_fs` and skipped, like `du -x`);
+- hard links are counted once by (st_dev, st_ino) for the byte totals;
+- apparent bytes are `st_size`, allocated bytes `st_blocks * 512`, directories included, so the
+  totals equal `du -sbx` and `du -sxB1` of the same dir;
+- an entry that cannot be read is counted and listed with the reason; it never stops the walk.
+
+Besides du's numbers every SoC dir carries `cann_bytes`, the size CANN itself compares with
+`max_op_cache_size`: `TeFileUtils::GetDirectorySize` (hicann/ge `te_file_utils.cc`) adds the
+`st_size` of every regular file under the SoC dir, each hard-link name again, directories not at
+all. It also records the cleanup candidates CANN would collect (`*.json` except `*_mix_aic.json`
+and `*_mix_aiv.json`, `te_cache_space_manager.cc` `CollectCacheJsonFileAccessTime`) with their
+access time, so `app.opcache.cleanup.predict_cleanup` needs no second walk; json contents are read
+there, never here.
+
+Files directly in kernel_cache (op_cache.ini, CANN's lock files) and the kernel_cache dir itself
+are counted in `CacheUsage.top`, apart from the SoC dirs.
+"""
+
+from __future__ import annotations
+
+import os
+import stat as stat_mod
+import time
+from array import array
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from itertools import compress
+from operator import attrgetter, methodcaller
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from cann_config.app.errors import InputError, Message, os_reason
+
+# CollectCacheJsonFileAccessTime (te_cache_space_manager.cc): main jsons end with ".json";
+# "_mix_aic.json"/"_mix_aiv.json" are sub-kernels reached through their main json's jsonList.
+JSON_SUFFIX = ".json"
+MIX_SUFFIXES = ("_mix_aic.json", "_mix_aiv.json")
+_MIX_LEN = len("_mix_aic.json")
+
+_S_IFMT = stat_mod.S_IFMT(0o177777)
+_S_IFDIR = stat_mod.S_IFDIR
+_S_IFREG = stat_mod.S_IFREG
+_S_IFLNK = stat_mod.S_IFLNK
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+# Entries handled between two looks at the clock inside one directory: a directory with
+# 100,000 files must not delay a batch (and a Stop) by the whole directory.
+_CHUNK = 2048
+
+ListdirFunc = Callable[[int], list[str]]
+
+_get_mode = attrgetter("st_mode")
+_get_nlink = attrgetter("st_nlink")
+_get_size = attrgetter("st_size")
+_get_blocks = attrgetter("st_blocks")
+_get_uid = attrgetter("st_uid")
+_get_atime = attrgetter("st_atime")
+_ends_with_json = methodcaller("endswith", JSON_SUFFIX)
+
+
+class JsonEntry(NamedTuple):
+    """A cleanup candidate as CANN collects it: the json, its access time and its size."""
+
+    path: str
+    atime: float
+    size: int
+
+
+@dataclass
+class SocUsage:
+    """Usage of one directory tree: a SoC dir, or (name "") kernel_cache itself and its loose files.
+
+    `files` counts every non-directory name (symlinks included); `apparent_bytes` and
+    `allocated_bytes` count each inode once (du); `cann_bytes` is CANN's own measure (see the
+    module docstring); `hard_links` counts the extra names of inodes already counted.
+    """
+
+    name: str
+    path: Path
+    files: int = 0
+    dirs: int = 0
+    apparent_bytes: int = 0
+    allocated_bytes: int = 0
+    cann_bytes: int = 0
+    hard_links: int = 0
+    symlinks: int = 0
+    other_users_files: int = 0
+    # Every "*.json" name the walk found, per directory chunk: (dir path + "/", names, atimes,
+    # sizes). Kept raw so the hot loop builds no string and no tuple per file;
+    # `json_candidates()` applies CANN's filter and gives JsonEntry items.
+    jsons: list[tuple[str, list[str], array, array]] = field(default_factory=list)
+    # app.opcache.cleanup's resolved groups by (json path, atime, size): repeated predictions (the wizard
+    # recomputes one on every change of the limit) read each json once.
+    group_cache: dict[tuple[str, float, int], Any] = field(default_factory=dict, repr=False, compare=False)
+
+    def json_candidates(self) -> list[JsonEntry]:
+        """The jsons CANN's cleaner would collect under this dir (CollectCacheJsonFileAccessTime).
+
+        A name longer than ".json" that ends with it, except names longer than "_mix_aic.json"
+        that end with "_mix_aic.json" or "_mix_aiv.json" (CANN's own length checks).
+        """
+        found = []
+        for prefix, names, atimes, sizes in self.jsons:
+            for name, atime, size in zip(names, atimes, sizes, strict=True):
+                if len(name) > len(JSON_SUFFIX) and not (len(name) > _MIX_LEN and name.endswith(MIX_SUFFIXES)):
+                    found.append(JsonEntry(prefix + name, atime, size))
+        return found
+
+    def totals(self) -> SocTotals:
+        return SocTotals(self.files, self.apparent_bytes, self.allocated_bytes, self.cann_bytes)
+
+
+class SocTotals(NamedTuple):
+    """A snapshot of one SoC dir's counters, safe to hand to another thread."""
+
+    files: int
+    apparent_bytes: int
+    allocated_bytes: int
+    cann_bytes: int
+
+
+@dataclass(frozen=True)
+class MountInfo:
+    """The /proc/mounts line of the filesystem holding a path."""
+
+    device: str
+    mount_point: str
+    fs_type: str
+    options: tuple[str, ...]
+
+    def option(self, name: str) -> str | None:
+        """The value of `name=value`, "" for a bare flag, None when absent."""
+        for opt in self.options:
+            key, sep, value = opt.partition("=")
+            if key == name:
+                return value if sep else ""
+        return None
+
+
+@dataclass
+class CacheUsage:
+    """The final result of a scan."""
+
+    kernel_cache: Path
+    socs: dict[str, SocUsage]
+    top: SocUsage
+    unreadable: list[tuple[str, str]] = field(default_factory=list)
+    other_fs: list[str] = field(default_factory=list)
+    other_uids: tuple[int, ...] = ()
+    free_bytes: int | None = None
+    fs_size_bytes: int | None = None
+    mount: MountInfo | None = None
+    elapsed: float = 0.0
+    stopped: bool = False
+
+    @property
+    def fs_type(self) -> str | None:
+        return self.mount.fs_type if self.mount else None
+
+    def _all(self) -> list[SocUsage]:
+        return [self.top, *self.socs.values()]
+
+    @property
+    def files(self) -> int:
+        return sum(u.files for u in self._all())
+
+    @property
+    def dirs(self) -> int:
+        return sum(u.dirs for u in self._all())
+
+    @property
+    def apparent_bytes(self) -> int:
+        return sum(u.apparent_bytes for u in self._all())
+
+    @property
+    def allocated_bytes(self) -> int:
+        return sum(u.allocated_bytes for u in self._all())
+
+    @property
+    def other_users_files(self) -> int:
+        return sum(u.other_users_files for u in self._all())
+
+
+@dataclass(frozen=True)
+class ScanProgress:
+    """One batch: running totals so far; the last one has `done=True` and the `usage`."""
+
+    done: bool
+    files: int
+    dirs: int
+    apparent_bytes: int
+    allocated_bytes: int
+    unreadable: int
+    elapsed: float
+    current: str
+    socs: Mapping[str, SocTotals]
+    stopped: bool = False
+    usage: CacheUsage | None = None
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or exc.__class__.__name__
+
+
+def _reason_message(exc: OSError) -> Message:
+    return os_reason(exc) if exc.strerror else Message.literal(exc.__class__.__name__)
+
+
+class _Frame:
+    """One open directory of the walk: its fd, its names still to read, its subdirs to visit."""
+
+    __slots__ = ("fd", "path", "names", "pos", "subdirs", "subdir_bytes", "next")
+
+    def __init__(self, fd: int, path: str, names: list[str]):
+        self.fd = fd
+        self.path = path
+        self.names = names
+        self.pos = 0  # names[:pos] are accounted for
+        self.subdirs: list[str] = []
+        # (apparent, allocated) of each subdir's own entry, already counted in this dir's tree.
+        self.subdir_bytes: list[tuple[int, int]] = []
+        self.next = 0
+
+    @property
+    def exhausted(self) -> bool:
+        return self.pos >= len(self.names)
+
+
+class _Walker:
+    """The walk's state shared by all SoC dirs (hard links seen, errors, device)."""
+
+    def __init__(self, dev: int, listdir: ListdirFunc):
+        self.dev = dev
+        self.listdir = listdir
+        self.uid = os.geteuid()
+        self.seen: set[tuple[int, int]] = set()
+        self.unreadable: list[tuple[str, str]] = []
+        self.other_fs: list[str] = []
+        self.other_uids: set[int] = set()
+
+    def open_dir(self, name: str, parent_fd: int, path: str) -> _Frame | None:
+        """Open a subdir relative to its parent without following a symlink; None if unreadable."""
+        try:
+            fd = os.open(name, _DIR_FLAGS, dir_fd=parent_fd)
+        except OSError as exc:
+            self.unreadable.append((path, _reason(exc)))
+            return None
+        try:
+            names = self.listdir(fd)
+        except OSError as exc:
+            os.close(fd)
+            self.unreadable.append((path, _reason(exc)))
+            return None
+        return _Frame(fd, path, names)
+
+    def read_chunk(self, frame: _Frame, acc: SocUsage) -> None:
+        """Account for the next _CHUNK names of `frame` (one lstat each).
+
+        This is the hot loop of the scan. The lstat calls run in a list comprehension; a chunk
+        of regular files with one link each (nearly every chunk of a cache) is then summed by
+        C-level `map`s, and only a chunk holding a directory, a symlink or a hard link is
+        walked entry by entry in Python (measured: 1.63x `du -sb` against 1.84x when every
+        entry goes through the Python loop).
+        """
+        fd = frame.fd
+        prefix = frame.path + "/"
+        names = frame.names[frame.pos:frame.pos + _CHUNK]
+        frame.pos += len(names)
+        lstat = os.lstat
+        try:
+            sts = [lstat(name, dir_fd=fd) for name in names]
+        except OSError:
+            names, sts = self._lstat_each(names, fd, prefix)
+        modes = set(map(_get_mode, sts))
+        if all(mode & _S_IFMT == _S_IFREG for mode in modes) and (not sts or max(map(_get_nlink, sts)) == 1):
+            count = len(sts)
+            size = sum(map(_get_size, sts))
+            acc.files += count
+            acc.apparent_bytes += size
+            acc.cann_bytes += size
+            acc.allocated_bytes += sum(map(_get_blocks, sts)) * 512
+            uids = list(map(_get_uid, sts))
+            mine = uids.count(self.uid)
+            if mine != count:
+                acc.other_users_files += count - mine
+                self.other_uids.update(uids)
+                self.other_uids.discard(self.uid)
+            mask = list(map(_ends_with_json, names))
+            if True in mask:
+                acc.jsons.append((prefix, list(compress(names, mask)), array("d", map(_get_atime, compress(sts, mask))),
+                                  array("q", map(_get_size, compress(sts, mask)))))
+            return
+        self._account_each(frame, acc, prefix, names, sts)
+
+    def _lstat_each(self, names: list[str], fd: int, prefix: str) -> tuple[list[str], list[os.stat_result]]:
+        """lstat name by name, listing those that fail (vanished since listed, EACCES, EIO)."""
+        good_names, good_sts = [], []
+        for name in names:
+            try:
+                st = os.lstat(name, dir_fd=fd)
+            except OSError as exc:
+                self.unreadable.append((prefix + name, _reason(exc)))
+                continue
+            good_names.append(name)
+            good_sts.append(st)
+        return good_names, good_sts
+
+    def _account_each(self, frame: _Frame, acc: SocUsage, prefix: str, names: list[str],
+                      sts: list[os.stat_result]) -> None:
+        """The general case, entry by entry: directories, symlinks, hard links, other users."""
+        seen = self.seen
+        uid = self.uid
+        json_names: list[str] = []
+        json_atimes = array("d")
+        json_sizes = array("q")
+        files = dirs = apparent = blocks = cann = links = symlinks = others = 0
+        for name, st in zip(names, sts, strict=True):
+            kind = st.st_mode & _S_IFMT
+            if kind == _S_IFDIR:
+                if st.st_dev != self.dev:
+                    self.other_fs.append(prefix + name)
+                else:
+                    dirs += 1
+                    apparent += st.st_size
+                    blocks += st.st_blocks
+                    frame.subdirs.append(name)
+                    frame.subdir_bytes.append((st.st_size, st.st_blocks * 512))
+                continue
+            files += 1
+            size = st.st_size
+            if kind == _S_IFREG:
+                # GetDirectorySize counts every regular file's name, hard link or not.
+                cann += size
+            elif kind == _S_IFLNK:
+                symlinks += 1
+            if st.st_nlink > 1:
+                key = (st.st_dev, st.st_ino)
+                if key in seen:
+                    links += 1
+                    size = -1
+                else:
+                    seen.add(key)
+            if size >= 0:
+                apparent += size
+                blocks += st.st_blocks
+            if st.st_uid != uid:
+                others += 1
+                self.other_uids.add(st.st_uid)
+            # CANN collects every name that is not a directory (d_type != DT_DIR).
+            if name.endswith(JSON_SUFFIX):
+                json_names.append(name)
+                json_atimes.append(st.st_atime)
+                json_sizes.append(st.st_size)
+        acc.files += files
+        acc.dirs += dirs
+        acc.apparent_bytes += apparent
+        acc.allocated_bytes += blocks * 512
+        acc.cann_bytes += cann
+        acc.hard_links += links
+        acc.symlinks += symlinks
+        acc.other_users_files += others
+        if json_names:
+            acc.jsons.append((prefix, json_names, json_atimes, json_sizes))
+
+
+def parse_mounts(text: str) -> list[MountInfo]:
+    """The lines of /proc/mounts (fields are octal-escaped: `\\040` is a space)."""
+
+    def unescape(field_text: str) -> str:
+        if "\\" not in field_text:
+            return field_text
+        out, i = [], 0
+        while i < len(field_text):
+            chunk = field_text[i:i + 4]
+            if len(chunk) == 4 and chunk[0] == "\\" and chunk[1:].isdigit():
+                out.append(chr(int(chunk[1:], 8)))
+                i += 4
+            else:
+                out.append(field_text[i])
+                i += 1
+        return "".join(out)
+
+    mounts = []
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) < 4:
+            continue
+        mounts.append(MountInfo(unescape(parts[0]), unescape(parts[1]), parts[2], tuple(parts[3].split(","))))
+    return mounts
+
+
+def mount_of(path: str | Path, mounts_text: str) -> MountInfo | None:
+    """The filesystem holding `path`: the mount with the longest mount point that prefixes it.
+
+    `path` should be resolved (no symlinks). Later lines win on equal mount points (a mount
+    stacked over another hides it).
+    """
+    target = os.path.normpath(str(path))
+    best: MountInfo | None = None
+    for mount in parse_mounts(mounts_text):
+        mp = mount.mount_point.rstrip("/") or "/"
+        inside = target == mp or target.startswith(mp + "/") or mp == "/"
+        if inside and (best is None or len(mp) >= len(best.mount_point.rstrip("/") or "/")):
+            best = mount
+    return best
+
+
+def nfs_lock_problem(mount: MountInfo | None) -> str | None:
+    """Why file locks are not reliable for a shared cache on this mount, or None.
+
+    cann-facts.md section 2: shared cache paths need file locks; NFSv4 has them, NFSv3 not
+    (ASCEND_CACHE_PATH doc). Returns "nfsv3" for an NFS version 3 (or older) mount and "nolock"
+    for an NFS mount whose locks stay local to the client (`nolock`, `local_lock=all|posix`).
+    """
+    if mount is None or mount.fs_type not in ("nfs", "nfs3", "nfs4"):
+        return None
+    vers = mount.option("vers") or mount.option("nfsvers") or ""
+    if mount.fs_type == "nfs4":
+        is_v3 = vers.startswith(("2", "3"))
+    else:
+        # The kernel shows NFSv4 mounts as "nfs4"; "nfs" is v3 (or v2) unless vers says 4.
+        is_v3 = not vers.startswith("4")
+    if is_v3:
+        return "nfsv3"
+    if mount.option("nolock") is not None or mount.option("local_lock") in ("all", "posix"):
+        return "nolock"
+    return None
+
+
+def _read_mounts() -> str:
+    try:
+        with open("/proc/mounts", encoding="utf-8", errors="replace") as fh:
+            return fh.read()
+    except OSError:
+        return ""
+
+
+def scan_cache(path: str | Path, *, batch_seconds: float = 0.1,
+               should_stop: Callable[[], bool] = lambda: False,
+               listdir: ListdirFunc = os.listdir,
+               mounts_text: str | None = None,
+               clock: Callable[[], float] = time.monotonic) -> Iterator[ScanProgress]:
+    """Walk the kernel_cache dir `path`, yielding a ScanProgress per batch; the last is final.
+
+    `should_stop` is polled at every batch boundary; when it returns True the walk ends and
+    the final item has `stopped=True` (its usage covers what was walked). `listdir` (given a
+    directory fd) and `mounts_text` (the text of /proc/mounts) are injectable for tests.
+    Raises InputError at the first step when `path` is not a directory that can be opened.
+    """
+    started = clock()
+    root = Path(path)
+    try:
+        # The start dir itself is opened following symlinks (a user may point $HOME/atc_data to
+        # a bigger disk); nothing below it is.
+        root_fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except NotADirectoryError:
+        raise InputError.from_code("scan-error-not-dir", root) from None
+    except OSError as exc:
+        raise InputError.from_code("scan-error-cannot-open", root, detail=_reason_message(exc)) from None
+
+    frames: list[_Frame] = []
+    try:
+        root_st = os.fstat(root_fd)
+        walker = _Walker(root_st.st_dev, listdir)
+        real_root = os.path.realpath(root)
+        top = SocUsage("", root, dirs=1, apparent_bytes=root_st.st_size, allocated_bytes=root_st.st_blocks * 512)
+        socs: dict[str, SocUsage] = {}
+        stopped = False
+        next_batch = started + batch_seconds
+        current = str(root)
+
+        def progress(done: bool = False, usage: CacheUsage | None = None) -> ScanProgress:
+            parts = [top, *socs.values()]
+            return ScanProgress(
+                done=done,
+                files=sum(u.files for u in parts),
+                dirs=sum(u.dirs for u in parts),
+                apparent_bytes=sum(u.apparent_bytes for u in parts),
+                allocated_bytes=sum(u.allocated_bytes for u in parts),
+                unreadable=len(walker.unreadable),
+                elapsed=clock() - started,
+                current=current,
+                socs={name: soc.totals() for name, soc in socs.items()},
+                stopped=stopped,
+                usage=usage,
+            )
+
+        # kernel_cache itself: its direct subdirs are the SoC dirs, everything else is "top".
+        try:
+            top_names = listdir(root_fd)
+        except OSError as exc:
+            raise InputError.from_code("scan-error-cannot-read", root, detail=_reason_message(exc)) from None
+        top_frame = _Frame(root_fd, str(root), top_names)
+        while not top_frame.exhausted:
+            walker.read_chunk(top_frame, top)
+        # read_chunk counted the SoC dirs' own entries in `top`; they belong to their SoC.
+        for name, (size, allocated) in zip(top_frame.subdirs, top_frame.subdir_bytes, strict=True):
+            socs[name] = SocUsage(name, root / name, dirs=1, apparent_bytes=size, allocated_bytes=allocated)
+            top.dirs -= 1
+            top.apparent_bytes -= size
+            top.allocated_bytes -= allocated
+
+        for name in top_frame.subdirs:
+            if stopped:
+                break
+            acc = socs[name]
+            frame = walker.open_dir(name, root_fd, str(root / name))
+            if frame is None:
+                continue
+            frames.append(frame)
+            while frames:
+                frame = frames[-1]
+                if not frame.exhausted:
+                    walker.read_chunk(frame, acc)
+                elif frame.next < len(frame.subdirs):
+                    child = frame.subdirs[frame.next]
+                    frame.next += 1
+                    opened = walker.open_dir(child, frame.fd, frame.path + "/" + child)
+                    if opened is not None:
+                        frames.append(opened)
+                else:
+                    os.close(frame.fd)
+                    frames.pop()
+                now = clock()
+                if now >= next_batch:
+                    current = frames[-1].path if frames else acc.name
+                    yield progress()
+                    next_batch = clock() + batch_seconds
+                    if should_stop():
+                        stopped = True
+                        break
+
+        usage = CacheUsage(
+            kernel_cache=root,
+            socs=socs,
+            top=top,
+            unreadable=walker.unreadable,
+            other_fs=walker.other_fs,
+            other_uids=tuple(sorted(walker.other_uids)),
+            stopped=stopped,
+        )
+        try:
+            vfs = os.statvfs(root_fd)
+            # f_bavail: what an unprivileged user (the compiler) may still write.
+            usage.free_bytes = vfs.f_bavail * vfs.f_frsize
+            usage.fs_size_bytes = vfs.f_blocks * vfs.f_frsize
+        except OSError:
+            pass
+        usage.mount = mount_of(real_root, _read_mounts() if mounts_text is None else mounts_text)
+        usage.elapsed = clock() - started
+        final = progress(done=True, usage=usage)
+    finally:
+        for frame in frames:
+            os.close(frame.fd)
+        os.close(root_fd)
+    yield final
+
+
+def scan_to_end(path: str | Path, **kwargs: object) -> CacheUsage:
+    """Run `scan_cache` to the end and return the final usage (for the CLI and tests)."""
+    usage = None
+    for item in scan_cache(path, **kwargs):  # type: ignore[arg-type]
+        usage = item.usage
+    assert usage is not None
+    return usage
+
+

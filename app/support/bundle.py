@@ -1,0 +1,1051 @@
+"""Support bundles: everything support needs from a customer's Ascend host, in one JSON file.
+
+Why this module exists: support staff cannot log in to a customer's server. The customer runs
+`cann-config collect` (no PySide6 needed), reads the file, and sends it; support runs
+`cann-config diagnose --bundle FILE` (or opens it in the wizard) on their own desk and sees what
+CANN will do with that host's configuration, with the same resolution code that `diagnose` runs
+on local files (app/diagnosis.py, app/resolution.py).
+
+The file (format version 1; every key optional when read, see "Reading" below):
+
+    {"format": "cann-config-bundle", "version": 1,
+     "created": "2026-11-29T15:01:02+08:00", "tool_version": "0.1.0",
+     "host": {"hostname": "..."},                       # only with `collect --hostname`
+     "npu_smi": {"info": TEXT|null, "mapping": TEXT|null,   # `npu-smi info`, `npu-smi info -m`
+                 "boards": [{"npu": 0, "chip": 0, "command": "npu-smi info -t board -i 0 -c 0",
+                             "text": TEXT}],
+                 "stderr": {COMMAND: TEXT}, "notes": [what was tried, in the collector's language]},
+     "versions": {"toolkit_version", "toolkit_path", "driver_version", "driver_path",
+                  "opp_version", "opp_path", "compiler_version", "compiler_path",
+                  "adk_version", "ops_version",                # app.device.hostprobe.installed_versions
+                  "tfplugin_version", "tfplugin_path", "npu_bridge_version", "npu_device_version"},
+     "environment": {NAME: value},                     # only bundle_variables(), when set
+     "op_cache_ini": {"path": P, "exists": bool, "text": TEXT|null, "base64": B64|null,
+                      "error": REASON|null},
+     "cache": {"kernel_cache": P, "source": ..., "exists": bool, "partial": bool, ...,
+               "limits": {"max_op_cache_size": N, "remain_cache_size_ratio": N, "source": ...},
+               "socs": {SOC: {"files", "dirs", "apparent_bytes", "allocated_bytes", "cann_bytes",
+                              "prediction": CleanupPrediction.to_json() | null}}},
+     "unreadable": [{"what": ..., "why": ...}]}
+
+What leaves the host, and what does not:
+- Environment: only the variables this tool reads, derived from the catalog (every option's
+  `targets.env` and `legacy_env`) plus the few CANN variables the cache resolution reads that
+  no option carries (ASCEND_CACHE_PATH, ASCEND_WORK_PATH, ASCEND_OPP_PATH, HOME). Nothing else,
+  ever: the rest of an environment holds tokens and passwords. HOME is included because the
+  default cache dir is `$HOME/atc_data` (cann-facts.md section 2) and the op_cache.ini path
+  already names it: it adds no information, and `diagnose` needs it to resolve the same paths.
+- The host name is left out unless the customer asks for it (`collect --hostname`): it can
+  name a customer's project or site, and support does not need it to diagnose.
+- The cache: totals and counts per SoC dir and the cleanup prediction's counts and bytes
+  (app/cleanup.py, computed on the host with the effective limits), never a file list.
+- op_cache.ini as its exact bytes (UTF-8 text, or base64 when the bytes are not UTF-8), so
+  every finding about line ends, BOM or encoding is the same on support's desk.
+
+Collecting is bounded in time: npu-smi runs within app.device.hostprobe's budget (5 s) plus 2 s for
+`npu-smi info -m`, the cache walk stops after `scan_seconds` (the summary says "partial" and no
+cleanup prediction is made from a partial walk).
+
+Reading is tolerant: a bundle of a newer or older format version, truncated by hand or edited, is
+read as far as it is valid, and each part that is not (a wrong type, a string over its size cap,
+a missing key, an unknown variable) becomes a finding (`support-bundle-*`, in
+resources/messages/support.toml). Only a file that is not a bundle at all (not JSON, not an
+object, a wrong `format` marker, too large) raises InputError: exit 2 with one line naming it.
+
+The TF Adapter version: looked for without importing anything, in
+`<Ascend>/tfplugin/latest/ascend_tfplugin_install.info` (`version=`; the CANN tfplugin package,
+under /usr/local/Ascend and $HOME/Ascend), and as the pip distributions `npu_bridge` (TF 1.x; its
+version is the TensorFlow version it was built for, e.g. 1.15.0) and `npu_device` (TF 2.x)
+through importlib.metadata - of the Python that runs cann-config, which may not be the one the
+training jobs use.
+
+Public API (the GUI opens a bundle with these; everything is Qt-free):
+    BUNDLE_FORMAT, BUNDLE_VERSION
+    bundle_variables() -> tuple[str, ...]              the variables a bundle may hold
+    collect_bundle(*, environ=None, root=Path("/"), runner=run_command, npu_smi_timeout=5.0,
+                   scan_seconds=20.0, include_hostname=False, now=None,
+                   distribution_version=importlib.metadata.version, clock=time.monotonic)
+        -> dict   (the JSON data)
+    dumps_bundle(data) -> bytes;  write_bundle(data, path) -> Path (atomic)
+    default_bundle_name(now=None) -> str               cann-config-bundle-YYYYmmdd-HHMMSS.json
+    tf_adapter_versions(root=Path("/"), environ=os.environ, distribution_version=...) -> dict
+    load_bundle(path) -> Bundle                        (InputError when it is not a bundle)
+    bundle_from_json(data, source="<bundle>") -> Bundle
+    Bundle: source, format_version, created, tool_version, hostname, device: DeviceInfo,
+            environ: dict[str, str], op_cache_ini: OpCacheIni | None, ini_path: str | None,
+            versions: dict[str, str | None], cache: CacheSummary | None,
+            unreadable: list[tuple[str, str]], findings: list[Finding] (what could not be read)
+        .diagnosis(*, framework=None, device=None, script=None, profile=None) -> Diagnosis
+            the customer's configuration resolved as `diagnose` resolves local files, plus the
+            bundle's own findings and what CANN would delete at the next start
+        .suggested_profile(*, framework=None, device=None) -> Profile
+            the customer's effective values with every finding's suggestion applied
+        .summary(lang=None) -> str                     one line: device, toolkit, ini, cache
+        .installed_versions() -> dict                  {"adk_version", "ops_version"} when known
+        .cache_findings(effective) -> list[Finding]    what the next cleanup does (in .diagnosis())
+        .metadata() -> dict                            the bundle's facts, for reports and JSON
+    A report for the GUI: app.support.report.make_report(bundle.diagnosis(...), bundle), then
+    render_html / render_markdown / write_report.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import importlib.metadata
+import json
+import os
+import re
+import socket
+import subprocess
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cann_config.app import __version__
+from cann_config.app.catalog import load_catalog
+from cann_config.app.device.table import DeviceInfo
+from cann_config.app.errors import InputError, Message
+from cann_config.app.findings import Finding, make_finding, sort_findings
+from cann_config.app.i18n import pick
+from cann_config.app.opcache.cachedir import CACHE_PATH_ENV, WORK_PATH_ENV
+from cann_config.app.opcache.ini import MAX_FILE_BYTES as MAX_INI_BYTES
+from cann_config.app.opcache.ini import VERSION_KEYS, OpCacheIni, parse_op_cache_ini, read_op_cache_ini
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from cann_config.app.profile import Profile
+    from cann_config.app.support.diagnosis import Diagnosis
+
+BUNDLE_FORMAT = "cann-config-bundle"
+BUNDLE_VERSION = 1
+TOP_KEYS = ("format", "version", "created", "tool_version", "host", "npu_smi", "versions", "environment",
+            "op_cache_ini", "cache", "unreadable")
+# Size caps when reading: a bundle is a few KiB to a few hundred KiB; anything far beyond is
+# not one (or is hostile) and is refused or ignored rather than parsed.
+MAX_BUNDLE_BYTES = 32 << 20
+MAX_TEXT_CHARS = 1 << 20  # one npu-smi output
+MAX_SHORT_CHARS = 4096  # a path, a version, a variable's value (PATH_MAX), a note
+MAX_BOARDS = 256
+MAX_NOTES = 200
+MAX_SOCS = 256
+DEFAULT_SCAN_SECONDS = 20.0
+DEFAULT_NPU_SMI_TIMEOUT = 5.0
+MAPPING_TIMEOUT = 2.0
+# CANN variables the cache resolution reads that no catalog option carries as an export target
+# (cann-facts.md section 4), and HOME for the default `$HOME/atc_data`.
+OPP_PATH_ENV = "ASCEND_OPP_PATH"
+_EXTRA_VARIABLES = (CACHE_PATH_ENV, WORK_PATH_ENV, OPP_PATH_ENV, "HOME")
+# Where the CANN TF Adapter package (tfplugin) writes its install info.
+_TFPLUGIN_INFO = Path("tfplugin") / "latest" / "ascend_tfplugin_install.info"
+_TF_ADAPTER_DISTRIBUTIONS = (("npu_bridge", "npu_bridge_version"), ("npu_device", "npu_device_version"))
+_BOARD_COMMAND = re.compile(r"npu-smi info -t board -i ([0-9]{1,6})(?: -c ([0-9]{1,6}))?")
+_STDERR_SUFFIX = " [stderr]"
+MiB = 1048576  # CANN's MB (te_cache_space_manager.cc SIZE_MB_UNIT)
+
+
+@lru_cache(maxsize=1)
+def bundle_variables() -> tuple[str, ...]:
+    """The environment variables a bundle may hold: those the catalog names, and a few more."""
+    names: set[str] = set(_EXTRA_VARIABLES)
+    for option in load_catalog().options.values():
+        names.update(option.targets.env.values())
+        if option.legacy_env:
+            names.add(option.legacy_env)
+    return tuple(sorted(names))
+
+
+def _label(code: str, lang: str | None = None, **params: Any) -> str:
+    return pick(make_finding(code, **params).text, lang)
+
+
+def _human(n: int | float | None) -> str:
+    from cann_config.app.units import human_bytes
+
+    return human_bytes(n or 0)
+
+
+def _percent(value: float) -> str:
+    return f"{value:.0f}" if value >= 10 else f"{value:.1f}"
+
+
+# ---------------------------------------------------------------------------------------------
+# The cache summary (written by collect, read back tolerantly)
+# ---------------------------------------------------------------------------------------------
+
+# CleanupPrediction.to_json() keys the bundle keeps, with their JSON types.
+_PREDICTION_INTS = ("max_mb", "ratio", "used_bytes", "target_bytes", "delete_groups", "delete_bytes", "freed_bytes",
+                    "kept_recent_groups", "kept_recent_bytes", "candidate_groups")
+_PREDICTION_OPTIONAL_INTS = ("max_bytes", "keep_threshold_bytes")
+_PREDICTION_BOOLS = ("ageing", "triggers", "target_reached")
+_SOC_INTS = ("files", "dirs", "apparent_bytes", "allocated_bytes", "cann_bytes")
+_CACHE_INTS = ("files", "apparent_bytes", "allocated_bytes", "free_bytes", "fs_size_bytes", "unreadable_entries",
+               "other_filesystems", "symlinks", "other_users_files")
+
+
+@dataclass(frozen=True)
+class CleanupSummary:
+    """What CANN's cleaner would do to one SoC dir at the next start (counts and bytes only)."""
+
+    ageing: bool
+    triggers: bool
+    target_reached: bool
+    max_mb: int
+    ratio: int
+    used_bytes: int
+    target_bytes: int
+    delete_groups: int
+    delete_bytes: int
+    freed_bytes: int
+    kept_recent_groups: int
+    kept_recent_bytes: int
+    candidate_groups: int
+    max_bytes: int | None = None
+    keep_threshold_bytes: int | None = None
+
+    @property
+    def percent_of_limit(self) -> float | None:
+        if not self.ageing or not self.max_bytes:
+            return None
+        return self.used_bytes * 100.0 / self.max_bytes
+
+    def to_json(self) -> dict[str, Any]:
+        return {key: getattr(self, key) for key in (*_PREDICTION_BOOLS, *_PREDICTION_INTS, *_PREDICTION_OPTIONAL_INTS)}
+
+
+@dataclass(frozen=True)
+class SocCacheSummary:
+    name: str
+    files: int | None = None
+    dirs: int | None = None
+    apparent_bytes: int | None = None
+    allocated_bytes: int | None = None
+    cann_bytes: int | None = None
+    prediction: CleanupSummary | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {key: getattr(self, key) for key in _SOC_INTS}
+        data["prediction"] = self.prediction.to_json() if self.prediction else None
+        return data
+
+
+@dataclass(frozen=True)
+class CacheSummary:
+    """The cache dir as `collect` measured it on the customer's host."""
+
+    kernel_cache: str | None = None
+    source: str | None = None  # how the cache dir was decided: "option" | "env" | "default"
+    variable: str | None = None
+    exists: bool | None = None
+    partial: bool = False  # the walk stopped at the time limit: sizes too low, nothing predicted
+    prediction_stopped: bool = False  # the walk finished, the cleanup prediction did not
+    time_limit_seconds: float | None = None
+    elapsed_seconds: float | None = None
+    files: int | None = None
+    apparent_bytes: int | None = None
+    allocated_bytes: int | None = None
+    free_bytes: int | None = None
+    fs_size_bytes: int | None = None
+    fs_type: str | None = None
+    nfs_lock_problem: str | None = None  # app.opcache.scanner.nfs_lock_problem: "nfsv3" | "nolock"
+    unreadable_entries: int | None = None
+    other_filesystems: int | None = None
+    symlinks: int | None = None
+    other_users_files: int | None = None
+    limits: Mapping[str, Any] = field(default_factory=dict)
+    socs: Mapping[str, SocCacheSummary] = field(default_factory=dict)
+    error: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "kernel_cache": self.kernel_cache, "source": self.source, "variable": self.variable,
+            "exists": self.exists, "partial": self.partial, "prediction_stopped": self.prediction_stopped,
+            "time_limit_seconds": self.time_limit_seconds,
+            "elapsed_seconds": self.elapsed_seconds,
+        }
+        data.update({key: getattr(self, key) for key in _CACHE_INTS})
+        data.update({"fs_type": self.fs_type, "nfs_lock_problem": self.nfs_lock_problem, "limits": dict(self.limits),
+                     "socs": {name: soc.to_json() for name, soc in self.socs.items()}, "error": self.error})
+        return data
+
+
+# ---------------------------------------------------------------------------------------------
+# Collecting (on the customer's host)
+# ---------------------------------------------------------------------------------------------
+
+
+def _under(root: Path, path: str | Path) -> Path:
+    return Path(path) if root == Path("/") else root / str(path).lstrip("/")
+
+
+def _info_version(path: Path) -> str | None:
+    """`version=` of a CANN install-info file (keys case-insensitive); None when absent."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(64 * 1024)
+    except OSError:
+        return None
+    for line in data.decode("utf-8", "replace").splitlines():
+        key, sep, value = line.partition("=")
+        if sep and key.strip().lower() == "version" and value.strip():
+            return value.strip()[:MAX_SHORT_CHARS]
+    return None
+
+
+def tf_adapter_versions(root: Path = Path("/"), environ: Mapping[str, str] = os.environ,
+                        distribution_version: Callable[[str], str] = importlib.metadata.version,
+                        ) -> dict[str, str | None]:
+    """The TF Adapter found here, without importing it (see the module docstring)."""
+    root = Path(root)
+    out: dict[str, str | None] = {"tfplugin_version": None, "tfplugin_path": None,
+                                  "npu_bridge_version": None, "npu_device_version": None}
+    bases = [Path("/usr/local/Ascend")]
+    if environ.get("HOME"):
+        bases.append(Path(environ["HOME"]) / "Ascend")
+    for base in bases:
+        info = _under(root, base) / _TFPLUGIN_INFO
+        version = _info_version(info)
+        if version:
+            out["tfplugin_version"], out["tfplugin_path"] = version, str(info)
+            break
+    for dist, key in _TF_ADAPTER_DISTRIBUTIONS:
+        try:
+            out[key] = str(distribution_version(dist))[:MAX_SHORT_CHARS]
+        except importlib.metadata.PackageNotFoundError:
+            pass
+        except (OSError, ValueError):  # broken metadata: not found, for our purpose
+            pass
+    return out
+
+
+def _first_line(text: str) -> str:
+    for line in text.splitlines():
+        if line.strip():
+            return " ".join(line.split())[:200]
+    return ""
+
+
+def _collect_npu_smi(root: Path, environ: Mapping[str, str], runner: Callable[..., Any], timeout: float,
+                     unreadable: list[dict[str, str]]) -> tuple[dict[str, Any], dict[str, str | None]]:
+    from cann_config.app.device.hostprobe import find_npu_smi, probe_host
+
+    probe = probe_host(timeout=timeout, runner=runner, root=root, environ=environ)
+    info = probe.raw.get("npu-smi info")
+    boards: list[dict[str, Any]] = []
+    stderr: dict[str, str] = {}
+    for command, text in probe.raw.items():
+        if command.endswith(_STDERR_SUFFIX):
+            stderr[command[:-len(_STDERR_SUFFIX)]] = text
+            continue
+        match = _BOARD_COMMAND.fullmatch(command)
+        if match:
+            chip = int(match.group(2)) if match.group(2) else None
+            boards.append({"npu": int(match.group(1)), "chip": chip, "command": command, "text": text})
+    mapping = None
+    path = find_npu_smi(environ, root) if info is not None else None
+    if path is not None:
+        # `npu-smi info -m` names the chip of every NPU (cann-facts.md section 3): support reads
+        # the SoC from it when the main table is damaged.
+        command = "npu-smi info -m"
+        try:
+            result = runner([str(path), "info", "-m"], capture_output=True, text=True, timeout=MAPPING_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            unreadable.append({"what": command, "why": f"no answer within {MAPPING_TIMEOUT:g} s"})
+        except (OSError, subprocess.SubprocessError, ValueError) as exc:
+            unreadable.append({"what": command, "why": getattr(exc, "strerror", None) or str(exc) or type(exc).__name__})
+        else:
+            out = result.stdout if isinstance(result.stdout, str) else (result.stdout or b"").decode("utf-8", "replace")
+            err = result.stderr if isinstance(result.stderr, str) else (result.stderr or b"").decode("utf-8", "replace")
+            if err.strip():
+                stderr[command] = err
+            if result.returncode == 0:
+                mapping = out
+            else:
+                unreadable.append({"what": command, "why": f"exit status {result.returncode}: "
+                                                           f"{_first_line(err) or _first_line(out)}"})
+    if info is None:
+        unreadable.append({"what": "npu-smi info", "why": "; ".join(probe.tried)})
+    section = {"info": info, "mapping": mapping, "boards": boards, "stderr": stderr, "notes": list(probe.tried)}
+    return section, dict(probe.versions)
+
+
+def _collect_ini(path: Path | None, unreadable: list[dict[str, str]]) -> tuple[dict[str, Any], OpCacheIni | None]:
+    section: dict[str, Any] = {"path": str(path) if path else None, "exists": None, "text": None, "base64": None,
+                               "error": None}
+    if path is None:
+        section["error"] = _label("support-label-home-unknown")
+        return section, None
+    if not os.path.lexists(path):
+        section["exists"] = False
+        return section, None
+    section["exists"] = True
+    try:
+        ini = read_op_cache_ini(path)
+    except InputError as exc:
+        section["error"] = exc.reason
+        unreadable.append({"what": str(path), "why": exc.reason})
+        return section, None
+    try:
+        section["text"] = ini.original.decode("utf-8")
+    except UnicodeDecodeError:
+        section["base64"] = base64.b64encode(ini.original).decode("ascii")
+    return section, ini
+
+
+def _collect_cache(env: Mapping[str, str], ini: OpCacheIni | None, scan_seconds: float, now: float,
+                   unreadable: list[dict[str, str]], clock: Callable[[], float]) -> dict[str, Any]:
+    from cann_config.app.opcache.resolution import resolve_settings
+
+    resolution = resolve_settings(ini=ini, environ=env)
+    cache_dir = resolution.cache_dir
+    max_eff = resolution.effective["max_op_cache_size"]
+    ratio_eff = resolution.effective["remain_cache_size_ratio"]
+    limits = {"max_op_cache_size": max_eff.value, "remain_cache_size_ratio": ratio_eff.value,
+              "source": max_eff.source}
+    summary = CacheSummary(kernel_cache=str(cache_dir.kernel_cache), source=cache_dir.source,
+                           variable=cache_dir.variable, limits=limits, time_limit_seconds=scan_seconds)
+    if not cache_dir.home_known:
+        why = _label("support-label-home-unknown")
+        unreadable.append({"what": _label("support-label-unreadable-cache", path=cache_dir.kernel_cache), "why": why})
+        return replace(summary, error=why).to_json()
+    kernel_cache = cache_dir.kernel_cache
+    if not kernel_cache.is_dir():
+        return replace(summary, exists=False).to_json()
+    return _scan(kernel_cache, summary, scan_seconds, now, unreadable, clock).to_json()
+
+
+def _scan(kernel_cache: Path, summary: CacheSummary, scan_seconds: float, now: float,
+          unreadable: list[dict[str, str]], clock: Callable[[], float]) -> CacheSummary:
+    from cann_config.app.opcache.cleanup import predict_cleanup
+    from cann_config.app.opcache.scanner import nfs_lock_problem, scan_cache
+
+    seconds = max(scan_seconds, 0.0)
+    deadline = clock() + seconds
+    usage = None
+    try:
+        # The scanner looks at should_stop between batches: a batch never outlasts the limit.
+        for progress in scan_cache(kernel_cache, batch_seconds=min(0.1, seconds),
+                                   should_stop=lambda: clock() >= deadline):
+            usage = progress.usage
+    except InputError as exc:
+        unreadable.append({"what": _label("support-label-unreadable-cache", path=kernel_cache), "why": exc.reason})
+        return replace(summary, exists=True, error=exc.reason)
+    assert usage is not None
+    max_mb = summary.limits.get("max_op_cache_size")
+    ratio = summary.limits.get("remain_cache_size_ratio")
+    socs: dict[str, SocCacheSummary] = {}
+    prediction_stopped = False
+    for name, soc in usage.socs.items():
+        prediction = None
+        # A partial walk undercounts the SoC dir: predicting from it would be wrong.
+        if not usage.stopped and not prediction_stopped and isinstance(max_mb, int) and isinstance(ratio, int):
+            # The same time limit as the walk: the prediction asks before reading each json group.
+            predicted = predict_cleanup(soc, max_mb, ratio, now, should_stop=lambda: clock() >= deadline)
+            if predicted.stopped:
+                # A partial prediction would read as CANN's answer: the bundle says "not predicted".
+                prediction_stopped = True
+            else:
+                data = predicted.to_json()
+                prediction = CleanupSummary(**{key: data[key] for key in CleanupSummary.__dataclass_fields__})
+        socs[name] = SocCacheSummary(name, soc.files, soc.dirs, soc.apparent_bytes, soc.allocated_bytes,
+                                     soc.cann_bytes, prediction)
+    if usage.unreadable:
+        first_path, first_reason = usage.unreadable[0]
+        unreadable.append({"what": _label("support-label-unreadable-entries", count=len(usage.unreadable),
+                                          path=kernel_cache),
+                           "why": f"{first_reason} ({first_path})"})
+    return CacheSummary(
+        kernel_cache=summary.kernel_cache, source=summary.source, variable=summary.variable, exists=True,
+        partial=usage.stopped, prediction_stopped=prediction_stopped, time_limit_seconds=summary.time_limit_seconds,
+        elapsed_seconds=round(usage.elapsed, 3), files=usage.files, apparent_bytes=usage.apparent_bytes,
+        allocated_bytes=usage.allocated_bytes, free_bytes=usage.free_bytes, fs_size_bytes=usage.fs_size_bytes,
+        fs_type=usage.fs_type, nfs_lock_problem=nfs_lock_problem(usage.mount),
+        unreadable_entries=len(usage.unreadable), other_filesystems=len(usage.other_fs),
+        symlinks=sum(s.symlinks for s in usage.socs.values()), other_users_files=usage.other_users_files,
+        limits=summary.limits, socs=socs)
+
+
+def collect_bundle(*, environ: Mapping[str, str] | None = None, root: Path = Path("/"),
+                   runner: Callable[..., Any] | None = None, npu_smi_timeout: float = DEFAULT_NPU_SMI_TIMEOUT,
+                   scan_seconds: float = DEFAULT_SCAN_SECONDS, include_hostname: bool = False,
+                   now: float | None = None,
+                   distribution_version: Callable[[str], str] = importlib.metadata.version,
+                   clock: Callable[[], float] = time.monotonic) -> dict[str, Any]:
+    """Gather this host's support bundle (the JSON data; see the module docstring).
+
+    `environ` is the process environment (default os.environ): npu-smi and the toolkit are
+    looked for with all of it, but only `bundle_variables()` are written. `root`, `runner`,
+    `distribution_version` and `clock` replace `/`, subprocess, importlib.metadata and the
+    clock of the time limit in tests. Runs npu-smi (at most `npu_smi_timeout` + 2 s), then
+    walks the cache and predicts its cleanup within `scan_seconds`: call it off the GUI thread.
+    """
+    from cann_config.app.device.hostprobe import run_command
+    from cann_config.app.opcache.resolution import resolve_settings
+
+    env_all = os.environ if environ is None else environ
+    env = {name: env_all[name] for name in bundle_variables() if name in env_all}
+    when = time.time() if now is None else now
+    root = Path(root)
+    unreadable: list[dict[str, str]] = []
+    npu_smi, versions = _collect_npu_smi(root, env_all, runner or run_command, npu_smi_timeout, unreadable)
+    versions.update(tf_adapter_versions(root, env_all, distribution_version))
+    cache_dir = resolve_settings(ini=None, environ=env).cache_dir
+    ini_section, ini = _collect_ini(cache_dir.ini_path if cache_dir.home_known else None, unreadable)
+    cache = _collect_cache(env, ini, scan_seconds, when, unreadable, clock)
+    data: dict[str, Any] = {
+        "format": BUNDLE_FORMAT,
+        "version": BUNDLE_VERSION,
+        "created": datetime.fromtimestamp(when).astimezone().isoformat(timespec="seconds"),
+        "tool_version": __version__,
+        "host": {"hostname": socket.gethostname()} if include_hostname else {},
+        "npu_smi": npu_smi,
+        "versions": versions,
+        "environment": env,
+        "op_cache_ini": ini_section,
+        "cache": cache,
+        "unreadable": unreadable,
+    }
+    return data
+
+
+def dumps_bundle(data: Mapping[str, Any]) -> bytes:
+    """The bundle as people read it: indented UTF-8 JSON (Chinese text stays readable)."""
+    return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+
+
+def write_bundle(data: Mapping[str, Any], path: str | os.PathLike[str]) -> Path:
+    """Write the bundle atomically (never half a file); InputError naming the file on failure."""
+    from cann_config.app.io.exporters.files import write_export
+
+    return write_export(path, dumps_bundle(data))
+
+
+def default_bundle_name(now: float | None = None) -> str:
+    when = datetime.fromtimestamp(time.time() if now is None else now)
+    return f"cann-config-bundle-{when:%Y%m%d-%H%M%S}.json"
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading (anywhere): tolerant, with findings for what is not valid
+# ---------------------------------------------------------------------------------------------
+
+
+def _json_type(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class _Reader:
+    """Takes typed values out of parsed JSON; everything unusable becomes a finding."""
+
+    def __init__(self, source: str):
+        self.source = source
+        self.findings: list[Finding] = []
+
+    def add(self, code: str, **params: Any) -> None:
+        self.findings.append(make_finding(code, file=self.source, **params))
+
+    def wrong(self, key: str, value: object, expected: str) -> None:
+        self.add("support-bundle-wrong-type", key=key, actual=_json_type(value), expected=expected)
+
+    def obj(self, parent: Mapping[str, Any], key: str, path: str,
+            what: str | Message | None = None) -> dict[str, Any] | None:
+        if key not in parent:
+            if what:
+                self.add("support-bundle-missing-key", key=path, what=what)
+            return None
+        value = parent[key]
+        if value is None:
+            return None
+        if not isinstance(value, dict):
+            self.wrong(path, value, "object")
+            return None
+        return value
+
+    def text(self, parent: Mapping[str, Any], key: str, path: str, limit: int = MAX_SHORT_CHARS) -> str | None:
+        value = parent.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, str):
+            self.wrong(path, value, "string")
+            return None
+        if len(value) > limit:
+            self.add("support-bundle-too-large", key=path, size=len(value), limit=limit)
+            return None
+        return value
+
+    def integer(self, parent: Mapping[str, Any], key: str, path: str, minimum: int | None = 0) -> int | None:
+        value = parent.get(key)
+        if value is None:
+            return None
+        if not _is_int(value) or (minimum is not None and value < minimum) or abs(value) >= 2**63:
+            self.wrong(path, value, "integer" if minimum is None else "non-negative integer")
+            return None
+        return value
+
+    def boolean(self, parent: Mapping[str, Any], key: str, path: str) -> bool | None:
+        value = parent.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, bool):
+            self.wrong(path, value, "boolean")
+            return None
+        return value
+
+    def number(self, parent: Mapping[str, Any], key: str, path: str) -> float | None:
+        value = parent.get(key)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1e12:
+            self.wrong(path, value, "non-negative number")
+            return None
+        return float(value)
+
+    def items(self, parent: Mapping[str, Any], key: str, path: str, limit: int) -> list[Any]:
+        value = parent.get(key)
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self.wrong(path, value, "array")
+            return []
+        if len(value) > limit:
+            self.add("support-bundle-too-many", key=path, count=len(value), limit=limit)
+            return value[:limit]
+        return value
+
+
+@dataclass(frozen=True)
+class BoardText:
+    """One `npu-smi info -t board` output as the bundle holds it."""
+
+    npu: int | None
+    chip: int | None
+    command: str
+    text: str
+
+
+@dataclass
+class Bundle:
+    """A support bundle as read: every part that was valid, and findings for the rest."""
+
+    source: str
+    format_version: int | None = None
+    created: str | None = None
+    tool_version: str | None = None
+    hostname: str | None = None
+    npu_smi_info: str | None = None
+    npu_smi_mapping: str | None = None
+    npu_smi_boards: list[BoardText] = field(default_factory=list)
+    npu_smi_stderr: dict[str, str] = field(default_factory=dict)
+    npu_smi_notes: list[str] = field(default_factory=list)
+    versions: dict[str, str | None] = field(default_factory=dict)
+    environ: dict[str, str] = field(default_factory=dict)
+    ini_path: str | None = None
+    ini_exists: bool | None = None
+    ini_error: str | None = None
+    op_cache_ini: OpCacheIni | None = None
+    cache: CacheSummary | None = None
+    unreadable: list[tuple[str, str]] = field(default_factory=list)
+    device: DeviceInfo = field(default_factory=lambda: DeviceInfo(source="bundle"))
+    findings: list[Finding] = field(default_factory=list)
+
+    # -- what the GUI and the CLI call ------------------------------------------------------
+
+    def installed_versions(self) -> dict[str, str]:
+        """{"adk_version", "ops_version"} of the customer's CANN, the keys that are known."""
+        return {key: value for key in VERSION_KEYS if isinstance(value := self.versions.get(key), str) and value}
+
+    def diagnosis(self, *, framework: str | None = None, device: DeviceInfo | None = None,
+                  script: str | os.PathLike[str] | None = None, profile: Profile | None = None) -> Diagnosis:
+        """The customer's configuration resolved as `diagnose` resolves the same files locally.
+
+        `device` stands in for the bundle's device (support choosing one by hand); `framework`
+        and `script` are what the customer said they run. Nothing on this machine is read except
+        `script`: the op_cache.ini and the environment are the bundle's.
+        """
+        from cann_config.app.support.diagnosis import diagnose
+
+        ini = self.op_cache_ini
+        result = diagnose(ini_path=self.ini_path if ini is not None else None, op_cache_ini=ini,
+                          environ=dict(self.environ), device=device or self.device, framework=framework,
+                          script=script, profile=profile, installed_versions=self.installed_versions() or None)
+        extra = list(self.findings)
+        if ini is None and self.ini_exists is False and self.ini_path:
+            # What `diagnose` says on the host when the file CANN would read is not there.
+            extra.append(make_finding("cache-ini-not-found", path=self.ini_path))
+        extra.extend(self.cache_findings(result.effective))
+        result.findings = sort_findings(result.findings + extra)
+        result.inputs["environment"] = "bundle"
+        result.inputs["bundle"] = self.source
+        return result
+
+    def suggested_profile(self, *, framework: str | None = None, device: DeviceInfo | None = None) -> Profile:
+        """A Profile with the customer's effective values and every finding's suggestion applied."""
+        from cann_config.app.support.report import suggested_profile
+
+        return suggested_profile(self.diagnosis(framework=framework, device=device))
+
+    def cache_findings(self, effective: Mapping[str, Any]) -> list[Finding]:
+        """What the bundle's cache measurement says about the next cleanup (cann-facts.md
+        section 2, "How CANN cleans the cache"), checked against the limits resolved here."""
+        cache = self.cache
+        if cache is None:
+            return [make_finding("support-cache-none", file=self.source)]
+        where = cache.kernel_cache or self.source
+        found: list[Finding] = []
+        if cache.error:
+            return found  # listed under "unreadable"
+        if cache.exists is False:
+            return [make_finding("support-cache-absent", file=where, path=where)]
+        if cache.exists and not cache.socs and not cache.partial:
+            return [make_finding("support-cache-empty", file=where, path=where)]
+        if cache.partial:
+            found.append(make_finding("support-cache-partial", file=where, path=where,
+                                      seconds=f"{cache.time_limit_seconds or 0:g}", files=cache.files or 0))
+        elif cache.prediction_stopped:
+            found.append(make_finding("support-cleanup-stopped", file=where, path=where,
+                                      seconds=f"{cache.time_limit_seconds or 0:g}"))
+        max_now = getattr(effective.get("max_op_cache_size"), "value", None)
+        ratio_now = getattr(effective.get("remain_cache_size_ratio"), "value", None)
+        if _is_int(max_now) and max_now > 0 and cache.free_bytes is not None and max_now * MiB > cache.free_bytes:
+            found.append(make_finding("support-cache-limit-above-free", file=where, limit=_human(max_now * MiB),
+                                      free=_human(cache.free_bytes)))
+        if cache.nfs_lock_problem:
+            found.append(make_finding("support-cache-nfs-locks", file=where, fs_type=cache.fs_type or "nfs",
+                                      problem=cache.nfs_lock_problem))
+        other_limits = None
+        for name, soc in cache.socs.items():
+            pred = soc.prediction
+            if pred is None:
+                continue
+            soc_dir = f"{where.rstrip('/')}/{name}"
+            if (pred.max_mb, pred.ratio) != (max_now, ratio_now):
+                other_limits = pred
+            if not pred.ageing:
+                found.append(make_finding("support-cleanup-ageing-off", file=soc_dir, soc=name,
+                                          used=_human(pred.used_bytes)))
+                continue
+            percent = _percent(pred.percent_of_limit or 0.0)
+            if pred.triggers:
+                found.append(make_finding("support-cleanup-delete", file=soc_dir, soc=name, used=_human(pred.used_bytes),
+                                          percent=percent, limit=_human(pred.max_bytes), groups=pred.delete_groups,
+                                          deleted=_human(pred.delete_bytes), keep=_human(pred.keep_threshold_bytes),
+                                          ratio=pred.ratio))
+                if not pred.target_reached:
+                    found.append(make_finding("support-cleanup-short", file=soc_dir, soc=name,
+                                              keep=_human(pred.keep_threshold_bytes), recent=pred.kept_recent_groups))
+            else:
+                found.append(make_finding("support-cleanup-none", file=soc_dir, soc=name, used=_human(pred.used_bytes),
+                                          percent=percent, limit=_human(pred.max_bytes)))
+        if other_limits is not None:
+            found.append(make_finding("support-cleanup-other-limits", file=where, max_mb=other_limits.max_mb,
+                                      ratio=other_limits.ratio, now_max=max_now, now_ratio=ratio_now))
+        return found
+
+    def summary(self, lang: str | None = None) -> str:
+        """One line for `collect` and the GUI: device, toolkit, op_cache.ini, cache."""
+        not_found = _label("support-label-not-found", lang)
+        if self.device.soc_version or self.device.series:
+            device = self.device.label(lang)
+        else:
+            why = "; ".join(self.npu_smi_notes[:1]) or not_found
+            device = _label("support-label-collect-no-device", lang, why=why.rstrip("."))
+        toolkit = self.versions.get("toolkit_version") or not_found
+        ini = _label("support-label-found", lang, path=self.ini_path) if self.op_cache_ini is not None else not_found
+        cache = self.cache
+        if cache is None or cache.error:
+            cache_text = not_found
+        elif cache.exists is False:
+            cache_text = _label("support-label-collect-cache-absent", lang, path=cache.kernel_cache)
+        else:
+            code = "support-label-collect-cache-partial" if cache.partial else "support-label-collect-cache"
+            cache_text = _label(code, lang, files=cache.files or 0, size=_human(cache.apparent_bytes),
+                                path=cache.kernel_cache)
+        return _label("support-label-collect-summary", lang, device=device, toolkit=toolkit, ini=ini, cache=cache_text)
+
+    def metadata(self) -> dict[str, Any]:
+        """The bundle's own facts, for reports and `diagnose --bundle --json`."""
+        return {"source": self.source, "format_version": self.format_version, "created": self.created,
+                "tool_version": self.tool_version, "hostname": self.hostname, "versions": dict(self.versions),
+                "environment": dict(self.environ), "unreadable": [{"what": w, "why": y} for w, y in self.unreadable],
+                "cache": self.cache.to_json() if self.cache else None}
+
+
+def _read_npu_smi(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> None:
+    section = reader.obj(data, "npu_smi", "npu_smi", Message("support-what-npu-smi"))
+    if section is None:
+        return
+    bundle.npu_smi_info = reader.text(section, "info", "npu_smi.info", MAX_TEXT_CHARS)
+    bundle.npu_smi_mapping = reader.text(section, "mapping", "npu_smi.mapping", MAX_TEXT_CHARS)
+    for i, item in enumerate(reader.items(section, "boards", "npu_smi.boards", MAX_BOARDS)):
+        path = f"npu_smi.boards[{i}]"
+        if not isinstance(item, dict):
+            reader.wrong(path, item, "object")
+            continue
+        text = reader.text(item, "text", f"{path}.text", MAX_TEXT_CHARS)
+        if text is None:
+            continue
+        npu = reader.integer(item, "npu", f"{path}.npu")
+        chip = reader.integer(item, "chip", f"{path}.chip")
+        command = reader.text(item, "command", f"{path}.command") or "npu-smi info -t board" + (
+            f" -i {npu}" if npu is not None else "") + (f" -c {chip}" if chip is not None else "")
+        bundle.npu_smi_boards.append(BoardText(npu, chip, command, text))
+    stderr = reader.obj(section, "stderr", "npu_smi.stderr")
+    for command in list(stderr or {})[:MAX_NOTES]:
+        text = reader.text(stderr or {}, command, f"npu_smi.stderr.{command[:80]}", MAX_TEXT_CHARS)
+        if text is not None and len(command) <= MAX_SHORT_CHARS:
+            bundle.npu_smi_stderr[command] = text
+    for i, note in enumerate(reader.items(section, "notes", "npu_smi.notes", MAX_NOTES)):
+        if not isinstance(note, str):
+            reader.wrong(f"npu_smi.notes[{i}]", note, "string")
+        elif len(note) <= MAX_SHORT_CHARS:
+            bundle.npu_smi_notes.append(note)
+
+
+def _device_of(reader: _Reader, bundle: Bundle) -> DeviceInfo:
+    """The device the bundle's npu-smi outputs describe (source "bundle"), as detect reads them."""
+    from cann_config.app.device.npusmi import device_from_npu_smi
+
+    boards = [b.text for b in bundle.npu_smi_boards]
+    sources = [b.command for b in bundle.npu_smi_boards]
+    texts = [(bundle.npu_smi_info, "npu-smi info"), (bundle.npu_smi_mapping, "npu-smi info -m")]
+    texts = [(text, name) for text, name in texts if text is not None and text.strip()]
+    if not texts and not boards:
+        why = "; ".join(bundle.npu_smi_notes) or "; ".join(y for w, y in bundle.unreadable if w.startswith("npu-smi"))
+        why = why or _label("support-label-not-found")
+        reader.add("support-bundle-no-npu-smi", why=why)
+        return DeviceInfo(source="bundle", notes=tuple(bundle.npu_smi_notes))
+    first_error: InputError | None = None
+    for text, name in texts or [(None, "npu-smi info")]:
+        try:
+            return device_from_npu_smi(text, boards, source="bundle", info_source=f"{reader.source}: {name}",
+                                       board_sources=[f"{reader.source}: {s}" for s in sources])
+        except InputError as exc:
+            first_error = first_error or exc
+    assert first_error is not None
+    reader.add("support-bundle-npu-smi-unreadable", reason=first_error.line_message())
+    return DeviceInfo(source="bundle", notes=tuple(bundle.npu_smi_notes))
+
+
+def _read_versions(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> None:
+    section = reader.obj(data, "versions", "versions", Message("support-what-versions"))
+    for key in list(section or {})[:MAX_NOTES]:
+        value = (section or {})[key]
+        if value is None:
+            bundle.versions[key] = None
+            continue
+        text = reader.text(section or {}, key, f"versions.{key[:80]}")
+        if text is not None and len(key) <= 80:
+            bundle.versions[key] = text
+
+
+def _read_environment(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> None:
+    section = reader.obj(data, "environment", "environment", Message("support-what-environment"))
+    if section is None:
+        return
+    known = bundle_variables()
+    ignored = [name for name in section if name not in known]
+    if ignored:
+        shown = ", ".join(name[:60] for name in ignored[:10]) + (", ..." if len(ignored) > 10 else "")
+        reader.add("support-bundle-env-ignored", names=shown, known=", ".join(known))
+    for name in known:
+        value = reader.text(section, name, f"environment.{name}")
+        if value is not None:
+            bundle.environ[name] = value
+
+
+def _read_ini(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> None:
+    section = reader.obj(data, "op_cache_ini", "op_cache_ini", "op_cache.ini")
+    if section is None:
+        return
+    bundle.ini_path = reader.text(section, "path", "op_cache_ini.path")
+    bundle.ini_exists = reader.boolean(section, "exists", "op_cache_ini.exists")
+    error = reader.text(section, "error", "op_cache_ini.error")
+    label = bundle.ini_path or "op_cache.ini"
+    if error:
+        bundle.ini_error = error
+        reader.add("support-bundle-ini-unreadable", path=label, reason=error)
+    text = reader.text(section, "text", "op_cache_ini.text", MAX_INI_BYTES)
+    raw: bytes | None = None
+    if text is not None:
+        raw = text.encode("utf-8", "surrogatepass")
+    else:
+        encoded = reader.text(section, "base64", "op_cache_ini.base64", (MAX_INI_BYTES * 4) // 3 + 4)
+        if encoded is not None:
+            try:
+                raw = base64.b64decode(encoded, validate=True)
+            except (binascii.Error, ValueError):
+                reader.add("support-bundle-ini-unusable", reason=Message("support-reason-bad-base64"))
+    if raw is None:
+        return
+    if len(raw) > MAX_INI_BYTES:
+        reader.add("support-bundle-too-large", key="op_cache_ini", size=len(raw), limit=MAX_INI_BYTES)
+        return
+    try:
+        bundle.op_cache_ini = parse_op_cache_ini(raw, label)
+    except InputError as exc:
+        reader.add("support-bundle-ini-unusable", reason=exc.line_message())
+        return
+    bundle.ini_exists = True
+
+
+def _read_prediction(reader: _Reader, value: object, path: str) -> CleanupSummary | None:
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        reader.wrong(path, value, "object")
+        return None
+    fields: dict[str, Any] = {}
+    for key in _PREDICTION_BOOLS:
+        fields[key] = reader.boolean(value, key, f"{path}.{key}")
+    for key in _PREDICTION_INTS:
+        fields[key] = reader.integer(value, key, f"{path}.{key}", minimum=None if key == "max_mb" else 0)
+    for key in _PREDICTION_OPTIONAL_INTS:
+        fields[key] = reader.integer(value, key, f"{path}.{key}")
+    required = (*_PREDICTION_BOOLS, *_PREDICTION_INTS)
+    missing = [key for key in required if fields[key] is None]
+    if missing:
+        reader.add("support-bundle-missing-key", key=f"{path}.{missing[0]}", what="cleanup prediction")
+        return None
+    if fields["ageing"] and (fields["max_bytes"] is None or fields["keep_threshold_bytes"] is None):
+        reader.add("support-bundle-missing-key", key=f"{path}.max_bytes", what="cleanup prediction")
+        return None
+    return CleanupSummary(**fields)
+
+
+def _read_cache(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> None:
+    section = reader.obj(data, "cache", "cache", Message("support-what-cache"))
+    if section is None:
+        return
+    limits = reader.obj(section, "limits", "cache.limits") or {}
+    clean_limits = {}
+    for key in ("max_op_cache_size", "remain_cache_size_ratio"):
+        number = reader.integer(limits, key, f"cache.limits.{key}", minimum=None)
+        if number is not None:
+            clean_limits[key] = number
+    source = reader.text(limits, "source", "cache.limits.source")
+    if source is not None:
+        clean_limits["source"] = source
+    socs: dict[str, SocCacheSummary] = {}
+    soc_table = reader.obj(section, "socs", "cache.socs") or {}
+    names = list(soc_table)
+    if len(names) > MAX_SOCS:
+        reader.add("support-bundle-too-many", key="cache.socs", count=len(names), limit=MAX_SOCS)
+    for name in names[:MAX_SOCS]:
+        path = f"cache.socs.{name[:80]}"
+        entry = soc_table[name]
+        if len(name) > 255:
+            reader.add("support-bundle-too-large", key=path, size=len(name), limit=255)
+            continue
+        if not isinstance(entry, dict):
+            reader.wrong(path, entry, "object")
+            continue
+        numbers = {key: reader.integer(entry, key, f"{path}.{key}") for key in _SOC_INTS}
+        socs[name] = SocCacheSummary(name, **numbers,
+                                     prediction=_read_prediction(reader, entry.get("prediction"), f"{path}.prediction"))
+    numbers = {key: reader.integer(section, key, f"cache.{key}") for key in _CACHE_INTS}
+    bundle.cache = CacheSummary(
+        kernel_cache=reader.text(section, "kernel_cache", "cache.kernel_cache"),
+        source=reader.text(section, "source", "cache.source"),
+        variable=reader.text(section, "variable", "cache.variable"),
+        exists=reader.boolean(section, "exists", "cache.exists"),
+        partial=bool(reader.boolean(section, "partial", "cache.partial")),
+        prediction_stopped=bool(reader.boolean(section, "prediction_stopped", "cache.prediction_stopped")),
+        time_limit_seconds=reader.number(section, "time_limit_seconds", "cache.time_limit_seconds"),
+        elapsed_seconds=reader.number(section, "elapsed_seconds", "cache.elapsed_seconds"),
+        fs_type=reader.text(section, "fs_type", "cache.fs_type"),
+        nfs_lock_problem=reader.text(section, "nfs_lock_problem", "cache.nfs_lock_problem"),
+        limits=clean_limits, socs=socs, error=reader.text(section, "error", "cache.error"), **numbers)
+
+
+def _read_unreadable(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> None:
+    for i, item in enumerate(reader.items(data, "unreadable", "unreadable", MAX_NOTES)):
+        if not isinstance(item, dict):
+            reader.wrong(f"unreadable[{i}]", item, "object")
+            continue
+        what = reader.text(item, "what", f"unreadable[{i}].what")
+        why = reader.text(item, "why", f"unreadable[{i}].why")
+        if what:
+            bundle.unreadable.append((what, why or ""))
+            if what != "npu-smi info":  # said by support-bundle-no-npu-smi / the device notes
+                reader.add("support-bundle-unreadable", what=what, why=why or "-")
+
+
+def bundle_from_json(data: object, source: str = "<bundle>") -> Bundle:
+    """Read parsed JSON as a bundle, as far as it is valid (see the module docstring).
+
+    Raises InputError (naming `source`) only when `data` is not a cann-config bundle at all.
+    """
+    if not isinstance(data, dict):
+        raise InputError.from_code("support-error-not-object", source, type=_json_type(data))
+    marker = data.get("format")
+    if marker != BUNDLE_FORMAT:
+        shown = repr(marker)[:60] if "format" in data else "missing"
+        raise InputError.from_code("support-error-format-marker", source, shown=shown, expected=BUNDLE_FORMAT)
+    reader = _Reader(source)
+    bundle = Bundle(source=source)
+    version = data.get("version")
+    if _is_int(version) and version > 0:
+        bundle.format_version = version
+        if version > BUNDLE_VERSION:
+            reader.add("support-bundle-version-newer", version=version, known=BUNDLE_VERSION)
+        elif version < BUNDLE_VERSION:
+            reader.add("support-bundle-version-older", version=version, known=BUNDLE_VERSION)
+    else:
+        reader.add("support-bundle-version-invalid", value=repr(version)[:60], known=BUNDLE_VERSION)
+    for key in data:
+        if key not in TOP_KEYS:
+            reader.add("support-bundle-unknown-key", key=key[:80])
+    bundle.created = reader.text(data, "created", "created")
+    bundle.tool_version = reader.text(data, "tool_version", "tool_version")
+    host = reader.obj(data, "host", "host")
+    if host is not None:
+        bundle.hostname = reader.text(host, "hostname", "host.hostname", 255)
+    _read_unreadable(reader, bundle, data)
+    _read_npu_smi(reader, bundle, data)
+    _read_versions(reader, bundle, data)
+    _read_environment(reader, bundle, data)
+    _read_ini(reader, bundle, data)
+    _read_cache(reader, bundle, data)
+    bundle.device = _device_of(reader, bundle)
+    bundle.findings = sort_findings(reader.findings)
+    return bundle
+
+
+def load_bundle(path: str | os.PathLike[str]) -> Bundle:
+    """Read a bundle file; InputError (exit 2, one line naming the file) when it is not one."""
+    from cann_config.app.io.inputfiles import read_input_bytes
+
+    p = Path(path)
+    raw, _ = read_input_bytes(p, Message("support-kind-bundle"), MAX_BUNDLE_BYTES)
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise InputError.from_code("support-error-not-utf8", p, line) from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError.from_code("support-error-not-json", p, exc.lineno, detail=exc.msg) from None
+    except (ValueError, RecursionError) as exc:
+        # Nesting too deep for the parser, or a number with too many digits.
+        raise InputError.from_code("support-error-unparsable", p, detail=type(exc).__name__) from None
+    return bundle_from_json(data, str(p))

@@ -1,0 +1,246 @@
+"""`diagnose`: what CANN will do with a given op_cache.ini, environment, script and device.
+
+Why this module exists: support staff and users ask one question - "which values will CANN use,
+and why not mine?" - with a handful of inputs (a customer's op_cache.ini, an env file, a training
+script, the SoC). This module gathers them, runs the resolution (app/resolution.py) and returns a
+`Diagnosis`: plain data (device, effective values with their sources, findings, the cache
+directory), with `to_json(lang)` in the shape of DESIGN.md (`diagnose --json`) and `to_text(lang)`
+for people. A report renderer (`diagnose --report`) and the GUI consume the same object.
+
+Which environment counts: with an env file, only the file's assignments (a customer's file read
+on a support machine must not pick up the support machine's variables); without one, this
+process's environment (the user runs `cann-config diagnose` in the shell that starts the job).
+Which op_cache.ini: `ini_path` if given; else `<cache_dir>/kernel_cache/op_cache.ini` when
+`cache_dir` is given; else, in this process's environment, the file CANN itself would read.
+Which installed CANN the op_cache.ini version lines are checked against (CANN empties a SoC dir
+whose adk_version/ops_version differ from the installed ones, cann-facts.md section 2): the
+caller's `installed_versions`; else, when the environment is this process's, the CANN installed
+on this host (app.opcache.ini.installed_op_cache_versions). With an env file or a given
+`environ` nothing is looked up: that is a customer's configuration read on a support machine,
+whose CANN need not be the customer's (a support bundle passes the customer's versions).
+
+Public API:
+    diagnose(*, ini_path=None, env_file=None, script=None, device=None, cache_dir=None,
+             framework=None, environ=None, profile=None, installed_versions=None, home=None)
+        -> Diagnosis
+    Diagnosis.to_json(lang=None) -> dict;  Diagnosis.to_text(lang=None) -> str
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cann_config.app.catalog import load_catalog
+from cann_config.app.device.table import DeviceInfo
+from cann_config.app.findings import Finding, has_errors, make_finding, sort_findings, unique_findings
+from cann_config.app.i18n import pick
+from cann_config.app.io.envfile import EnvFile, load_env_file
+from cann_config.app.opcache.cachedir import CacheDirResolution, kernel_cache_of
+from cann_config.app.opcache.ini import INI_NAME, OpCacheIni, installed_op_cache_versions, read_op_cache_ini
+from cann_config.app.opcache.resolution import Effective, Resolution, Setting, resolve_settings
+from cann_config.app.profile import Profile
+from cann_config.app.textsafe import terminal_text
+
+
+def _label(code: str, lang: str | None, **params: Any) -> str:
+    return pick(make_finding(code, **params).text, lang)
+
+
+@dataclass
+class Diagnosis:
+    """Everything `diagnose` found, as plain data."""
+
+    device: DeviceInfo | None
+    framework: str | None
+    effective: dict[str, Effective]
+    findings: list[Finding]
+    cache_dir: CacheDirResolution
+    ini: OpCacheIni | None = None
+    ini_path: Path | None = None  # the op_cache.ini looked at (it may not exist)
+    env_file: EnvFile | None = None
+    script: str | None = None
+    resolution: Resolution | None = None
+    inputs: dict[str, Any] = field(default_factory=dict)
+
+    def has_errors(self) -> bool:
+        return has_errors(self.findings)
+
+    # -- JSON (DESIGN.md: diagnose --json) ------------------------------------------------------
+
+    def to_json(self, lang: str | None = None) -> dict[str, Any]:
+        device = self.device or DeviceInfo()
+        return {
+            "device": device.to_json(),
+            "framework": self.framework,
+            "effective": {oid: eff.to_json(lang) for oid, eff in self.effective.items()},
+            "findings": [f.to_json(lang) for f in self.findings],
+            "cache_dir": {**self.cache_dir.to_json(lang), "op_cache_ini_location": pick(self.cache_dir.ini_how, lang),
+                          "soc_dir": str(self.cache_dir.soc_dir(device.soc_version)) if device.soc_version else None},
+            "op_cache_ini": {
+                "path": str(self.ini_path) if self.ini_path else None,
+                "found": self.ini is not None,
+                "used_by_cann": bool(self.ini and self.ini.counts),
+                "reason": self.ini.cann_view.reason if self.ini else None,
+            },
+            "inputs": dict(self.inputs),
+        }
+
+    # -- text, for people -----------------------------------------------------------------------
+
+    def to_text(self, lang: str | None = None) -> str:
+        """The diagnosis for people. Paths, values and messages come from files the user may
+        not have written (a customer's op_cache.ini or env file), so each is printed through
+        app.textsafe.terminal_text: no control character reaches the terminal, and no value
+        breaks the layout with a line of its own."""
+        catalog = load_catalog()
+        safe = terminal_text
+        out: list[str] = []
+        device = self.device
+        out.append(f"{_label('cache-label-device', lang)}: "
+                   f"{safe(device.label(lang)) if device else _label('cache-label-framework-unknown', lang)}")
+        framework = (pick(catalog.frameworks[self.framework].name, lang) if self.framework in catalog.frameworks
+                     else _label("cache-label-framework-unknown", lang))
+        out.append(f"{_label('cache-label-framework', lang)}: {framework}")
+        if self.env_file is not None:
+            env_text = _label("cache-label-environment-file", lang, path=self.env_file.source)
+        else:
+            env_text = _label("cache-label-environment-shell", lang)
+        out.append(f"{_label('cache-label-environment', lang)}: {safe(env_text)}")
+        if self.script:
+            out.append(f"{_label('cache-label-script', lang)}: {safe(self.script)}")
+        if self.ini is not None:
+            code = "cache-label-ini-used" if self.ini.counts else "cache-label-ini-ignored"
+            ini_text = _label(code, lang, path=self.ini.source)
+        else:
+            ini_text = _label("cache-label-ini-none", lang)
+        out.append(f"{_label('cache-label-ini', lang)}: {safe(ini_text)}")
+        cd = self.cache_dir
+        out.append(f"{_label('cache-label-cache-dir', lang)}: {safe(cd.value)}  ({safe(pick(cd.how, lang))})")
+        out.append(f"    kernel_cache: {safe(cd.kernel_cache)}")
+        out.append(f"    {INI_NAME}: {safe(cd.ini_path)}  ({safe(pick(cd.ini_how, lang))})")
+        if device is not None and device.soc_version:
+            out.append(f"    {_label('cache-label-soc-dir', lang)}: {safe(cd.soc_dir(device.soc_version))}")
+        out.append("")
+        out.append(f"{_label('cache-label-effective', lang)}:")
+        width = max((len(oid) for oid in self.effective), default=0)
+        for oid, eff in self.effective.items():
+            option = catalog.options.get(oid)
+            unit = f" {option.unit}" if option and option.unit and isinstance(eff.value, int) and eff.value != -1 else ""
+            value = '""' if eff.value == "" else safe(f"{eff.value}{unit}")
+            where = f" {eff.file}:{eff.line}" if eff.file and eff.line else (f" {eff.file}" if eff.file else "")
+            detail = f" - {pick(eff.detail, lang)}" if eff.detail else ""
+            out.append(f"  {oid:<{width}}  {value:<12} [{eff.source}{safe(where)}]{safe(detail)}")
+        out.append("")
+        out.append(f"{_label('cache-label-findings', lang)}:")
+        if not self.findings:
+            out.append(f"  {_label('cache-label-no-findings', lang)}")
+        for f in self.findings:
+            where = f"  {safe(f.where())}" if f.where() else ""
+            out.append(f"  {f.severity:<7} {f.code}{where}")
+            out.append(f"          {safe(f.message(lang))}")
+            fix = f.fix_text(lang)
+            if fix:
+                out.append(f"          {_label('cache-label-fix', lang)}: {safe(fix)}")
+        return "\n".join(out)
+
+
+def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | os.PathLike[str] | None = None,
+             script: str | os.PathLike[str] | None = None, device: DeviceInfo | None = None,
+             cache_dir: str | os.PathLike[str] | None = None, framework: str | None = None,
+             environ: Mapping[str, str] | None = None, profile: Profile | None = None,
+             installed_versions: Mapping[str, str] | None = None, home: str | None = None,
+             op_cache_ini: OpCacheIni | None = None) -> Diagnosis:
+    """Read the given inputs and resolve the op cache settings as CANN would.
+
+    Raises InputError (one line, names the file) for a file that cannot be used at all; every
+    questionable value is a finding. `environ`: the base environment (default: this process's,
+    or nothing when `env_file` is given). `script` is read with app.io.importers (never executed).
+    `op_cache_ini`: an op_cache.ini already parsed (a support bundle's, app/bundle.py); it is
+    used instead of reading a file, and `ini_path` then only names where it was.
+    `installed_versions`: {"adk_version", "ops_version"} to check the op_cache.ini version lines
+    against; None looks them up on this host only when the environment is this process's (no
+    `env_file`, no `environ`, no `op_cache_ini`: see the module docstring), {} checks nothing.
+    """
+    findings: list[Finding] = []
+    inputs: dict[str, Any] = {"ini": None, "env_file": None, "script": None, "cache_dir": None,
+                              "environment": "file" if env_file is not None else "process"}
+    base_env: Mapping[str, str] = (environ if environ is not None
+                                   else ({} if env_file is not None else os.environ))
+    if installed_versions is None and env_file is None and environ is None and op_cache_ini is None:
+        # This host's environment, so this host's CANN decides whether the version lines match.
+        installed_versions = installed_op_cache_versions() or None
+    envfile: EnvFile | None = None
+    environment: dict[str, str] = dict(base_env)
+    if env_file is not None:
+        envfile = load_env_file(env_file, base=base_env)
+        environment = envfile.environ(base_env)
+        findings.extend(envfile.findings)
+        inputs["env_file"] = str(env_file)
+    settings: dict[str, Setting] = {}
+    script_source = None
+    if script is not None:
+        from cann_config.app.io.importers import import_script_file
+
+        script_source, imported = str(Path(script)), import_script_file(script)
+        findings.extend(imported.findings)
+        for oid, (value, line) in imported.settings.items():
+            settings[oid] = Setting(value, script_source, line)
+        if framework is None and imported.framework:
+            framework = imported.framework
+        inputs["script"] = script_source
+
+    def resolve(ini: OpCacheIni | None) -> Resolution:
+        return resolve_settings(ini=ini, environ=environment, profile=profile, framework=framework,
+                                settings=settings, env_file=envfile, home=home,
+                                installed_versions=installed_versions,
+                                soc_version=device.soc_version if device else None)
+
+    first = resolve(None)
+    look_at: Path | None = None
+    announce_missing = False
+    if ini_path is not None:
+        look_at = Path(ini_path)
+    elif cache_dir is not None:
+        look_at = kernel_cache_of(cache_dir) / INI_NAME
+        announce_missing = True
+    elif env_file is None and environ is None and first.cache_dir.home_known:
+        look_at = first.cache_dir.ini_path
+        announce_missing = True
+    ini: OpCacheIni | None = op_cache_ini
+    if ini is not None:
+        findings.extend(ini.findings)
+        inputs["ini"] = ini.source
+    elif look_at is not None:
+        if ini_path is not None or look_at.exists():
+            ini = read_op_cache_ini(look_at)
+            findings.extend(ini.findings)
+            inputs["ini"] = str(look_at)
+        elif announce_missing:
+            findings.append(make_finding("cache-ini-not-found", path=str(look_at)))
+    resolution = resolve(ini) if ini is not None else first
+    findings.extend(resolution.findings)
+    if cache_dir is not None:
+        inputs["cache_dir"] = str(cache_dir)
+        given = kernel_cache_of(cache_dir)
+        if resolution.cache_dir.home_known and os.path.abspath(given) != os.path.abspath(resolution.cache_dir.kernel_cache):
+            findings.append(make_finding("cache-dir-given-differs", given=str(given),
+                                         kernel_cache=str(resolution.cache_dir.kernel_cache)))
+    return Diagnosis(
+        device=device,
+        framework=resolution.framework,
+        effective=resolution.effective,
+        findings=sort_findings(unique_findings(findings)),
+        cache_dir=resolution.cache_dir,
+        ini=ini,
+        ini_path=look_at,
+        env_file=envfile,
+        script=script_source,
+        resolution=resolution,
+        inputs=inputs,
+    )
+
+

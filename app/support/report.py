@@ -1,0 +1,821 @@
+"""The diagnosis report: what support pastes into a ticket, in Markdown or HTML, in zh or en.
+
+Why this module exists: a diagnosis is only useful to a customer when it reads well outside the
+tool - in a ticket, an e-mail, a chat. `diagnose ... --report FILE.md|FILE.html` and the GUI's
+report button render the same `SupportReport` with the same pure functions: the device, the
+effective settings with their sources, every finding with its fix and its suggested change, what
+CANN would delete at the next start (from a support bundle's cache measurement), and the
+suggested files (op_cache.ini, env file, or the framework's snippet) in code blocks.
+
+Suggested changes: a finding may carry a `suggestion` ({option id: value}, app/findings.py). Each
+becomes a `SuggestedChange` with the export format that applies it where the value is really
+decided: op-cache-ini for a value op_cache.ini sets (or a finding about that file), env-bash for a
+value the environment sets, otherwise the framework's own format (the catalog's `exports`). When
+op_cache.ini lacks its version lines and the customer's installed versions are known (from a
+bundle), adding them is suggested too (cann-facts.md section 2: CANN 8.5+ ignores the file
+without them - an inference from the source). `suggested_profile()` is the customer's effective
+values with every suggestion applied: what the wizard opens with to apply the fixes.
+
+Everything from a bundle is hostile until escaped: every text goes through `_md_text` /
+`_md_code` (Markdown: HTML-significant characters become entities, Markdown punctuation is
+escaped, code spans and fences are longer than any backtick run inside) or `html.escape`.
+
+Public API:
+    make_report(diagnosis, bundle=None) -> SupportReport
+    SupportReport: diagnosis, bundle, changes, profile; .exports(lang) -> list[SuggestedExport];
+                   .to_json(lang) -> dict (diagnosis.to_json plus bundle, cleanup, suggestions)
+    suggested_changes(diagnosis, versions=None) -> list[SuggestedChange]
+    suggested_profile(diagnosis) -> Profile
+    render_markdown(report_or_diagnosis, lang=None) -> str
+    render_html(report_or_diagnosis, lang=None) -> str   (one self-contained page: a QTextBrowser
+                                                          or any browser shows it as is)
+    render_text(report_or_diagnosis, lang=None) -> str   (the terminal; control characters replaced)
+    report_format(path) -> "markdown" | "html"          (UsageError for another extension)
+    write_report(path, report_or_diagnosis, lang=None) -> Path   (atomic)
+    run_diagnose_command(args, device) -> int           (`diagnose --bundle/--report`, for the CLI)
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import os
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cann_config.app import __version__
+from cann_config.app.catalog import Value, load_catalog
+from cann_config.app.device.availability import source_phrase
+from cann_config.app.device.table import DeviceInfo, device_from_choice
+from cann_config.app.errors import UsageError
+from cann_config.app.findings import Finding, make_finding
+from cann_config.app.i18n import current_language, normalize_language, pick
+from cann_config.app.opcache.ini import VERSION_KEYS
+from cann_config.app.profile import DEFAULT_FRAMEWORK, Profile
+from cann_config.app.support.diagnosis import Diagnosis
+from cann_config.app.textsafe import terminal_text
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from cann_config.app.support.bundle import Bundle
+
+INI_FORMAT = "op-cache-ini"
+ENV_FORMAT = "env-bash"
+REPORT_EXTENSIONS = {".md": "markdown", ".markdown": "markdown", ".html": "html", ".htm": "html"}
+_VERSION_ROWS = (("support-label-version-toolkit", "toolkit_version", "toolkit_path"),
+                 ("support-label-version-driver", "driver_version", "driver_path"),
+                 ("support-label-version-compiler", "compiler_version", "compiler_path"),
+                 ("support-label-version-opp", "opp_version", "opp_path"),
+                 ("support-label-version-tfplugin", "tfplugin_version", "tfplugin_path"),
+                 ("support-label-version-npu-bridge", "npu_bridge_version", None),
+                 ("support-label-version-npu-device", "npu_device_version", None))
+_CODE_LANGUAGE = {"op-cache-ini": "ini", "env-bash": "bash", "env-fish": "fish", "profile": "json",
+                  "tf1-estimator": "python", "tf1-session": "python", "tf2": "python", "ge-options": "python"}
+
+
+def _t(code: str, lang: str, **params: Any) -> str:
+    return pick(make_finding(code, **params).text, lang)
+
+
+# ---------------------------------------------------------------------------------------------
+# Suggested changes
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SuggestedChange:
+    """One value to change, the finding it resolves, and the export format that applies it."""
+
+    code: str
+    key: str  # an option id, or an op_cache.ini version key (adk_version, ops_version)
+    value: Value
+    format: str
+    file: str | None = None
+    line: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"finding": self.code, "option": self.key, "value": self.value, "format": self.format,
+                "file": self.file, "line": self.line}
+
+
+@dataclass(frozen=True)
+class SuggestedExport:
+    format: str
+    text: str
+    findings: tuple[Finding, ...] = ()
+
+
+def _framework(diagnosis: Diagnosis) -> str:
+    return diagnosis.framework if diagnosis.framework in load_catalog().frameworks else DEFAULT_FRAMEWORK
+
+
+def _format_for(diagnosis: Diagnosis, finding: Finding, option_id: str) -> str:
+    """Where a suggested value belongs: where CANN decides that value now (cann-facts.md section 2:
+    op_cache.ini › environment › default)."""
+    from cann_config.app.io.exporters import carrier
+
+    catalog = load_catalog()
+    option = catalog.options[option_id]
+    framework = _framework(diagnosis)
+    effective = diagnosis.effective.get(option_id)
+    ini = diagnosis.ini
+    about_ini = ini is not None and finding.file is not None and finding.file == ini.source
+    if option.targets.ini and (about_ini or (effective is not None and effective.source == "op_cache.ini")):
+        return INI_FORMAT
+    if effective is not None and effective.source == "env" and option.targets.env_for(framework):
+        return ENV_FORMAT
+    if option.targets.ini:
+        return INI_FORMAT
+    for fmt in catalog.frameworks[framework].exports:
+        if fmt != "profile" and carrier(fmt, option, framework) is not None:
+            return fmt
+    return "profile"
+
+
+def suggested_changes(diagnosis: Diagnosis, versions: Mapping[str, str] | None = None) -> list[SuggestedChange]:
+    """Every finding's suggestion as a change (invalid suggestions are left out), plus the
+    missing op_cache.ini version lines when `versions` (the installed ones) are known."""
+    catalog = load_catalog()
+    changes: list[SuggestedChange] = []
+    for finding in diagnosis.findings:
+        for key, value in finding.suggestion.items():
+            option = catalog.options.get(key)
+            if option is not None and option.check(value) is None:
+                changes.append(SuggestedChange(finding.code, key, value, _format_for(diagnosis, finding, key),
+                                               finding.file, finding.line))
+            elif key in VERSION_KEYS and isinstance(value, str) and value:
+                changes.append(SuggestedChange(finding.code, key, value, INI_FORMAT, finding.file, finding.line))
+    ini = diagnosis.ini
+    if ini is not None and versions:
+        present = ini.values_as_cann_reads()
+        missing_finding = next((f for f in diagnosis.findings if f.code == "cache-ini-missing-versions"), None)
+        if missing_finding is not None:
+            for key in VERSION_KEYS:
+                if key not in present and versions.get(key) and not any(c.key == key for c in changes):
+                    changes.append(SuggestedChange(missing_finding.code, key, versions[key], INI_FORMAT,
+                                                   missing_finding.file, missing_finding.line))
+    return changes
+
+
+def _profile_device(device: DeviceInfo | None) -> str | None:
+    for choice in (device.soc_version, device.series) if device else ():
+        if choice:
+            try:
+                device_from_choice(choice)
+            except ValueError:
+                continue
+            return choice
+    return None
+
+
+def suggested_profile(diagnosis: Diagnosis, changes: Sequence[SuggestedChange] | None = None) -> Profile:
+    """The customer's effective values (those not at their default) with every suggestion applied.
+
+    This is what the wizard opens with to review and export the fixes (DESIGN.md, Profile).
+    """
+    catalog = load_catalog()
+    options: dict[str, Value] = {}
+    for oid, effective in diagnosis.effective.items():
+        option = catalog.options.get(oid)
+        if option is not None and effective.source != "default" and option.check(effective.value) is None:
+            options[oid] = effective.value
+    for change in suggested_changes(diagnosis) if changes is None else changes:
+        if change.key in catalog.options:
+            options[change.key] = change.value
+    return Profile(framework=_framework(diagnosis), device=_profile_device(diagnosis.device), options=options)
+
+
+def suggested_exports(diagnosis: Diagnosis, changes: Sequence[SuggestedChange], profile: Profile,
+                      versions: Mapping[str, str] | None = None, lang: str | None = None) -> list[SuggestedExport]:
+    """The files that apply `changes`: op_cache.ini edited in place (only the changed values; the
+    one writer, app.opcache.ini), and for each other format named, the suggested profile as that
+    format carries it (see `_profile_for`)."""
+    from cann_config.app.io.exporters import export_text
+    from cann_config.app.opcache.ini import render_op_cache_ini
+
+    exports: list[SuggestedExport] = []
+    formats = list(dict.fromkeys(c.format for c in changes))
+    if INI_FORMAT in formats:
+        ini_changes = {c.key: c.value for c in changes if c.format == INI_FORMAT}
+        try:
+            if diagnosis.ini is not None:
+                data = render_op_cache_ini(diagnosis.ini, ini_changes)
+                result = SuggestedExport(INI_FORMAT, data.decode("utf-8", "replace"))
+            else:
+                options = {k: v for k, v in ini_changes.items() if k in load_catalog().options}
+                new = Profile(framework=profile.framework, device=profile.device, options=options)
+                made = export_text(new, INI_FORMAT, lang=lang, ini_versions=versions or None)
+                result = SuggestedExport(INI_FORMAT, made.text, tuple(made.findings))
+        except UsageError:
+            result = None  # a version line that differs is never rewritten by this tool
+        if result is not None:
+            exports.append(result)
+    for fmt in formats:
+        if fmt == INI_FORMAT:
+            continue
+        made = export_text(_profile_for(diagnosis, changes, profile, fmt), fmt, lang=lang, device=diagnosis.device)
+        text = made.text
+        if fmt == ENV_FORMAT:
+            text += _unset_defaults(diagnosis, changes, profile, lang)
+        exports.append(SuggestedExport(fmt, text, tuple(made.findings)))
+    return exports
+
+
+def _profile_for(diagnosis: Diagnosis, changes: Sequence[SuggestedChange], profile: Profile, fmt: str) -> Profile:
+    """The suggested profile as one format carries it: the changes for that format, and the
+    customer's values already set through the same channel (the same variable in an env file,
+    the script's own options), so an export never moves a value to another variable."""
+    catalog = load_catalog()
+    options: dict[str, Value] = {}
+    for oid, effective in diagnosis.effective.items():
+        option = catalog.options.get(oid)
+        if option is None or oid not in profile.options or effective.source == "default":
+            continue
+        if fmt == ENV_FORMAT:
+            same = effective.source == "env" and effective.variable == option.targets.env_for(profile.framework)
+        else:
+            same = effective.source == "profile"
+        if same:
+            options[oid] = profile.options[oid]
+    for change in changes:
+        if change.format == fmt and change.key in catalog.options:
+            options[change.key] = change.value
+    return Profile(framework=profile.framework, device=profile.device, options=options)
+
+
+def _unset_defaults(diagnosis: Diagnosis, changes: Sequence[SuggestedChange], profile: Profile,
+                    lang: str | None) -> str:
+    """Lines that remove a variable whose suggested value is CANN's default: an export leaves
+    defaults commented out, which would keep the customer's own value in force. Only catalog
+    variable names are written here, never a value from the bundle."""
+    catalog = load_catalog()
+    lines: list[str] = []
+    for change in changes:
+        effective = diagnosis.effective.get(change.key)
+        option = catalog.options.get(change.key)
+        if (change.format != ENV_FORMAT or option is None or effective is None or effective.source != "env"
+                or change.value != catalog.default_for(option.id, profile.framework)):
+            continue
+        variable = option.targets.env_for(profile.framework)
+        if variable and variable == effective.variable and re.fullmatch(r"[A-Z_][A-Z0-9_]*", variable):
+            comment = _t("support-label-export-unset", normalize_language(lang or current_language()),
+                         variable=variable, value=change.value)
+            lines += ["", f"# {_plain(comment)}", f"unset {variable}"]
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+@dataclass
+class SupportReport:
+    """A diagnosis with what the report adds: the bundle it came from and the suggested fixes."""
+
+    diagnosis: Diagnosis
+    bundle: Bundle | None = None
+    changes: list[SuggestedChange] = field(default_factory=list)
+    profile: Profile = field(default_factory=Profile)
+    tool_version: str = __version__
+
+    def versions(self) -> dict[str, str]:
+        return self.bundle.installed_versions() if self.bundle is not None else {}
+
+    def exports(self, lang: str | None = None) -> list[SuggestedExport]:
+        return suggested_exports(self.diagnosis, self.changes, self.profile, self.versions(), lang)
+
+    def to_json(self, lang: str | None = None) -> dict[str, Any]:
+        """`diagnose --json` (DESIGN.md) plus the bundle's facts and the suggested fixes."""
+        data = self.diagnosis.to_json(lang)
+        data["bundle"] = self.bundle.metadata() if self.bundle is not None else None
+        data["suggested_changes"] = [c.to_json() for c in self.changes]
+        data["suggested_profile"] = self.profile.to_json()
+        data["suggested_exports"] = [{"format": e.format, "text": e.text} for e in self.exports(lang)]
+        return data
+
+
+def make_report(diagnosis: Diagnosis, bundle: Bundle | None = None) -> SupportReport:
+    versions = bundle.installed_versions() if bundle is not None else None
+    changes = suggested_changes(diagnosis, versions)
+    return SupportReport(diagnosis, bundle, changes, suggested_profile(diagnosis, changes))
+
+
+def _as_report(report: SupportReport | Diagnosis) -> SupportReport:
+    return report if isinstance(report, SupportReport) else make_report(report)
+
+
+# ---------------------------------------------------------------------------------------------
+# The report as blocks (one structure, two renderers)
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Text:
+    """Inline text: prose, or a code span (identifiers, values, paths)."""
+
+    text: str
+    code: bool = False
+
+
+Inline = Sequence[Text]
+
+
+@dataclass(frozen=True)
+class Block:
+    kind: str  # "h1" "h2" "h3" "p" "kv" "table" "list" "finding" "code"
+    parts: tuple[Any, ...] = ()
+
+
+def _p(*parts: Text) -> Block:
+    return Block("p", (tuple(parts),))
+
+
+def _value_text(oid: str, value: Any) -> str:
+    option = load_catalog().options.get(oid)
+    if value == "":
+        return '""'
+    if option is not None and option.unit and isinstance(value, int) and value != -1:
+        return f"{value} {option.unit}"
+    return str(value)
+
+
+def _where(file: str | None, line: int | None) -> str:
+    if not file:
+        return ""
+    return file if line is None else f"{file}:{line}"
+
+
+def _inputs(report: SupportReport, lang: str) -> list[Block]:
+    d = report.diagnosis
+    catalog = load_catalog()
+    rows: list[tuple[str, Inline]] = []
+    bundle = report.bundle
+    if bundle is not None:
+        unknown = _t("support-label-unknown", lang)
+        rows.append((_t("support-label-bundle", lang),
+                     [Text(_t("support-label-bundle-details", lang, source=bundle.source, created=bundle.created or unknown,
+                              tool_version=bundle.tool_version or unknown,
+                              version=bundle.format_version if bundle.format_version is not None else unknown))]))
+        if bundle.hostname:
+            rows.append((_t("support-label-hostname", lang), [Text(bundle.hostname, code=True)]))
+    framework = (pick(catalog.frameworks[d.framework].name, lang) if d.framework in catalog.frameworks
+                 else _t("cache-label-framework-unknown", lang))
+    rows.append((_t("cache-label-framework", lang), [Text(framework)]))
+    if bundle is not None:
+        env = _t("support-label-environment-bundle", lang)
+    elif d.env_file is not None:
+        env = _t("cache-label-environment-file", lang, path=d.env_file.source)
+    else:
+        env = _t("cache-label-environment-shell", lang)
+    rows.append((_t("cache-label-environment", lang), [Text(env)]))
+    if d.script:
+        rows.append((_t("cache-label-script", lang), [Text(d.script, code=True)]))
+    if d.ini is not None:
+        code = "cache-label-ini-used" if d.ini.counts else "cache-label-ini-ignored"
+        ini_text = _t(code, lang, path=d.ini.source)
+    else:
+        ini_text = _t("cache-label-ini-none", lang)
+    rows.append((_t("cache-label-ini", lang), [Text(ini_text)]))
+    cd = d.cache_dir
+    rows.append((_t("support-label-cache-dir", lang), [Text(cd.value, code=True), Text(f" ({pick(cd.how, lang)})")]))
+    return [Block("h2", (_t("support-label-inputs", lang),)), Block("kv", (tuple(rows),))]
+
+
+def _device(report: SupportReport, lang: str) -> list[Block]:
+    device = report.diagnosis.device or DeviceInfo()
+    unknown = _t("support-label-unknown", lang)
+    rows: list[tuple[str, Inline]] = [
+        (_t("support-label-soc", lang), [Text(device.soc_version, code=True) if device.soc_version else Text(unknown)]),
+        (_t("support-label-series", lang), [Text(device.series_name(lang) or unknown)]),
+        (_t("support-label-how", lang), [Text(source_phrase(device.source, lang))]),
+    ]
+    if device.npus:
+        chips = ", ".join(f"{c.npu}/{c.chip} {c.soc_version or '?'}" for c in device.npus[:64])
+        more = " ..." if len(device.npus) > 64 else ""
+        rows.append((_t("support-label-npus", lang), [Text(f"{len(device.npus)}: {chips}{more}")]))
+    blocks = [Block("h2", (_t("support-label-device", lang),)), Block("kv", (tuple(rows),))]
+    if device.notes:
+        blocks.append(_p(Text(_t("support-label-notes", lang) + _colon(lang).strip())))
+        blocks.append(Block("list", tuple((Text(note),) for note in device.notes)))
+    return blocks
+
+
+def _host(report: SupportReport, lang: str) -> list[Block]:
+    bundle = report.bundle
+    if bundle is None:
+        return []
+    not_found = _t("support-label-not-found", lang)
+    rows: list[tuple[str, Inline]] = []
+    for code, key, path_key in _VERSION_ROWS:
+        version = bundle.versions.get(key)
+        path = bundle.versions.get(path_key) if path_key else None
+        parts = [Text(version, code=True)] if version else [Text(not_found)]
+        if version and path:
+            parts.append(Text(f" ({path})"))
+        rows.append((_t(code, lang), parts))
+    blocks = [Block("h2", (_t("support-label-versions", lang),)), Block("kv", (tuple(rows),)),
+              Block("h2", (_t("support-label-environment", lang),))]
+    if bundle.environ:
+        blocks.append(Block("table", ((_t("support-label-variable", lang), _t("support-label-value", lang)),
+                                      tuple(((Text(k, code=True),), (Text(v, code=True),))
+                                            for k, v in bundle.environ.items()))))
+    else:
+        blocks.append(_p(Text(_t("support-label-none", lang))))
+    return blocks
+
+
+def _effective(report: SupportReport, lang: str) -> list[Block]:
+    headers = (_t("support-label-option", lang), _t("support-label-value", lang), _t("support-label-source", lang),
+               _t("support-label-decided", lang))
+    rows = []
+    for oid, eff in report.diagnosis.effective.items():
+        source = _t(f"support-label-source-{eff.source.replace('.', '-')}", lang) if eff.source in (
+            "op_cache.ini", "env", "default", "profile") else eff.source
+        if eff.variable and eff.source == "env":
+            source += f" ({eff.variable})"
+        where = _where(eff.file, eff.line)
+        detail = pick(eff.detail, lang) if eff.detail else ""
+        rows.append(((Text(oid, code=True),), (Text(_value_text(oid, eff.value), code=True),), (Text(source),),
+                     ((Text(where, code=True), Text(" ")) if where else ()) + (Text(detail),)))
+    return [Block("h2", (_t("support-label-effective", lang),)), Block("table", (headers, tuple(rows)))]
+
+
+def _findings(report: SupportReport, lang: str) -> list[Block]:
+    blocks = [Block("h2", (_t("support-label-findings", lang),))]
+    findings = report.diagnosis.findings
+    if not findings:
+        return [*blocks, _p(Text(_t("support-label-no-findings", lang)))]
+    for f in findings:
+        suggestion = ", ".join(f"{k} = {v}" for k, v in f.suggestion.items())
+        blocks.append(Block("finding", (f.severity, _t(f"support-label-severity-{f.severity}", lang), f.code,
+                                        f.where(), f.message(lang), f.fix_text(lang) or "",
+                                        _t("support-label-fix", lang), suggestion,
+                                        _t("support-label-suggestion", lang))))
+    return blocks
+
+
+def _cleanup(report: SupportReport, lang: str) -> list[Block]:
+    from cann_config.app.units import human_bytes
+
+    blocks = [Block("h2", (_t("support-label-cleanup", lang),))]
+    cache = report.bundle.cache if report.bundle is not None else None
+    if cache is None or cache.error or not cache.socs:
+        codes = [f for f in report.diagnosis.findings
+                 if f.code in ("support-cache-absent", "support-cache-empty", "support-cache-partial")]
+        text = codes[0].message(lang) if codes else _t("support-label-cleanup-none", lang)
+        return [*blocks, _p(Text(text))]
+    unknown = _t("support-label-unknown", lang)
+    created = report.bundle.created if report.bundle is not None and report.bundle.created else unknown
+    free = human_bytes(cache.free_bytes) if cache.free_bytes is not None else unknown
+    blocks.append(_p(Text(_t("support-label-cleanup-intro", lang, created=created, path=cache.kernel_cache or unknown,
+                             fs_type=cache.fs_type or unknown, free=free))))
+    headers = tuple(_t(c, lang) for c in ("support-label-cleanup-soc", "support-label-cleanup-files",
+                                         "support-label-cleanup-used", "support-label-cleanup-limit",
+                                         "support-label-cleanup-keep", "support-label-cleanup-delete",
+                                         "support-label-cleanup-recent"))
+    rows = []
+    for name, soc in cache.socs.items():
+        pred = soc.prediction
+        used = human_bytes(pred.used_bytes if pred else soc.cann_bytes or 0)
+        files = str(soc.files) if soc.files is not None else unknown
+        if pred is None:
+            cells = [_t("support-label-cleanup-not-predicted", lang)] * 4
+        elif not pred.ageing:
+            cells = [_t("support-label-cleanup-ageing-off", lang), "-", _t("support-label-cleanup-nothing", lang), "-"]
+        else:
+            percent = pred.percent_of_limit or 0.0
+            limit = f"{human_bytes(pred.max_bytes or 0)} ({percent:.0f} %)"
+            delete = (_t("support-label-cleanup-groups", lang, groups=pred.delete_groups, size=human_bytes(pred.delete_bytes))
+                      if pred.triggers else _t("support-label-cleanup-nothing", lang))
+            recent = (_t("support-label-cleanup-groups", lang, groups=pred.kept_recent_groups,
+                         size=human_bytes(pred.kept_recent_bytes)) if pred.triggers else "-")
+            cells = [limit, human_bytes(pred.keep_threshold_bytes or 0), delete, recent]
+        rows.append(((Text(name, code=True),), (Text(files),), (Text(used),), *((Text(c),) for c in cells)))
+    blocks.append(Block("table", (headers, tuple(rows))))
+    return blocks
+
+
+def _suggested(report: SupportReport, lang: str) -> list[Block]:
+    blocks = [Block("h2", (_t("support-label-suggested", lang),))]
+    if not report.changes:
+        return [*blocks, _p(Text(_t("support-label-suggested-none", lang)))]
+    blocks.append(_p(Text(_t("support-label-suggested-intro", lang))))
+    headers = (_t("support-label-findings", lang), _t("support-label-option", lang), _t("support-label-value", lang),
+               _t("support-label-apply-with", lang))
+    rows = tuple(((Text(c.code, code=True),), (Text(c.key, code=True),), (Text(_value_text(c.key, c.value), code=True),),
+                  (Text(c.format, code=True),)) for c in report.changes)
+    blocks.append(Block("table", (headers, rows)))
+    for export in report.exports(lang):
+        blocks.append(Block("h3", (_t("support-label-export", lang, format=export.format),)))
+        blocks.append(Block("code", (_CODE_LANGUAGE.get(export.format, ""), export.text)))
+    return blocks
+
+
+def _unreadable(report: SupportReport, lang: str) -> list[Block]:
+    bundle = report.bundle
+    if bundle is None or not bundle.unreadable:
+        return []
+    items = tuple((Text(what, code=True), Text(": " + why)) for what, why in bundle.unreadable)
+    return [Block("h2", (_t("support-label-unreadable", lang),)), Block("list", items)]
+
+
+def report_blocks(report: SupportReport | Diagnosis, lang: str | None = None) -> list[Block]:
+    """The report's content, independent of the output format."""
+    report = _as_report(report)
+    lang = normalize_language(lang or current_language())
+    blocks = [Block("h1", (_t("support-label-report-title", lang),)),
+              _p(Text(_t("support-label-report-intro", lang, version=report.tool_version)))]
+    device = report.diagnosis.device
+    if device is not None and (device.soc_version or device.series):
+        blocks.append(_p(Text(_t("support-label-device", lang) + _colon(lang)), Text(device.label(lang))))
+    for part in (_inputs, _device, _host, _effective, _findings, _cleanup, _suggested, _unreadable):
+        blocks.extend(part(report, lang))
+    return blocks
+
+
+# ---------------------------------------------------------------------------------------------
+# Markdown
+# ---------------------------------------------------------------------------------------------
+
+_MD_ESCAPE = re.compile(r"[\\`*\[\]#~]|(?<!\w)_|_(?!\w)")
+
+
+def _md_text(text: str) -> str:
+    """Prose for Markdown: one line, HTML-significant characters as entities (ticket systems
+    render inline HTML), Markdown punctuation that could start formatting escaped."""
+    text = re.sub(r"\s+", " ", str(text))
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _MD_ESCAPE.sub(lambda m: "\\" + m.group(0), text)
+
+
+def _md_code(text: str) -> str:
+    """An inline code span that holds `text` literally (CommonMark: no HTML, no escapes inside)."""
+    text = " ".join(str(text).split()) or " "
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or longest else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _md_inline(parts: Inline) -> str:
+    return "".join(_md_code(p.text) if p.code else _md_text(p.text) for p in parts)
+
+
+def _md_cell(parts: Inline) -> str:
+    # A pipe inside a code span still ends a table cell in GFM: escape it there too.
+    return _md_inline(parts).replace("|", "\\|") or " "
+
+
+def _md_fence(text: str) -> str:
+    longest = max((len(run) for run in re.findall(r"`{3,}|~{3,}", text)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def _colon(lang: str | None) -> str:
+    return "：" if normalize_language(lang or current_language()) == "zh_CN" else ": "
+
+
+def render_markdown(report: SupportReport | Diagnosis, lang: str | None = None) -> str:
+    """The report as Markdown (CommonMark + GFM tables), safe for any bundle content."""
+    out: list[str] = []
+    colon = _colon(lang)
+    for block in report_blocks(report, lang):
+        kind, parts = block.kind, block.parts
+        if kind in ("h1", "h2", "h3"):
+            out += ["#" * int(kind[1]) + " " + _md_text(parts[0]), ""]
+        elif kind == "p":
+            out += [_md_inline(parts[0]), ""]
+        elif kind == "kv":
+            out += [f"- **{_md_text(label)}{colon.strip()}** {_md_inline(value)}" for label, value in parts[0]] + [""]
+        elif kind == "list":
+            out += [f"- {_md_inline(item)}" for item in parts] + [""]
+        elif kind == "table":
+            headers, rows = parts
+            out.append("| " + " | ".join(_md_text(h) for h in headers) + " |")
+            out.append("|" + "---|" * len(headers))
+            out += ["| " + " | ".join(_md_cell(cell) for cell in row) + " |" for row in rows]
+            out.append("")
+        elif kind == "finding":
+            _, severity, code, where, message, fix, fix_label, suggestion, suggestion_label = parts
+            head = f"- **{_md_text(severity)}** {_md_code(code)}" + (f" {_md_code(where)}" if where else "")
+            out.append(head)
+            out.append(f"  {_md_text(message)}")
+            if fix:
+                out.append(f"  *{_md_text(fix_label)}{colon.strip()}* {_md_text(fix)}")
+            if suggestion:
+                out.append(f"  *{_md_text(suggestion_label)}{colon.strip()}* {_md_code(suggestion)}")
+            out.append("")
+        elif kind == "code":
+            language, text = parts
+            fence = _md_fence(text)
+            out += [fence + language, text.rstrip("\n"), fence, ""]
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# HTML
+# ---------------------------------------------------------------------------------------------
+
+_CSS = """
+body { font-family: system-ui, "Noto Sans CJK SC", "Microsoft YaHei", sans-serif; max-width: 70em;
+       margin: 2em auto; padding: 0 1em; line-height: 1.45; color: #1d1d1d; }
+h1 { font-size: 1.6em; } h2 { font-size: 1.25em; border-bottom: 1px solid #ccc; margin-top: 1.6em; }
+h3 { font-size: 1.05em; }
+table { border-collapse: collapse; margin: .5em 0; } th, td { border: 1px solid #ccc; padding: .25em .5em;
+       text-align: left; vertical-align: top; } th { background: #f2f2f2; }
+code { font-family: ui-monospace, "DejaVu Sans Mono", monospace; background: #f4f4f4; padding: 0 .2em;
+       overflow-wrap: anywhere; }
+pre { background: #f4f4f4; padding: .75em; overflow-x: auto; } pre code { padding: 0; }
+dl.kv { display: grid; grid-template-columns: max-content auto; gap: .2em 1em; } dl.kv dt { font-weight: 600; }
+dl.kv dd { margin: 0; }
+ul.findings { list-style: none; padding-left: 0; } ul.findings li { border-left: 4px solid #999;
+       padding: .3em .7em; margin: .5em 0; background: #fafafa; }
+li.error { border-left-color: #c62828 !important; } li.warning { border-left-color: #ef8f00 !important; }
+li.info { border-left-color: #1565c0 !important; }
+.severity { font-weight: 700; } .fix { margin-top: .2em; }
+"""
+
+
+def _h(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _html_inline(parts: Inline) -> str:
+    return "".join(f"<code>{_h(p.text)}</code>" if p.code else _h(p.text) for p in parts)
+
+
+def render_html(report: SupportReport | Diagnosis, lang: str | None = None) -> str:
+    """The report as one self-contained HTML page (inline CSS, no scripts, no external files);
+    every text is escaped."""
+    lang = normalize_language(lang or current_language())
+    blocks = report_blocks(report, lang)
+    title = blocks[0].parts[0] if blocks and blocks[0].kind == "h1" else "cann-config"
+    out = ["<!DOCTYPE html>", f'<html lang="{"zh-CN" if lang == "zh_CN" else "en"}">', "<head>",
+           '<meta charset="utf-8">', '<meta name="viewport" content="width=device-width, initial-scale=1">',
+           f"<title>{_h(title)}</title>", f"<style>{_CSS}</style>", "</head>", "<body>"]
+    in_findings = False
+    colon = _colon(lang)
+    for block in blocks:
+        kind, parts = block.kind, block.parts
+        if kind != "finding" and in_findings:
+            out.append("</ul>")
+            in_findings = False
+        if kind in ("h1", "h2", "h3"):
+            out.append(f"<{kind}>{_h(parts[0])}</{kind}>")
+        elif kind == "p":
+            out.append(f"<p>{_html_inline(parts[0])}</p>")
+        elif kind == "kv":
+            out.append('<dl class="kv">' + "".join(f"<dt>{_h(label)}</dt><dd>{_html_inline(value)}</dd>"
+                                                  for label, value in parts[0]) + "</dl>")
+        elif kind == "list":
+            out.append("<ul>" + "".join(f"<li>{_html_inline(item)}</li>" for item in parts) + "</ul>")
+        elif kind == "table":
+            headers, rows = parts
+            out.append("<table><thead><tr>" + "".join(f"<th>{_h(h)}</th>" for h in headers) + "</tr></thead><tbody>")
+            out += ["<tr>" + "".join(f"<td>{_html_inline(cell)}</td>" for cell in row) + "</tr>" for row in rows]
+            out.append("</tbody></table>")
+        elif kind == "finding":
+            if not in_findings:
+                out.append('<ul class="findings">')
+                in_findings = True
+            severity_id, severity, code, where, message, fix, fix_label, suggestion, suggestion_label = parts
+            item = [f'<li class="{_h(severity_id)}"><span class="severity">{_h(severity)}</span> <code>{_h(code)}</code>']
+            if where:
+                item.append(f" <code>{_h(where)}</code>")
+            item.append(f"<div>{_h(message)}</div>")
+            if fix:
+                item.append(f'<div class="fix"><em>{_h(fix_label)}{colon}</em>{_h(fix)}</div>')
+            if suggestion:
+                item.append(f'<div class="fix"><em>{_h(suggestion_label)}{colon}</em><code>{_h(suggestion)}</code></div>')
+            out.append("".join(item) + "</li>")
+        elif kind == "code":
+            language, text = parts
+            css = f' class="language-{_h(language)}"' if language else ""
+            out.append(f"<pre><code{css}>{_h(text)}</code></pre>")
+    if in_findings:
+        out.append("</ul>")
+    out += ["</body>", "</html>"]
+    return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# Plain text (the terminal)
+# ---------------------------------------------------------------------------------------------
+
+# A hostile bundle must not drive the terminal (escape sequences) of the support engineer who
+# prints it: every text goes through app.textsafe.terminal_text.
+_plain = terminal_text
+
+
+def _plain_inline(parts: Inline) -> str:
+    return "".join(_plain(p.text) for p in parts)
+
+
+def render_text(report: SupportReport | Diagnosis, lang: str | None = None) -> str:
+    """The report for a terminal (what `diagnose --bundle` prints); control characters from a
+    bundle are replaced, so printing it cannot send escape sequences to the terminal."""
+    out: list[str] = []
+    colon = _colon(lang)
+    for block in report_blocks(report, lang):
+        kind, parts = block.kind, block.parts
+        if kind == "h1":
+            title = _plain(parts[0])
+            out += [title, "=" * len(title), ""]
+        elif kind in ("h2", "h3"):
+            title = _plain(parts[0])
+            out += [title, ("-" if kind == "h2" else "~") * len(title)]
+        elif kind == "p":
+            out += [_plain_inline(parts[0]), ""]
+        elif kind == "kv":
+            out += [f"  {_plain(label)}{colon}{_plain_inline(value)}" for label, value in parts[0]] + [""]
+        elif kind == "list":
+            out += [f"  - {_plain_inline(item)}" for item in parts] + [""]
+        elif kind == "table":
+            headers, rows = parts
+            cells = [[_plain(h) for h in headers]] + [[_plain_inline(c) for c in row] for row in rows]
+            widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+            for number, row in enumerate(cells):
+                out.append("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+                if number == 0:
+                    out.append("  " + "  ".join("-" * w for w in widths))
+            out.append("")
+        elif kind == "finding":
+            _, severity, code, where, message, fix, fix_label, suggestion, suggestion_label = parts
+            out.append(f"  {_plain(severity)}  {_plain(code)}" + (f"  {_plain(where)}" if where else ""))
+            out.append(f"      {_plain(message)}")
+            if fix:
+                out.append(f"      {_plain(fix_label)}{colon}{_plain(fix)}")
+            if suggestion:
+                out.append(f"      {_plain(suggestion_label)}{colon}{_plain(suggestion)}")
+            out.append("")
+        elif kind == "code":
+            _, text = parts
+            out += ["    " + line for line in _plain(text, one_line=False).rstrip("\n").split("\n")] + [""]
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# Files
+# ---------------------------------------------------------------------------------------------
+
+
+def report_format(path: str | os.PathLike[str]) -> str:
+    """"markdown" or "html" from the file name; UsageError for any other extension."""
+    suffix = Path(path).suffix.lower()
+    if suffix not in REPORT_EXTENSIONS:
+        raise UsageError.from_code("support-error-report-extension", path=str(path),
+                                   extensions=", ".join(REPORT_EXTENSIONS))
+    return REPORT_EXTENSIONS[suffix]
+
+
+def write_report(path: str | os.PathLike[str], report: SupportReport | Diagnosis, lang: str | None = None) -> Path:
+    """Render the report in the format its file name says and write it atomically."""
+    from cann_config.app.io.exporters.files import write_export
+
+    fmt = report_format(path)
+    text = render_markdown(report, lang) if fmt == "markdown" else render_html(report, lang)
+    return write_export(path, text.encode("utf-8", "replace"))
+
+
+# ---------------------------------------------------------------------------------------------
+# `cann-config diagnose --bundle FILE` / `--report FILE`
+# ---------------------------------------------------------------------------------------------
+
+
+def run_diagnose_command(args: argparse.Namespace, device: DeviceInfo | None) -> int:
+    """The `--bundle` / `--report` path of `cann-config diagnose` (app/cli/cmd_diagnose.py).
+
+    With `--bundle` the bundle's op_cache.ini, environment and device are used, and the report
+    (text, or `--json`) includes the cleanup prediction and the suggested fixes; `--device`,
+    `--framework` and `--script` still apply. Exit 1 when there are error findings.
+    """
+    import json
+    import sys
+
+    from cann_config.app.support.bundle import load_bundle
+    from cann_config.app.support.diagnosis import diagnose
+
+    if args.report:
+        report_format(args.report)  # refuse a wrong extension before doing any work
+    bundle = None
+    script = getattr(args, "script", None)
+    if args.bundle:
+        clash = [flag for flag, value in (("--ini", args.ini), ("--env-file", args.env_file),
+                                          ("--cache-dir", args.cache_dir)) if value]
+        if clash:
+            raise UsageError.from_code("support-error-bundle-clash", flags=", ".join(clash))
+        bundle = load_bundle(args.bundle)
+        result = bundle.diagnosis(framework=args.framework, device=device, script=script)
+    else:
+        result = diagnose(ini_path=args.ini, env_file=args.env_file, script=script, device=device,
+                          cache_dir=args.cache_dir, framework=args.framework)
+    lang = current_language()
+    report = make_report(result, bundle)
+    if args.json:
+        print(json.dumps(report.to_json(lang), ensure_ascii=False, indent=2))
+    elif bundle is not None:
+        print(render_text(report, lang), end="")
+    else:
+        print(result.to_text(lang))
+    if args.report:
+        written = write_report(args.report, report, lang)
+        print(_t("support-label-report-written", lang, path=written), file=sys.stderr)
+    return 1 if result.has_errors() else 0

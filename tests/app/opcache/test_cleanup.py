@@ -1,0 +1,346 @@
+"""The cleanup prediction replays CANN's cleaner (te_cache_space_manager.cc) on a scanned tree;
+every expected number below is worked out by hand from the file sizes the fixture writes."""
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from cann_config.app.opcache.cleanup import (
+    NOTE_BAD_JSON,
+    NOTE_BIN_MISSING,
+    NOTE_NO_BIN_NAME,
+    NOTE_NOT_READ,
+    _read_json,
+    cache_findings,
+    predict_cleanup,
+    resolve_group,
+)
+from cann_config.app.opcache.scanner import JsonEntry, MountInfo, scan_to_end
+
+NOW = 1_700_000_000
+MiB = 1024 * 1024
+
+
+def put(path: Path, data: bytes, atime: int | None = None) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    if atime is not None:
+        os.utime(path, (atime, atime))
+
+
+def json100(doc: object) -> bytes:
+    """A json document padded with spaces to exactly 100 bytes (sizes stay hand-computable)."""
+    text = json.dumps(doc).encode()
+    assert len(text) <= 100
+    return text + b" " * (100 - len(text))
+
+
+@pytest.fixture
+def soc_dir(tmp_path):
+    """One SoC dir; json sizes are 100 bytes each.
+
+    group            json atime     files (bytes)                                        CANN bytes
+    old_a            NOW-10000      old_a.json 100, old_a.o 400,000                        400,100
+    k (jsonList)     NOW-9000       k.json 100, k_mix_aic.json 100, k_mix_aic.o 300,000,
+                                    k_mix_aiv.json 100, k_mix_aiv.o 200,000                500,300
+    p_pre            NOW-8000       p_pre.json 100 (alone)                                     100
+    bad              NOW-7000       bad.json 100 (not JSON)                                    100
+    recent           NOW-100        recent.json 100, recent.o 300,000                      300,100
+    total used (CANN's count) = 1,200,700 bytes
+    """
+    root = tmp_path / "kernel_cache"
+    soc = root / "Ascend910B3"
+    meta = soc / "kernel_meta"
+    put(meta / "old_a.json", json100({"binFileName": "old_a", "binFileSuffix": ".o"}), NOW - 10_000)
+    put(meta / "old_a.o", b"o" * 400_000)
+    put(meta / "k.json", json100({"jsonList": [{"jsonFileName": "k_mix_aic.json"},
+                                               {"jsonFileName": "k_mix_aiv.json"}]}), NOW - 9_000)
+    put(meta / "k_mix_aic.json", json100({"binFileName": "k_mix_aic", "binFileSuffix": ".o"}), NOW - 50)
+    put(meta / "k_mix_aic.o", b"a" * 300_000)
+    put(meta / "k_mix_aiv.json", json100({"binFileName": "k_mix_aiv", "binFileSuffix": ".o"}), NOW - 50)
+    put(meta / "k_mix_aiv.o", b"v" * 200_000)
+    put(soc / "p_pre.json", json100({"binFileName": "never_read", "binFileSuffix": ".o"}), NOW - 8_000)
+    put(soc / "bad.json", b"{" + b"x" * 99, NOW - 7_000)
+    put(soc / "recent.json", json100({"binFileName": "recent", "binFileSuffix": ".o"}), NOW - 100)
+    put(soc / "recent.o", b"r" * 300_000)
+    return root
+
+
+def scanned(root: Path):
+    return scan_to_end(root).socs["Ascend910B3"]
+
+
+def names(groups):
+    return [Path(g.json_path).name for g in groups]
+
+
+def test_used_bytes_is_canns_count(soc_dir):
+    assert scanned(soc_dir).cann_bytes == 1_200_700
+
+
+def test_prediction_with_ratio_50_matches_the_hand_computation(soc_dir):
+    pred = predict_cleanup(scanned(soc_dir), max_mb=1, ratio=50, now=NOW)
+    # max = 1 MiB = 1,048,576 <= 1,200,700: triggers; keep = 1,048,576 * 50 // 100 = 524,288
+    assert pred.triggers and pred.max_bytes == MiB and pred.keep_threshold_bytes == 524_288
+    assert pred.target_bytes == 1_200_700 - 524_288 == 676_412
+    # old_a (400,100) is not enough; with k (500,300) the count is 900,400 >= 676,412: stop.
+    assert names(pred.delete) == ["old_a.json", "k.json"]
+    assert pred.counted_bytes == pred.freed_bytes == 900_400
+    assert pred.target_reached
+    # mix jsons are not candidates of their own; recent.json is kept (used 100 s ago)
+    assert pred.candidates == 5
+    assert names(pred.kept_recent) == ["recent.json"] and pred.kept_recent_bytes == 300_100
+    assert round(pred.percent_of_limit, 1) == 114.5  # above 100 % is normal
+
+
+def test_group_members_follow_json_list_and_bin_names(soc_dir):
+    pred = predict_cleanup(scanned(soc_dir), max_mb=1, ratio=50, now=NOW)
+    old_a, k = pred.delete
+    assert [Path(m.path).name for m in old_a.members] == ["old_a.json", "old_a.o"]
+    assert [(Path(m.path).name, m.size) for m in k.members] == [
+        ("k.json", 100), ("k_mix_aic.json", 100), ("k_mix_aic.o", 300_000),
+        ("k_mix_aiv.json", 100), ("k_mix_aiv.o", 200_000)]
+    assert k.atime == NOW - 9_000
+
+
+def test_a_high_ratio_deletes_one_group(soc_dir):
+    pred = predict_cleanup(scanned(soc_dir), max_mb=1, ratio=90, now=NOW)
+    # keep = 1,048,576 * 90 // 100 = 943,718; target = 256,982 <= 400,100 (old_a alone)
+    assert pred.target_bytes == 256_982
+    assert names(pred.delete) == ["old_a.json"] and pred.counted_bytes == 400_100
+
+
+def test_a_low_ratio_stops_at_the_first_recent_group(soc_dir):
+    pred = predict_cleanup(scanned(soc_dir), max_mb=1, ratio=1, now=NOW)
+    # keep = 10,485; target = 1,190,215; every old group together is 900,600: short of it.
+    assert pred.target_bytes == 1_190_215
+    assert names(pred.delete) == ["old_a.json", "k.json", "p_pre.json", "bad.json"]
+    assert pred.counted_bytes == 900_600 and not pred.target_reached
+    assert names(pred.kept_recent) == ["recent.json"]
+    pre, bad = pred.delete[2], pred.delete[3]
+    assert [Path(m.path).name for m in pre.members] == ["p_pre.json"]  # a _pre.json stands alone
+    assert bad.notes == (NOTE_BAD_JSON,) and bad.bytes == 100
+    assert pred.bad_json == (str(soc_dir / "Ascend910B3" / "bad.json"),)
+
+
+def test_below_the_limit_nothing_triggers(soc_dir):
+    pred = predict_cleanup(scanned(soc_dir), max_mb=2, ratio=50, now=NOW)
+    assert not pred.triggers and pred.delete == () and pred.target_bytes == 0
+    assert pred.keep_threshold_bytes == MiB
+    assert round(pred.percent_of_limit, 1) == 57.3
+
+
+def test_exactly_at_the_limit_triggers(tmp_path):
+    put(tmp_path / "kernel_cache" / "S" / "a.json", json100({"binFileName": "a", "binFileSuffix": ".o"}), NOW - 4000)
+    put(tmp_path / "kernel_cache" / "S" / "a.o", b"x" * (MiB - 100))
+    soc = scan_to_end(tmp_path / "kernel_cache").socs["S"]
+    pred = predict_cleanup(soc, max_mb=1, ratio=100, now=NOW)
+    # size >= max triggers; target = size - max * 100 / 100 = 0, and CANN still deletes the
+    # first old group before it compares (the check follows the deletion).
+    assert pred.triggers and pred.target_bytes == 0 and names(pred.delete) == ["a.json"]
+
+
+def test_ageing_off_never_triggers(soc_dir):
+    pred = predict_cleanup(scanned(soc_dir), max_mb=-1, ratio=50, now=NOW)
+    assert not pred.ageing and not pred.triggers and pred.max_bytes is None
+    assert pred.percent_of_limit is None
+
+
+def test_the_thirty_minute_boundary(tmp_path):
+    soc = tmp_path / "kernel_cache" / "S"
+    put(soc / "edge.json", json100({"binFileName": "edge", "binFileSuffix": ".o"}), NOW - 1800)
+    put(soc / "edge.o", b"x" * MiB)
+    put(soc / "young.json", json100({"binFileName": "young", "binFileSuffix": ".o"}), NOW - 1799)
+    put(soc / "young.o", b"x" * MiB)
+    pred = predict_cleanup(scan_to_end(tmp_path / "kernel_cache").socs["S"], max_mb=1, ratio=1, now=NOW + 0.9)
+    # diff < 1800 keeps a group: 1800 s old goes, 1799 s old stays (whole seconds, as CANN's time_t)
+    assert names(pred.delete) == ["edge.json"] and names(pred.kept_recent) == ["young.json"]
+
+
+def test_reading_jsons_leaves_their_access_time_alone(soc_dir):
+    soc = scanned(soc_dir)
+    before = {e.path: os.stat(e.path).st_atime for e in soc.json_candidates()}
+    predict_cleanup(soc, max_mb=1, ratio=1, now=NOW)
+    after = {p: os.stat(p).st_atime for p in before}
+    assert after == before
+    sub = soc_dir / "Ascend910B3" / "kernel_meta" / "k_mix_aic.json"
+    assert os.stat(sub).st_atime == NOW - 50
+
+
+def test_group_notes(tmp_path):
+    d = tmp_path
+    put(d / "nobin.json", json100({"blockDim": 1}))
+    put(d / "missing.json", json100({"binFileName": "gone", "binFileSuffix": ".o"}))
+    put(d / "list.json", json100({"jsonList": [{"jsonFileName": "absent.json"}, {"other": 1}]}))
+    put(d / "array.json", b"[1, 2]")
+    put(d / "typed.json", json100({"binFileName": 3, "binFileSuffix": ".o"}))
+
+    def group(name):
+        path = d / name
+        return resolve_group(JsonEntry(str(path), NOW, path.stat().st_size))
+
+    assert group("nobin.json").notes == (NOTE_NO_BIN_NAME,)
+    assert group("missing.json").notes == (NOTE_BIN_MISSING,)
+    assert group("list.json").notes == (NOTE_BIN_MISSING, NOTE_BAD_JSON)
+    assert group("array.json").notes == (NOTE_NO_BIN_NAME,)
+    assert group("typed.json").notes == (NOTE_BAD_JSON,)
+    assert all(len(group(n).members) == 1 for n in ("nobin.json", "missing.json", "list.json", "typed.json"))
+
+
+def test_a_json_that_would_lose_its_access_time_is_not_read(tmp_path):
+    path = tmp_path / "k.json"
+    put(path, json100({"binFileName": "k", "binFileSuffix": ".o"}))
+    put(tmp_path / "k.o", b"x" * 10)
+    assert _read_json(str(path)) == {"binFileName": "k", "binFileSuffix": ".o"}
+
+    def refuse(_path):
+        from cann_config.app.opcache import cleanup
+        return cleanup._NOT_READ
+
+    g = resolve_group(JsonEntry(str(path), NOW, 100), read_json=refuse)
+    assert g.notes == (NOTE_NOT_READ,) and len(g.members) == 1
+
+
+def test_a_symlinked_json_is_not_followed(tmp_path):
+    put(tmp_path / "real.json", json100({"binFileName": "k", "binFileSuffix": ".o"}))
+    os.symlink("real.json", tmp_path / "link.json")
+    assert _read_json(str(tmp_path / "link.json")) is None
+
+
+def finding_codes(findings):
+    return sorted(f.code for f in findings)
+
+
+def test_findings_over_limit_short_and_unparsed(soc_dir):
+    usage = scan_to_end(soc_dir)
+    preds = {name: predict_cleanup(soc, 1, 1, now=NOW) for name, soc in usage.socs.items()}
+    found = cache_findings(usage, preds, 1)
+    assert finding_codes(found) == ["scan-cleanup-short-recent", "scan-json-unparsed", "scan-over-limit"]
+    over = next(f for f in found if f.code == "scan-over-limit")
+    assert "115 %" in over.message("en") and over.severity == "info"
+    assert "115 %" in over.message("zh_CN")
+
+
+def test_findings_limit_above_free_space_nfs_and_other_users(soc_dir):
+    usage = scan_to_end(soc_dir)
+    usage.free_bytes = 100 * MiB
+    usage.mount = MountInfo("nas:/c", "/c", "nfs", ("rw", "vers=3"))
+    usage.socs["Ascend910B3"].other_users_files = 3
+    usage.other_uids = (1001,)
+    found = cache_findings(usage, {}, 500)
+    assert finding_codes(found) == ["scan-limit-above-free", "scan-nfs-v3-locks", "scan-other-users"]
+    assert all(f.severity == "warning" for f in found)
+    assert "500.0 MiB" in found[0].message("en") and "100.0 MiB" in found[0].message("en")
+    assert cache_findings(usage, {}, -1)[0].code != "scan-limit-above-free"
+
+
+def test_findings_when_nothing_but_orphans_remain(tmp_path):
+    put(tmp_path / "kernel_cache" / "S" / "orphan.bin", b"x" * (2 * MiB))
+    usage = scan_to_end(tmp_path / "kernel_cache")
+    preds = {"S": predict_cleanup(usage.socs["S"], 1, 50, now=NOW)}
+    assert preds["S"].triggers and preds["S"].delete == ()
+    assert "scan-cleanup-short-no-groups" in finding_codes(cache_findings(usage, preds, 1))
+
+
+def test_repeated_predictions_read_each_json_once(soc_dir):
+    soc = scanned(soc_dir)
+    reads = []
+
+    def counting(path):
+        reads.append(path)
+        return _read_json(path)
+
+    first = predict_cleanup(soc, 1, 1, now=NOW, read_json=counting)
+    count = len(reads)
+    assert count > 0
+    again = predict_cleanup(soc, 1, 1, now=NOW, read_json=counting)
+    other = predict_cleanup(soc, 1, 90, now=NOW, read_json=counting)
+    assert len(reads) == count  # the wizard recomputes on every limit change without re-reading
+    assert again == first and names(other.delete) == ["old_a.json"]
+
+
+def test_symlinks_are_reported_also_at_the_kernel_cache_level(tmp_path):
+    kc = tmp_path / "kernel_cache"
+    (tmp_path / "elsewhere").mkdir()
+    put(kc / "S" / "a.o", b"x")
+    os.symlink(tmp_path / "elsewhere", kc / "Ascend910B4")  # a SoC dir moved to another disk
+    usage = scan_to_end(kc)
+    assert "Ascend910B4" not in usage.socs
+    (found,) = [f for f in cache_findings(usage, {}, 500) if f.code == "scan-symlinks"]
+    assert "1 symbolic links" in found.message("en")
+
+
+# ---------------------------------------------------------------------------------------------
+# Bounding the prediction (should_stop)
+# ---------------------------------------------------------------------------------------------
+
+
+def stop_after(groups: int):
+    """A should_stop that lets `groups` json groups be read, then says stop; it records its calls."""
+    calls = []
+
+    def should_stop():
+        calls.append(1)
+        return len(calls) > groups
+
+    should_stop.calls = calls
+    return should_stop
+
+
+def test_a_stopped_prediction_says_so_and_keeps_what_it_read(soc_dir):
+    # Reading order (oldest first): old_a, k, p_pre, bad, then the recent group.
+    pred = predict_cleanup(scanned(soc_dir), 1, 1, now=NOW, should_stop=stop_after(2))
+    assert pred.stopped and not pred.target_reached
+    assert names(pred.delete) == ["old_a.json", "k.json"] and pred.kept_recent == ()
+    assert pred.counted_bytes == 400_100 + 500_300
+    assert pred.to_json()["stopped"] is True
+
+
+def test_stopping_among_the_recent_groups_keeps_a_complete_delete_list(soc_dir):
+    pred = predict_cleanup(scanned(soc_dir), 1, 1, now=NOW, should_stop=stop_after(4))
+    full = predict_cleanup(scanned(soc_dir), 1, 1, now=NOW)
+    assert pred.stopped and not full.stopped and full.to_json()["stopped"] is False
+    assert pred.delete == full.delete and pred.kept_recent == () and names(full.kept_recent) == ["recent.json"]
+
+
+def test_should_stop_is_asked_once_per_group_read_and_never_for_groups_already_read(soc_dir):
+    soc = scanned(soc_dir)
+    ask = stop_after(100)
+    first = predict_cleanup(soc, 1, 1, now=NOW, should_stop=ask)
+    assert not first.stopped and len(ask.calls) == 5
+    # The same scan again (the wizard moving its limit): everything is cached, nothing is asked,
+    # so even a should_stop that always says stop changes nothing.
+    again = predict_cleanup(soc, 1, 1, now=NOW, should_stop=lambda: True)
+    assert again == first
+
+
+def test_nothing_is_asked_when_nothing_triggers(soc_dir):
+    ask = stop_after(0)
+    assert not predict_cleanup(scanned(soc_dir), 2, 50, now=NOW, should_stop=ask).stopped
+    assert not predict_cleanup(scanned(soc_dir), -1, 50, now=NOW, should_stop=ask).stopped
+    assert ask.calls == []
+
+
+def test_a_stopped_prediction_is_a_warning_not_a_short_cleanup(soc_dir):
+    usage = scan_to_end(soc_dir)
+    preds = {name: predict_cleanup(soc, 1, 1, now=NOW, should_stop=stop_after(1)) for name, soc in usage.socs.items()}
+    found = cache_findings(usage, preds, 1)
+    assert finding_codes(found) == ["scan-cleanup-stopped", "scan-over-limit"]
+    stopped = next(f for f in found if f.code == "scan-cleanup-stopped")
+    assert stopped.severity == "warning" and "1 groups" in stopped.message("en") and stopped.fix_text("zh_CN")
+
+
+def test_no_app_module_imports_another_modules_private_names():
+    """Private helpers stay private: a module that needs one asks for a public API instead
+    (the support bundle once imported app.opcache.cleanup._read_json to bound the prediction)."""
+    import ast
+
+    root = Path(__file__).resolve().parents[3] / "app"
+    offenders = []
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("cann_config.app"):
+                offenders += [f"{path.relative_to(root)}: {node.module}.{a.name}" for a in node.names
+                              if a.name.startswith("_") and not a.name.startswith("__")]
+    assert offenders == []
