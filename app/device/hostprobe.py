@@ -1,13 +1,13 @@
 """Looking at this host: which Ascend device it carries and which CANN and driver are installed.
 
-`npu-smi` may be missing, may need root, and hangs when the driver is unhealthy (cann-facts.md
-section 3), so every call runs with a timeout out of one budget (at most 5 s for the whole
+`npu-smi` may be missing, may need root, and hangs when the driver is unhealthy
+(docs/cann/devices.md#detection), so every call runs with a timeout out of one budget (at most 5 s for the whole
 probe), in its own process group that is killed on timeout; a child stuck in the driver is
 abandoned rather than waited for. Nothing here touches Qt: the GUI runs `probe_host` in a worker.
 When nothing is found the probe says what it tried ("npu-smi was not found ...", "... did not
 answer within 5 s ...").
 
-The version files (cann-facts.md sections 2-3):
+The version files (docs/cann/devices.md#other-clues, docs/cann/op-cache.md#version-lines):
 - toolkit: `<toolkit>/<arch>-linux/ascend_toolkit_install.info` (`version=8.0.0`) under
   `$ASCEND_TOOLKIT_HOME`, `$ASCEND_HOME_PATH`, the `Install_Path` of
   `/etc/Ascend/ascend_cann_install.info`, `/usr/local/Ascend/{cann,cann-*,ascend-toolkit/latest}`
@@ -382,6 +382,6 @@ def installed_versions(root: Path = Path("/"), environ: Mapping[str, str] = os.e
         candidate = toolkit_home / "compiler" / "version.info"
         if _version_of(candidate):
             out["compiler_version"], out["compiler_path"] = _version_of(candidate), str(candidate)
-    # The same two versions under the names op_cache.ini gives them (cann-facts.md section 2).
+    # The same two versions under the names op_cache.ini gives them (docs/cann/op-cache.md#version-lines).
     out["adk_version"], out["ops_version"] = out["compiler_version"], out["opp_version"]
     return out

@@ -2,7 +2,7 @@
 
 The SoC version string (`Ascend910B3`, `Ascend910_9392`, ...) decides which options a device
 supports and names the op-cache directory. CANN's docs build it from npu-smi output
-(cann-facts.md section 3, after `hicann/ge` docs `--soc_version.md`):
+(docs/cann/devices.md#detection, after `hicann/ge` docs `--soc_version.md`):
 
 - A2, 200I/500 A2, inference and training series: `npu-smi info`, the Name column, and
   SoC = "Ascend" + Name (`910B3` -> `Ascend910B3`).

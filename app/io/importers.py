@@ -3,7 +3,7 @@
 Support staff receive a customer's script and want to know which memory and cache settings it
 makes; users want to load a snippet they once exported back into the wizard. Scripts are read
 with `ast` and never executed: the importer recognises the syntaxes the exports use
-(cann-facts.md section 1, "Export targets") and records each setting with its line:
+(docs/cann/memory.md#export-targets) and records each setting with its line:
 
 - `MemoryConfig(kw=...)` and `NPURunConfig(op_compiler_cache_mode=..., op_compiler_cache_dir=...)`
   keywords (catalog targets.memory_config / targets.npu_run_config);
@@ -21,7 +21,7 @@ Only text that is not Python at all is an InputError (exit 2), naming the file a
 When the same option is set in several places, the one CANN uses wins: a setting in code wins
 over an environment variable (the op_compiler_cache_dir option beats ASCEND_CACHE_PATH), a
 framework's own variable over the generic one (ACL_OP_COMPILER_CACHE_DIR beats
-ASCEND_CACHE_PATH; cann-facts.md section 4), and among equals the later line.
+ASCEND_CACHE_PATH; docs/cann/env-vars.md), and among equals the later line.
 
 Public API:
     import_script(text, source) -> ImportedSettings
@@ -428,7 +428,7 @@ class _ScriptReader:
         elif isinstance(raw, str):
             self.out.text(option, raw, line, RANK_CODE)
         else:
-            # GE option values are strings (cann-facts.md section 1); say so, and read the value.
+            # GE option values are strings (docs/cann/memory.md#engine-option-names); say so, and read the value.
             self.out.finding("import-ge-value-not-string", line, name=name, value=raw)
             self.out.typed(option, raw, line)
 

@@ -1,7 +1,7 @@
 """Where CANN keeps the operator-compile cache, for a framework and an environment.
 
 Why this module exists: the cache directory is decided by a chain users rarely see whole
-(cann-facts.md sections 2 and 4; `hicann/ge` `te_cache_manager.cc` `SetCacheDirPath`):
+(docs/cann/op-cache.md#base-directory, docs/cann/env-vars.md; `hicann/ge` `te_cache_manager.cc` `SetCacheDirPath`):
 
     the framework's option (TF `op_compiler_cache_dir`, GE `ge.op_compiler_cache_dir`,
     ATC `--op_compiler_cache_dir`, AscendCL `ACL_OP_COMPILER_CACHE_DIR`; torch_npu: the env var

@@ -1,8 +1,8 @@
 """What CANN's cache cleaner would delete at the next compiler start, predicted from a scan.
 
 Users see a cache over its limit and ask "will CANN delete my kernels, and which?". CANN cleans
-only at op-compiler initialisation, per SoC dir (cann-facts.md section 2, "How CANN cleans the
-cache"; hicann/ge `te_cache_space_manager.cc` `CacheSpaceInitialize`, `DelCacheFileByAccessTime`,
+only at op-compiler initialisation, per SoC dir (docs/cann/op-cache.md#cleanup;
+hicann/ge `te_cache_space_manager.cc` `CacheSpaceInitialize`, `DelCacheFileByAccessTime`,
 `GetFilesAccessTime`, `AgingCacheFileByAccessTime`), and this module replays those rules on the
 `SocUsage` that `app.opcache.scanner` measured:
 

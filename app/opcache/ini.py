@@ -2,7 +2,7 @@
 
 Why this module exists: the most common support question about the operator cache is "my
 setting is ignored", and the answer is almost always in how CANN's own little parser reads
-`<cache dir>/kernel_cache/op_cache.ini` (cann-facts.md section 2, `te_cache_space_manager.cc`
+`<cache dir>/kernel_cache/op_cache.ini` (docs/cann/op-cache.md#reading-the-ini-file, `te_cache_space_manager.cc`
 `LoadIniFile` / `GetCacheInitFileCfg`). Its rules differ from every generic INI reader, so the
 file is read three ways here:
 
@@ -77,7 +77,7 @@ INT_MIN = -(2**31)
 NEW_FILE_MODE = 0o640
 # Trim() in CANN's common_utils.cc removes spaces and tabs, nothing else.
 _CANN_TRIM = " \t"
-# The documented template (cann-facts.md section 2), comments exactly as the docs write them.
+# The documented template (docs/cann/op-cache.md#template), comments exactly as the docs write them.
 TEMPLATE_HEAD = "#配置文件格式，必须包含，自动生成的文件中默认包括如下信息，手动创建时，需要输入"
 TEMPLATE_COMMENTS = {
     MAX_SIZE: "#限制某个AI处理器下缓存文件的磁盘空间的大小，整数，单位为MB",
@@ -104,7 +104,7 @@ def _cann_trim(text: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# std::stoi, as CANN applies it to the size values (cann-facts.md section 2)
+# std::stoi, as CANN applies it to the size values (docs/cann/op-cache.md#size-limit-and-keep-ratio)
 # ---------------------------------------------------------------------------------------------
 
 # strtol skips C isspace() characters, takes a sign and ASCII digits, and stops at anything else.
@@ -307,7 +307,7 @@ def emulate_cann(lines: Sequence[tuple[int, str]]) -> CannView:
         for entry in section.entries:
             if entry.key in KNOWN_KEYS:
                 view.values[entry.key] = entry
-    # cann-facts.md section 2: any section other than [op_compiler_cache] makes CANN ignore the
+    # docs/cann/op-cache.md#sections: any section other than [op_compiler_cache] makes CANN ignore the
     # whole file. (A closer reading of LoadIniFile suggests std::map name order and empty sections
     # might soften this; that is not confirmed, so the tool keeps to the documented rule.)
     foreign = [(name, number) for name, number in headers if name != SECTION]
@@ -689,7 +689,7 @@ def creation_findings(changes: Mapping[str, int | str], installed: Mapping[str, 
     """What to tell the user when a new op_cache.ini is created with `changes`.
 
     CANN 8.5+ ignores a file without adk_version and ops_version (inference from the source,
-    cann-facts.md section 2); `installed` (from `installed_op_cache_versions`) is offered as the
+    docs/cann/op-cache.md#version-lines); `installed` (from `installed_op_cache_versions`) is offered as the
     fix when known.
     """
     keys = {_ini_key_for(k) for k in changes}

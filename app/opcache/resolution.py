@@ -1,8 +1,8 @@
 """The values CANN will actually use for the op cache, where each comes from, and why others lose.
 
 Why this module exists: users set the cache in three places that override each other and ask
-"why is my setting ignored?". This module answers exactly as CANN decides (cann-facts.md
-section 2; `te_cache_space_manager.cc` `UpdateOpCacheSizeCfg`, `GetCacheSpaceMaxSizeCfg`,
+"why is my setting ignored?". This module answers exactly as CANN decides
+(docs/cann/op-cache.md#precedence; `te_cache_space_manager.cc` `UpdateOpCacheSizeCfg`, `GetCacheSpaceMaxSizeCfg`,
 `GetCacheRemainSizeRadio`; `te_cache_manager.cc`):
 
 - `max_op_cache_size` / `remain_cache_size_ratio`: op_cache.ini › environment › default
@@ -361,7 +361,7 @@ class _Resolver:
         if parsed.value is None:
             self.add("cache-env-max-not-number", file, line, value=raw)
             return None
-        # cann-facts.md section 2: 0, < -1 and > INT_MAX are invalid (env and ini alike).
+        # docs/cann/op-cache.md#size-limit-and-keep-ratio: 0, < -1 and > INT_MAX are invalid (env and ini alike).
         if parsed.value == 0 or parsed.value < AGEING_OFF or parsed.value > INT_MAX:
             self.add("cache-env-max-invalid", file, line, value=raw)
             return None

@@ -1,8 +1,8 @@
 """What the operator-compile cache holds on disk, measured without freezing anything.
 
 The disk-usage gauge and `cann-config scan` need, for `<base>/kernel_cache/`, the usage of each
-SoC dir (CANN's size limit applies to each SoC dir separately; cann-facts.md section 2, "Size
-limit and keep ratio"), the free space of the filesystem and what kind of filesystem it is.
+SoC dir (CANN's size limit applies to each SoC dir separately;
+docs/cann/op-cache.md#size-limit-and-keep-ratio), the free space of the filesystem and what kind of filesystem it is.
 A cache can hold hundreds of thousands of files, possibly on a network mount, so the walk is a
 generator: a GUI worker pulls `ScanProgress` batches (one every `batch_seconds`) and forwards
 them; `should_stop` is polled between batches, so Stop takes effect at once. The last item is
@@ -424,7 +424,7 @@ def mount_of(path: str | Path, mounts_text: str) -> MountInfo | None:
 def nfs_lock_problem(mount: MountInfo | None) -> str | None:
     """Why file locks are not reliable for a shared cache on this mount, or None.
 
-    cann-facts.md section 2: shared cache paths need file locks; NFSv4 has them, NFSv3 not
+    docs/cann/op-cache.md#shared-cache-paths: shared cache paths need file locks; NFSv4 has them, NFSv3 not
     (ASCEND_CACHE_PATH doc). Returns "nfsv3" for an NFS version 3 (or older) mount and "nolock"
     for an NFS mount whose locks stay local to the client (`nolock`, `local_lock=all|posix`).
     """

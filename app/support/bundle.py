@@ -33,7 +33,7 @@ What leaves the host, and what does not:
   `targets.env` and `legacy_env`) plus the few CANN variables the cache resolution reads that
   no option carries (ASCEND_CACHE_PATH, ASCEND_WORK_PATH, ASCEND_OPP_PATH, HOME). Nothing else,
   ever: the rest of an environment holds tokens and passwords. HOME is included because the
-  default cache dir is `$HOME/atc_data` (cann-facts.md section 2) and the op_cache.ini path
+  default cache dir is `$HOME/atc_data` (docs/cann/op-cache.md#base-directory) and the op_cache.ini path
   already names it: it adds no information, and `diagnose` needs it to resolve the same paths.
 - The host name is left out unless the customer asks for it (`collect --hostname`): it can
   name a customer's project or site, and support does not need it to diagnose.
@@ -136,7 +136,7 @@ DEFAULT_SCAN_SECONDS = 20.0
 DEFAULT_NPU_SMI_TIMEOUT = 5.0
 MAPPING_TIMEOUT = 2.0
 # CANN variables the cache resolution reads that no catalog option carries as an export target
-# (cann-facts.md section 4), and HOME for the default `$HOME/atc_data`.
+# (docs/cann/env-vars.md), and HOME for the default `$HOME/atc_data`.
 OPP_PATH_ENV = "ASCEND_OPP_PATH"
 _EXTRA_VARIABLES = (CACHE_PATH_ENV, WORK_PATH_ENV, OPP_PATH_ENV, "HOME")
 # Where the CANN TF Adapter package (tfplugin) writes its install info.
@@ -347,7 +347,7 @@ def _collect_npu_smi(root: Path, environ: Mapping[str, str], runner: Callable[..
     mapping = None
     path = find_npu_smi(environ, root) if info is not None else None
     if path is not None:
-        # `npu-smi info -m` names the chip of every NPU (cann-facts.md section 3): support reads
+        # `npu-smi info -m` names the chip of every NPU (docs/cann/devices.md#detection): support reads
         # the SoC from it when the main table is damaged.
         command = "npu-smi info -m"
         try:
@@ -704,8 +704,8 @@ class Bundle:
         return suggested_profile(self.diagnosis(framework=framework, device=device))
 
     def cache_findings(self, effective: Mapping[str, Any]) -> list[Finding]:
-        """What the bundle's cache measurement says about the next cleanup (cann-facts.md
-        section 2, "How CANN cleans the cache"), checked against the limits resolved here."""
+        """What the bundle's cache measurement says about the next cleanup
+        (docs/cann/op-cache.md#cleanup), checked against the limits resolved here."""
         cache = self.cache
         if cache is None:
             return [make_finding("support-cache-none", file=self.source)]

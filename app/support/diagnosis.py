@@ -13,7 +13,7 @@ process's environment (the user runs `cann-config diagnose` in the shell that st
 Which op_cache.ini: `ini_path` if given; else `<cache_dir>/kernel_cache/op_cache.ini` when
 `cache_dir` is given; else, in this process's environment, the file CANN itself would read.
 Which installed CANN the op_cache.ini version lines are checked against (CANN empties a SoC dir
-whose adk_version/ops_version differ from the installed ones, cann-facts.md section 2): the
+whose adk_version/ops_version differ from the installed ones, docs/cann/op-cache.md#version-lines): the
 caller's `installed_versions`; else, when the environment is this process's, the CANN installed
 on this host (app.opcache.ini.installed_op_cache_versions). With an env file or a given
 `environ` nothing is looked up: that is a customer's configuration read on a support machine,

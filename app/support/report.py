@@ -12,7 +12,7 @@ becomes a `SuggestedChange` with the export format that applies it where the val
 decided: op-cache-ini for a value op_cache.ini sets (or a finding about that file), env-bash for a
 value the environment sets, otherwise the framework's own format (the catalog's `exports`). When
 op_cache.ini lacks its version lines and the customer's installed versions are known (from a
-bundle), adding them is suggested too (cann-facts.md section 2: CANN 8.5+ ignores the file
+bundle), adding them is suggested too (docs/cann/op-cache.md#version-lines: CANN 8.5+ ignores the file
 without them - an inference from the source). `suggested_profile()` is the customer's effective
 values with every suggestion applied: what the wizard opens with to apply the fixes.
 
@@ -112,7 +112,7 @@ def _framework(diagnosis: Diagnosis) -> str:
 
 
 def _format_for(diagnosis: Diagnosis, finding: Finding, option_id: str) -> str:
-    """Where a suggested value belongs: where CANN decides that value now (cann-facts.md section 2:
+    """Where a suggested value belongs: where CANN decides that value now (docs/cann/op-cache.md#precedence:
     op_cache.ini › environment › default)."""
     from cann_config.app.io.exporters import carrier
 

@@ -1,6 +1,6 @@
 """Generate a kernel_cache tree shaped like CANN's: `<root>/kernel_cache/<SoC>/<dir>/` holding
-kernel json + binary pairs, plus op_cache.ini beside the SoC dirs (cann-facts.md section 2,
-"Layout"). Used by tests/bench/bench_scan.py and by the scanner's du-equality test.
+kernel json + binary pairs, plus op_cache.ini beside the SoC dirs
+(docs/cann/op-cache.md#layout). Used by tests/bench/bench_scan.py and by the scanner's du-equality test.
 
 Run by hand: `python tests/bench/make_tree.py DIR [FILES] [DIRS]`.
 """

@@ -89,7 +89,7 @@ def test_value_property_writes_the_profile_and_refuses_invalid_values(make_wizar
     static.setProperty("value", "3x")
     assert static.property("value") == 3
     size = editor(wizard, "max_op_cache_size")
-    size.setProperty("value", 0)  # 0 is invalid for the limit (cann-facts.md section 2)
+    size.setProperty("value", 0)  # 0 is invalid for the limit (docs/cann/op-cache.md#size-limit-and-keep-ratio)
     assert size.property("value") != 0
     size.setProperty("value", -1)
     assert wizard.controller.profile.options["max_op_cache_size"] == -1

@@ -2,7 +2,7 @@
 
 The rows come from the catalog (`page = "memory"`); the advanced, undocumented
 `memory_optimization_policy` sits behind the "Advanced" toggle. The catalog's rule that
-static_memory_policy 2 and 4 do not support concurrent graphs (cann-facts.md section 1) depends
+static_memory_policy 2 and 4 do not support concurrent graphs (docs/cann/memory.md#concurrent-graphs) depends
 on something only the user knows, so the page asks it: when "graphs run concurrently" is ticked
 the rule is shown as the catalog's warning beside the choice, otherwise as a note.
 """

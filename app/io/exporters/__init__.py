@@ -24,7 +24,7 @@ Rules every format follows:
 - a value that differs from the framework's default is set; in the full mode a default is shown
   commented out (uncomment to pin it), in the `changed_only` mode it is left out. Defaults are
   never set explicitly, so a snippet does not break an older adapter that lacks a keyword the
-  user never touched (cann-facts.md section 1, version history);
+  user never touched (docs/cann/memory.md#version-history);
 - a choice the device or framework cannot take (app.device.availability) is never silently dropped:
   the export leaves it out with a comment saying why, `refused` is True and check_choices()
   reports an error (the CLI exits 1);

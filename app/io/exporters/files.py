@@ -4,7 +4,7 @@ op-cache-ini is written by app.opcache.ini (one writer for the whole tool, so th
 wizard's "save" produce the same bytes): a new file gets CANN's documented template, an existing
 file keeps every byte except the values that change. Both size values always go into a new file,
 because CANN uses the file's sizes only when both are valid, and takes both from the environment
-otherwise (cann-facts.md section 2, `UpdateOpCacheSizeCfg`). A new file without adk_version and
+otherwise (docs/cann/op-cache.md#precedence, `UpdateOpCacheSizeCfg`). A new file without adk_version and
 ops_version is ignored by CANN 8.5+ (an inference from the source): the export says so, and
 writes them when the caller knows the installed versions.
 

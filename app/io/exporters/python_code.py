@@ -1,7 +1,7 @@
 """The Python exports: tf1-estimator, tf1-session, tf2 and ge-options.
 
 Each writer turns a Plan (app.io.exporters.make_plan) into a snippet that runs as pasted, with the
-syntax cann-facts.md section 1 ("Export targets") gives for it:
+syntax docs/cann/memory.md#export-targets gives for it:
 
 - tf1-estimator: `MemoryConfig(...)` keywords, and `NPURunConfig(...)` keywords for the cache
   mode and directory, after `from npu_bridge.npu_init import *`;
@@ -113,7 +113,7 @@ def write_ge_options(plan: Plan) -> str:
     entries = plan.in_slot("ge")
     body = ["ge_options = {"] if entries else ["ge_options = {}"]
     for entry in entries:
-        # GE option values are strings, "2" not 2 (cann-facts.md section 1, engine option names).
+        # GE option values are strings, "2" not 2 (docs/cann/memory.md#engine-option-names).
         line = f"{python_str(entry.name or '')}: {python_str(str(entry.value))},"
         body += _option_lines(entry, line, INDENT)
     if entries:

@@ -4,7 +4,7 @@ They set the environment variables the catalog names for the framework (`targets
 cache size and keep ratio for everyone, and the cache mode and directory where the framework
 reads them from the environment (torch_npu: ACL_OP_COMPILER_CACHE_MODE / _DIR; the others:
 ASCEND_CACHE_PATH for the directory). Each variable gets a comment saying what it does and
-that it applies to the current user only (cann-facts.md sections 2 and 4). Values are single
+that it applies to the current user only (docs/cann/env-vars.md). Values are single
 words from app.io.exporters.quoting, so sourcing the file assigns exactly the chosen bytes and
 never runs anything that is inside a value.
 """

@@ -61,7 +61,7 @@ def test_an_op_cache_ini_that_cann_ignores_is_an_error_exit_1(tmp_path, capsys):
     kc = tmp_path / "base" / "kernel_cache"
     (kc / "Ascend910B3").mkdir(parents=True)
     (kc / "Ascend910B3" / "big.o").write_bytes(b"x" * 3 * 1048576)
-    # no adk_version/ops_version: CANN ignores the file (cann-facts.md section 2), so the 2 MB
+    # no adk_version/ops_version: CANN ignores the file (docs/cann/op-cache.md#version-lines), so the 2 MB
     # written there is not the limit; the default 500 is, and nothing triggers.
     (kc / "op_cache.ini").write_text("[op_compiler_cache]\nmax_op_cache_size=2\nremain_cache_size_ratio=50\n")
     assert main(["scan", "--json", "--cache-dir", str(tmp_path / "base")]) == 1

@@ -1,4 +1,4 @@
-"""The device table: SoC strings map to the series of cann-facts.md section 3, unknowns stay unknown."""
+"""The device table: SoC strings map to the series of docs/cann/devices.md#series, unknowns stay unknown."""
 
 import pytest
 from cann_config.app.device.table import device_from_choice, device_from_soc, load_device_table

@@ -4,7 +4,7 @@ Python exports are executed against the stand-in CANN modules in tests/data/stub
 signatures, real TF2 value checks) and what the stand-ins received is compared with the
 Profile; env files are sourced by a real bash (and fish when it is installed) and the resulting
 environment is compared byte for byte, with hostile paths. The expected CANN names are written
-out here from cann-facts.md section 1, not taken from the catalog, so a wrong catalog entry fails.
+out here from docs/cann/memory.md#export-targets, not taken from the catalog, so a wrong catalog entry fails.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 STUBS = Path(__file__).resolve().parents[2] / "data" / "stubs"
 
-# cann-facts.md section 1 ("Export targets").
+# docs/cann/memory.md#export-targets.
 MEMORY_CONFIG = ("atomic_clean_policy", "static_memory_policy", "variable_use_1g_huge_page",
                  "memory_optimization_policy")
 RUN_CONFIG = ("op_compiler_cache_mode", "op_compiler_cache_dir")
@@ -40,7 +40,7 @@ GE_NAMES = {"static_memory_policy": "ge.exec.staticMemoryPolicy", "atomic_clean_
             "variable_use_1g_huge_page": "ge.variableUse1gHugePage",
             "memory_optimization_policy": "ge.exec.memoryOptimizationPolicy",
             "op_compiler_cache_mode": "ge.op_compiler_cache_mode", "op_compiler_cache_dir": "ge.op_compiler_cache_dir"}
-# cann-facts.md sections 2 and 4: the env vars, by framework.
+# docs/cann/env-vars.md: the env vars, by framework.
 ENV_NAMES = {
     "pytorch": {"op_compiler_cache_mode": "ACL_OP_COMPILER_CACHE_MODE", "op_compiler_cache_dir": "ACL_OP_COMPILER_CACHE_DIR",
                 "max_op_cache_size": "ASCEND_MAX_OP_CACHE_SIZE", "remain_cache_size_ratio": "ASCEND_REMAIN_CACHE_SIZE_RATIO"},

@@ -124,7 +124,7 @@ def test_environment_assignments_in_a_script():
             "os.environ['GE_USE_STATIC_MEMORY'] = '1'\n"
             "ge = {'ge.exec.staticMemoryPolicy': '2'}\n")
     imported = import_script(text, "env.py")
-    # The framework's own variable beats ASCEND_CACHE_PATH (cann-facts.md section 4).
+    # The framework's own variable beats ASCEND_CACHE_PATH (docs/cann/env-vars.md).
     assert imported.values() == {"static_memory_policy": 2, "op_compiler_cache_mode": "disable",
                                  "op_compiler_cache_dir": "/torch/cache", "max_op_cache_size": -1}
     found = codes(imported)

@@ -226,7 +226,7 @@ def test_long_line_limit_is_counted_in_bytes_as_cann_reads_them():
 
 
 def test_any_other_section_makes_cann_ignore_the_file():
-    # cann-facts.md section 2: any section other than [op_compiler_cache], wherever it stands.
+    # docs/cann/op-cache.md#sections: any section other than [op_compiler_cache], wherever it stands.
     for lines in ([(1, "[zz]"), (2, "a=1")], [(1, "[zz]")], []):
         view = emulate_cann([*lines, (3, "[op_compiler_cache]"), (4, "adk_version=1"), (5, "ops_version=1")])
         assert view.counts == (not lines)

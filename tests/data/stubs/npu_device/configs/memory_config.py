@@ -1,6 +1,6 @@
 """Stand-in for npu_device/configs/memory_config.py: the three TF2 memory options and their lists.
 
-TF2 has no memory_optimization_policy (cann-facts.md section 1).
+TF2 has no memory_optimization_policy (docs/cann/memory.md#validation).
 """
 
 from npu_device.configs.option_base import NpuBaseConfig, OptionValue

@@ -1,6 +1,6 @@
 """Stand-in for npu_device/configs/option_base.py (hicann/tensorflow tf_adapter_2.x).
 
-The value checks are the real ones (cann-facts.md section 1): an option with a list of allowed
+The value checks are the real ones (docs/cann/memory.md#validation): an option with a list of allowed
 values refuses anything else, with TypeError when the type differs from the default's and
 ValueError otherwise (so `True` passes where 1 is allowed, as in the real code, because
 True == 1); a config refuses attributes it does not declare with ValueError; values are handed

@@ -3,7 +3,7 @@
 The signatures are the real ones: MemoryConfig has exactly four keywords (older adapters lack
 variable_use_1g_huge_page and raise TypeError for it) and checks nothing; NPURunConfig accepts
 its real keywords, so a misspelt one raises TypeError. Both record exactly the arguments the
-snippet passed (cann-facts.md section 1).
+snippet passed (docs/cann/memory.md#validation).
 """
 
 import inspect
