@@ -1,7 +1,7 @@
 """The two ways a command can fail before it has anything to say about CANN.
 
-Both end the CLI with exit status 2 and a one-line reason on stderr (DESIGN.md, "Exit
-status"); neither ever becomes a traceback.
+Both end the CLI with exit status 2 and a one-line reason on stderr
+(docs/architecture.md#exit-status); neither ever becomes a traceback.
 
 The reason is kept as a message code and its parameters (`Message`), like a finding's text
 (resources/messages/*.toml, app/findings.py), and is rendered only when it is read: `str()`,

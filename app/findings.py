@@ -11,7 +11,7 @@ are data, in `resources/messages/*.toml` (one file per area of the core), keyed 
     fix.en = "..."     # optional: the suggested fix, same placeholders
     fix.zh = "..."
 
-`diagnose --json` prints findings as {"severity", "code", "message", "file", "line"} (DESIGN.md).
+`diagnose --json` prints findings as {"severity", "code", "message", "file", "line"} (docs/architecture.md#json-output).
 """
 
 from __future__ import annotations

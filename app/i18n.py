@@ -1,7 +1,7 @@
 """Which language the user reads, and picking a text in it.
 
 The catalog and the message tables carry every user-facing text as `{en = ..., zh = ...}`;
-this module chooses between them. The languages are `zh_CN` and `en` (DESIGN.md: `--lang
+this module chooses between them. The languages are `zh_CN` and `en` (docs/architecture.md#command-line: `--lang
 zh_CN|en`, default from `LANG`). JSON keys and finding codes never depend on the language.
 """
 

@@ -1,7 +1,7 @@
 """The Profile: the user's choices as plain data (device, framework, option values).
 
 Every exporter is a pure function of a Profile; the wizard edits one; `--profile FILE` loads
-one. On disk it is the JSON format of DESIGN.md:
+one. On disk it is the JSON format of docs/architecture.md#profile-format:
 
     {"format": "cann-config-profile", "version": 1, "device": "Ascend910B3" | "atlas-a2" | null,
      "framework": "tf1", "options": {"static_memory_policy": 2, ...}}

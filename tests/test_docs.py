@@ -20,7 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 # Written in pieces so that this file does not cite them itself.
-OUTSIDE_REFERENCES = re.compile("|".join((r"\.\./" + "shared", "cann" + "-facts", "shared/" + "DESIGN")))
+OUTSIDE_REFERENCES = re.compile("|".join((r"\.\./" + "shared", "cann" + "-facts", r"\bDESIGN" + r"\.md")))
 # A citation in code: docs/<path>.md, optionally with #anchor (docs/cann/op-cache.md#precedence).
 CITATION = re.compile(r"(?<![\w/.])docs/([\w./-]+?\.md)(#[\w-]+)?")
 # A repository name right before a docs/ path: the path is in that repository, not in ours.

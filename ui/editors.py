@@ -3,7 +3,7 @@
 Whatever the widget (a combo for enumerated values, a checked spin box for numbers, a line edit
 with a browse button for paths), each editor is named `option_<id>` and has a read/write Qt
 property `value` typed as the catalog types the option (int or str), with `valueChanged` as its
-notify signal, so tests and accessibility tools drive every option the same way (DESIGN.md).
+notify signal, so tests and accessibility tools drive every option the same way (docs/architecture.md#object-names).
 A value the catalog refuses (`Option.check`) is never taken: the spin box rejects it while it is
 typed, and `setProperty("value", ...)` with an invalid value changes nothing.
 """

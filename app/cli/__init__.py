@@ -2,7 +2,7 @@
 
 Each subcommand lives in its own module `app/cli/cmd_<name>.py` with `register(subparsers,
 common)` and `run(args) -> int`; this module only dispatches and turns the core's two failure
-types into exit status 2 with a one-line reason (DESIGN.md, "Exit status"). The GUI command
+types into exit status 2 with a one-line reason (docs/architecture.md#exit-status). The GUI command
 imports PySide6 lazily, so every other command runs where PySide6 is not installed.
 """
 

@@ -3,7 +3,7 @@
 Without files it runs npu-smi on this host (app/hostprobe.py, at most 5 s). With
 `--npu-smi-info FILE` (and `--npu-smi-board FILE ...` for Atlas A3 and Ascend 950) it reads a
 customer's saved output instead; `--device SOC|SERIES` stands in for a device chosen by hand.
-`--json` prints DESIGN.md's shape: {"soc_version", "series", "source", "npus", "notes"}.
+`--json` prints the shape of docs/architecture.md#json-output: {"soc_version", "series", "source", "npus", "notes"}.
 A file that is not npu-smi output ends with exit 2 and one line naming it.
 """
 

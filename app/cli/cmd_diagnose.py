@@ -1,6 +1,6 @@
 """`cann-config diagnose`: the values CANN will use for the op cache, their sources, and why.
 
-Exit status (DESIGN.md): 0 no error findings, 1 error findings, 2 unusable input or bad usage.
+Exit status (docs/architecture.md#exit-status): 0 no error findings, 1 error findings, 2 unusable input or bad usage.
 Without `--env-file` the environment is this shell's; with it, only the file's assignments.
 Without `--env-file` (and `--bundle`) the op_cache.ini version lines are also checked against the
 CANN installed on this host; with it they are not: the file is a customer's, read on a support

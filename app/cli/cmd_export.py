@@ -7,7 +7,7 @@ Without `-o` the export goes to stdout; with it, the file is written atomically 
 the export succeeded. Without `--framework` and `--profile`, a format made for one framework
 implies it (tf2 -> tf2, ge-options -> ge); otherwise the framework is tf1.
 
-Exit status (DESIGN.md):
+Exit status (docs/architecture.md#exit-status):
     0  written;
     1  a choice was refused: the device or framework cannot take it (huge pages on Ascend310P3,
        a memory option for PyTorch). The reasons go to stderr and nothing is written;

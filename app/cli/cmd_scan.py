@@ -9,7 +9,7 @@ from this environment (app/resolution.py: `ASCEND_CACHE_PATH` › `$HOME/atc_dat
 `ACL_OP_COMPILER_CACHE_DIR` when the environment says PyTorch). The limits: op_cache.ini in
 kernel_cache › environment › defaults, as CANN reads them.
 
-Exit status (DESIGN.md): 0, also when there is no cache yet (a resolved or given base dir
+Exit status (docs/architecture.md#exit-status): 0, also when there is no cache yet (a resolved or given base dir
 without a kernel_cache is a valid, empty cache); 1 when op_cache.ini has error findings (e.g.
 CANN ignores it, so the limits shown are not the ones written there; the scan's own findings
 are never errors); 2 when `--cache-dir` does not exist or is not a directory, or the cache

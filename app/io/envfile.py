@@ -3,7 +3,7 @@
 Why this module exists: the op cache is configured as much by environment variables
 (`ASCEND_MAX_OP_CACHE_SIZE`, `ASCEND_CACHE_PATH`, `ACL_OP_COMPILER_CACHE_MODE`, ...) as by files,
 and support staff get them as a pasted env file. `--env-file` must read the values as a POSIX
-shell would assign them (DESIGN.md): quotes removed the way the shell removes them, `$NAME` and
+shell would assign them (docs/architecture.md#command-line): quotes removed the way the shell removes them, `$NAME` and
 `${NAME}` expanded from earlier assignments (or a given base environment), a backslash-newline
 joining lines. Nothing is ever executed: a command substitution stays as text, with a finding.
 

@@ -2,7 +2,7 @@
 
 Every reader of user input (op_cache.ini, env files, scripts, npu-smi captures, support
 bundles) must turn "this is not a file I can use" into one clear line naming the file — exit 2,
-never a traceback (DESIGN.md, "Exit status"). This is that one rule; what counts as the right
+never a traceback (docs/architecture.md#exit-status). This is that one rule; what counts as the right
 *content* stays with each reader.
 """
 

@@ -8,7 +8,7 @@ generator: a GUI worker pulls `ScanProgress` batches (one every `batch_seconds`)
 them; `should_stop` is polled between batches, so Stop takes effect at once. The last item is
 always final (`done=True`) and carries the `CacheUsage`.
 
-How it walks (the rules of baobab/ncdu/du, DESIGN.md "scanner (worker, batches)"):
+How it walks (the rules of baobab/ncdu/du, docs/architecture.md#scanning):
 - one `lstat` per entry at most: `os.listdir` on a directory file descriptor, then
   `os.lstat(name, dir_fd=fd)`, which is `fstatat(dirfd, name, AT_SYMLINK_NOFOLLOW)` like
   `du`'s fts: no full-path lookups and no DirEntry objects (measured on 200,000 files, bare

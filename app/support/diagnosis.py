@@ -4,7 +4,7 @@ Why this module exists: support staff and users ask one question - "which values
 and why not mine?" - with a handful of inputs (a customer's op_cache.ini, an env file, a training
 script, the SoC). This module gathers them, runs the resolution (app/resolution.py) and returns a
 `Diagnosis`: plain data (device, effective values with their sources, findings, the cache
-directory), with `to_json(lang)` in the shape of DESIGN.md (`diagnose --json`) and `to_text(lang)`
+directory), with `to_json(lang)` in the shape of docs/architecture.md#json-output (`diagnose --json`) and `to_text(lang)`
 for people. A report renderer (`diagnose --report`) and the GUI consume the same object.
 
 Which environment counts: with an env file, only the file's assignments (a customer's file read
@@ -69,7 +69,7 @@ class Diagnosis:
     def has_errors(self) -> bool:
         return has_errors(self.findings)
 
-    # -- JSON (DESIGN.md: diagnose --json) ------------------------------------------------------
+    # -- JSON (docs/architecture.md#json-output) ---------------------------------------------------
 
     def to_json(self, lang: str | None = None) -> dict[str, Any]:
         device = self.device or DeviceInfo()

@@ -173,7 +173,7 @@ def _profile_device(device: DeviceInfo | None) -> str | None:
 def suggested_profile(diagnosis: Diagnosis, changes: Sequence[SuggestedChange] | None = None) -> Profile:
     """The customer's effective values (those not at their default) with every suggestion applied.
 
-    This is what the wizard opens with to review and export the fixes (DESIGN.md, Profile).
+    This is what the wizard opens with to review and export the fixes (docs/architecture.md#profile-format).
     """
     catalog = load_catalog()
     options: dict[str, Value] = {}
@@ -283,7 +283,7 @@ class SupportReport:
         return suggested_exports(self.diagnosis, self.changes, self.profile, self.versions(), lang)
 
     def to_json(self, lang: str | None = None) -> dict[str, Any]:
-        """`diagnose --json` (DESIGN.md) plus the bundle's facts and the suggested fixes."""
+        """`diagnose --json` (docs/architecture.md#json-output) plus the bundle's facts and the suggested fixes."""
         data = self.diagnosis.to_json(lang)
         data["bundle"] = self.bundle.metadata() if self.bundle is not None else None
         data["suggested_changes"] = [c.to_json() for c in self.changes]

@@ -7,7 +7,7 @@ value's meaning and its notes, in the reader's language), and reads back into th
 Profile always gives the same bytes, and the preview can never be stale.
 
 The names an option takes in each format come from `Option.targets` in resources/catalog.toml;
-no CANN name that the catalog holds is written here. The formats (DESIGN.md, `cann-config
+no CANN name that the catalog holds is written here. The formats (docs/architecture.md#command-line, `cann-config
 export FORMAT`) and the catalog target each one reads:
 
     tf1-estimator  MemoryConfig(...) keywords (targets.memory_config) and NPURunConfig(...)
@@ -18,7 +18,7 @@ export FORMAT`) and the catalog target each one reads:
     env-bash       environment variables for the framework (targets.env), bash syntax
     env-fish       the same, fish syntax
     op-cache-ini   op_cache.ini keys (targets.ini), written by app.opcache.ini
-    profile        the Profile JSON (DESIGN.md)
+    profile        the Profile JSON (docs/architecture.md#profile-format)
 
 Rules every format follows:
 - a value that differs from the framework's default is set; in the full mode a default is shown

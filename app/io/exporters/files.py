@@ -8,7 +8,7 @@ otherwise (docs/cann/op-cache.md#precedence, `UpdateOpCacheSizeCfg`). A new file
 ops_version is ignored by CANN 8.5+ (an inference from the source): the export says so, and
 writes them when the caller knows the installed versions.
 
-profile is the Profile JSON of DESIGN.md: the choices themselves, readable by `--profile`.
+profile is the Profile JSON of docs/architecture.md#profile-format: the choices themselves, readable by `--profile`.
 
 write_export() saves any export atomically (the CLI's `-o FILE`, the wizard's Save).
 """

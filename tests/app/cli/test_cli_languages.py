@@ -1,6 +1,6 @@
 """The command line in Chinese and English: `--lang zh_CN` and `LANG=zh_CN.UTF-8` give Chinese
 text output for options, detect, diagnose, scan and export, while JSON keys, codes, severities
-and sources stay the same in both languages (DESIGN.md, "Command line")."""
+and sources stay the same in both languages (docs/architecture.md#command-line)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """`cann-config collect` on this machine (no Ascend device), and the round trip collect → diagnose
---bundle [--report], with the exit statuses of DESIGN.md."""
+--bundle [--report], with the exit statuses of docs/architecture.md#exit-status."""
 
 import json
 import os

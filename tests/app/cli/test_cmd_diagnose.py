@@ -144,7 +144,7 @@ def test_version_lines_against_this_hosts_cann_but_not_for_an_env_file(capsys, t
 
 
 # ---------------------------------------------------------------------------------------------
-# DESIGN.md's `diagnose --json` contract over every fixture
+# The `diagnose --json` contract (docs/architecture.md#json-output) over every fixture
 # ---------------------------------------------------------------------------------------------
 
 INI_FIXTURES = sorted(INI.rglob("*.ini"))
