@@ -8,6 +8,7 @@ rule-to-module table of docs/architecture.md names a module or function the code
 
 from __future__ import annotations
 
+import importlib
 import re
 import shutil
 import subprocess
@@ -187,3 +188,27 @@ def test_rule_table_names_modules_and_functions_that_exist():
                     broken.append(f"{rule}: {names[0]} defines no {name}")
     assert checked >= 20
     assert not broken, "\n".join(broken)
+
+
+def test_names_in_the_architecture_page_exist_in_the_core():
+    """Every `app.<module>[.<name>]` the data flows and contracts name can be imported."""
+    text = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    dotted = set(re.findall(r"(?<![\w/.])app(?:\.[A-Za-z_]\w*)+", text))
+    dotted = {name for name in dotted if name.rsplit(".", 1)[1] not in ("py", "md", "toml")}
+    assert len(dotted) >= 15
+    missing = []
+    for name in sorted(dotted):
+        parts = name.split(".")
+        for cut in range(len(parts), 0, -1):
+            try:
+                obj = importlib.import_module("cann_config." + ".".join(parts[:cut]))
+            except ModuleNotFoundError:
+                continue
+            for attr in parts[cut:]:
+                obj = getattr(obj, attr, None)
+            if obj is None:
+                missing.append(name)
+            break
+        else:
+            missing.append(name)
+    assert not missing, "docs/architecture.md names what the core does not have: " + ", ".join(missing)
