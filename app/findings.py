@@ -19,7 +19,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 if sys.version_info >= (3, 11):
@@ -100,6 +100,14 @@ def _parse_messages(text: str, source: str) -> dict[str, MessageTemplate]:
     return templates
 
 
+@cache
+def message_file(area: str) -> Mapping[str, MessageTemplate]:
+    """The message templates of one file, resources/messages/<area>.toml, by code: a caller that
+    needs one area's texts (the device phrases of the window's first page) parses only that one."""
+    source = f"resources/messages/{area}.toml"
+    return _parse_messages(resource("messages", f"{area}.toml").read_text(encoding="utf-8"), source)
+
+
 @lru_cache(maxsize=1)
 def message_table() -> Mapping[str, MessageTemplate]:
     """Every message template in resources/messages/, by code."""
@@ -109,7 +117,7 @@ def message_table() -> Mapping[str, MessageTemplate]:
         if not node.name.endswith(".toml"):
             continue
         source = f"resources/messages/{node.name}"
-        for code, template in _parse_messages(node.read_text(encoding="utf-8"), source).items():
+        for code, template in message_file(node.name[:-len(".toml")]).items():
             if code in table:
                 raise MessageTableError(f"{source}: code {code!r} is already defined in another message file")
             table[code] = template

@@ -9,7 +9,7 @@ with a note saying so.
 
 The facts are data: which series support an option is `Option.series` in the catalog, which
 options a framework takes is `catalog.frameworks[fid].options`, and every text comes from
-`resources/messages/devices.toml`.
+`resources/messages/devices.toml` (read alone: naming a device parses no other message file).
 
 Public API:
     availability(option, device, framework=None, catalog=None) -> Availability
@@ -28,13 +28,13 @@ from typing import Any
 
 from cann_config.app.catalog import Catalog, Option, load_catalog
 from cann_config.app.device.table import DeviceInfo, load_device_table
-from cann_config.app.findings import Finding, message_table
+from cann_config.app.findings import Finding, message_file
 from cann_config.app.i18n import pick
 
 
 def device_texts(code: str, **params: Any) -> dict[str, str]:
     """The message `code` of resources/messages/devices.toml in both languages, filled in."""
-    template = message_table()[code]
+    template = message_file("devices")[code]
     return {lang: text.format_map(params) for lang, text in template.text.items()}
 
 
@@ -45,7 +45,7 @@ def device_text(code: str, lang: str | None = None, **params: Any) -> str:
 
 def _source_code(source: str) -> str:
     code = "devices-source-" + "-".join(source.lower().split())
-    return code if code in message_table() else "devices-source-other"
+    return code if code in message_file("devices") else "devices-source-other"
 
 
 def source_phrase(source: str, lang: str | None = None) -> str:
@@ -121,7 +121,7 @@ def _bilingual(code: str, **params: Mapping[str, str] | str) -> dict[str, str]:
 
 
 def _framework_reason(option: Option, framework: str, catalog: Catalog) -> tuple[str, dict[str, str]]:
-    table = message_table()
+    table = message_file("devices")
     for code in (f"devices-framework-{framework}-{option.id}", f"devices-framework-{framework}-{option.page}",
                  "devices-framework-unsupported"):
         if code in table:

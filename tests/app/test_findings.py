@@ -96,3 +96,31 @@ def test_a_message_parameter_is_rendered_in_each_language_of_a_finding():
     finding = make_finding("import-invalid-value", option="x", reason=Message("import-reason-not-utf8"))
     assert finding.message("en") == "x: the bytes are not UTF-8"
     assert finding.message("zh_CN") == "x 的取值无效：这些字节不是 UTF-8 编码"
+
+
+def test_each_message_file_read_alone_is_its_part_of_the_whole_table():
+    from cann_config.app.findings import message_file
+    from cann_config.app.resources import resource
+
+    areas = sorted(n.name[:-5] for n in resource("messages").iterdir() if n.name.endswith(".toml"))
+    assert "devices" in areas
+    table = message_table()
+    parts = [message_file(area) for area in areas]
+    assert sum(len(part) for part in parts) == len(table)
+    for part in parts:
+        assert all(table[code] == template for code, template in part.items())
+
+
+def test_naming_a_device_reads_the_devices_messages_alone():
+    import subprocess
+
+    code = ("from cann_config.app.device.availability import device_phrase\n"
+            "from cann_config.app.device.table import device_from_choice\n"
+            "from cann_config.app import findings\n"
+            "print(device_phrase(device_from_choice('Ascend910B3', source='manual'), 'en'))\n"
+            "print(findings.message_table.cache_info().currsize, findings.message_file.cache_info().currsize)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    phrase, sizes = done.stdout.strip().splitlines()
+    assert "Ascend910B3" in phrase and "chosen by hand" in phrase
+    assert sizes == "0 1"
