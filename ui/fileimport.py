@@ -1,35 +1,42 @@
 """Starting from an existing file: which reader of the core reads it, and what the wizard takes.
 
 op_cache.ini (app.opcache.ini) becomes the file the cache page edits (its values show there as
-the values to keep unless changed); an env file (app.io.envfile) becomes the environment the resolution sees, and its
-settings (app.io.importers) the starting choices; a script (app.io.importers, read with ast, never
-run) gives its settings; a profile (app.profile) replaces the choices. What the readers had to
-say is listed on the device page.
+the values to keep unless changed); an env file (app.io.envfile) becomes the environment the
+resolution sees, and its settings (app.io.importers) the starting choices; a script
+(app.io.importers, read with ast, never run) gives its settings; a profile (app.profile) replaces
+the choices. What the readers had to say is listed on the device page.
+
+This module is imported when the user opens a file, not before the window's first paint.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
+from cann_config.app.io.envfile import load_env_file
+from cann_config.app.io.importers import (
+    ImportedSettings,
+    import_env_settings,
+    import_fish_file,
+    import_script_file,
+)
+from cann_config.app.opcache.ini import read_op_cache_ini
 from cann_config.app.profile import load_profile
 from cann_config.ui.controller import WizardController
-from PySide6.QtCore import QCoreApplication
-
-translate = QCoreApplication.translate
 
 
-def _apply_settings(controller: WizardController, settings: dict[str, Any], framework: str | None = None) -> None:
-    profile = controller.profile
-    if framework and framework != profile.framework and framework in controller.catalog.frameworks:
-        from dataclasses import replace
-
-        profile = replace(profile, framework=framework)
-    for option_id, entry in settings.items():
-        value = entry[0] if isinstance(entry, tuple) else getattr(entry, "value", entry)
-        if option_id in controller.catalog.options and controller.catalog.option(option_id).check(value) is None:
-            profile = profile.with_value(option_id, value)
-    controller.set_profile(profile)
+def _take_settings(controller: WizardController, imported: ImportedSettings) -> None:
+    """The file's settings (as the core's Profile of them) on top of the current choices, for
+    the framework the file's syntax belongs to when it names one; a value the catalog refuses
+    is not taken (the reader's findings say why)."""
+    current = controller.profile
+    catalog = controller.catalog
+    framework = imported.framework if imported.framework in catalog.frameworks else current.framework
+    read = imported.to_profile(framework=framework, device=current.device)
+    taken = {oid: value for oid, value in read.options.items()
+             if oid in catalog.options and catalog.option(oid).check(value) is None}
+    controller.set_profile(replace(read, options={**current.options, **taken}))
 
 
 def import_file(controller: WizardController, path: str, kind: str) -> None:
@@ -45,29 +52,16 @@ def import_file(controller: WizardController, path: str, kind: str) -> None:
         controller.set_profile(profile)
         controller.add_imported(str(p), [])
     elif kind == "ini":
-        from cann_config.app.opcache.ini import read_op_cache_ini
-
         ini = read_op_cache_ini(p)
         controller.set_ini(ini, p, explicit=True)
         controller.add_imported(str(p), list(ini.findings))
-    elif kind == "script":
-        from cann_config.app.io.importers import import_script_file
-
-        imported = import_script_file(p)
-        _apply_settings(controller, imported.settings, imported.framework)
-        controller.add_imported(str(p), list(imported.findings))
-    elif kind == "fish":
-        from cann_config.app.io.importers import import_fish_file
-
-        imported = import_fish_file(p)
-        _apply_settings(controller, imported.settings, imported.framework)
+    elif kind in ("script", "fish"):
+        imported = import_script_file(p) if kind == "script" else import_fish_file(p)
+        _take_settings(controller, imported)
         controller.add_imported(str(p), list(imported.findings))
     else:
-        from cann_config.app.io.envfile import load_env_file
-        from cann_config.app.io.importers import import_env_settings
-
         env_file = load_env_file(p)
         imported = import_env_settings(env_file)
         controller.set_env_file(env_file)
-        _apply_settings(controller, imported.settings, imported.framework)
+        _take_settings(controller, imported)
         controller.add_imported(str(p), list(env_file.findings) + list(imported.findings))

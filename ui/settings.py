@@ -17,7 +17,6 @@ RECENT_LIMIT = 8
 
 KEY_GEOMETRY = "window/geometry"
 KEY_LANGUAGE = "ui/language"
-KEY_USAGE = "choices/usage"
 KEY_FORMAT = "choices/exportFormat"
 KEY_CHANGED_ONLY = "choices/changedOnly"
 KEY_ADVANCED = "choices/showAdvanced"
