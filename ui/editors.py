@@ -14,7 +14,8 @@ import re
 
 from cann_config.app.catalog import Option, Value
 from cann_config.app.i18n import pick
-from PySide6.QtCore import Property, QCoreApplication, QEvent, QObject, Qt, Signal
+from cann_config.ui.qtprops import TOOLTIP_ROLE
+from PySide6.QtCore import Property, QCoreApplication, QEvent, QObject, Signal
 from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QSpinBox, QToolButton, QWidget
 
@@ -129,7 +130,7 @@ class ChoiceEditor(OptionEditor):
         for doc in self.option.values:
             text = pick(doc.text)
             self.combo.addItem(f"{shown_value(doc.value)}  —  {value_summary(text)}", doc.value)
-            self.combo.setItemData(self.combo.count() - 1, text, Qt.ItemDataRole.ToolTipRole)
+            self.combo.setItemData(self.combo.count() - 1, text, TOOLTIP_ROLE)
         if current >= 0:
             self.combo.setCurrentIndex(current)
         self.combo.blockSignals(False)

@@ -13,14 +13,17 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from cann_config.app.units import human_bytes
+from cann_config.ui.qtprops import no_focus
 from PySide6.QtCore import QCoreApplication, QRectF, QSize
-from PySide6.QtWidgets import QWidget
+from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPainter, QPen
+from PySide6.QtWidgets import QSizePolicy, QWidget
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from PySide6.QtGui import QPainter, QPaintEvent
+    from PySide6.QtGui import QPaintEvent
 
-# What painting needs is imported in the methods that paint: this module is imported before the
-# window's first paint (with the cache page's), the gauge is made and painted after it.
+# This module is imported when the cache page is built. Painting names Qt's pen, brush and
+# alignment enums, so the methods that paint import `Qt` themselves: Python's view of the Qt
+# namespace is built when the gauge is first drawn, not while the page is built (ui/qtprops.py).
 
 MIB = 1024 * 1024  # CANN's MB (SIZE_MB_UNIT = 1048576)
 
@@ -56,9 +59,6 @@ class CacheGauge(QWidget):
     ROW_GAP = 30
 
     def __init__(self, parent: QWidget | None = None):
-        from PySide6.QtCore import Qt
-        from PySide6.QtWidgets import QSizePolicy
-
         super().__init__(parent)
         self.setObjectName("cacheGauge")
         self.rows: list[GaugeRow] = []
@@ -67,7 +67,7 @@ class CacheGauge(QWidget):
         self.message = ""
         self.partial = False
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
-        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        no_focus(self)
 
     def set_rows(self, rows: list[GaugeRow], *, free_bytes: int | None = None, fs_type: str | None = None,
                  message: str = "", partial: bool = False) -> None:
@@ -118,7 +118,6 @@ class CacheGauge(QWidget):
 
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
         from PySide6.QtCore import Qt
-        from PySide6.QtGui import QFontMetrics, QPainter
 
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
@@ -153,7 +152,6 @@ class CacheGauge(QWidget):
 
     def _paint_bar(self, painter: QPainter, rect: QRectF, row: GaugeRow) -> None:
         from PySide6.QtCore import Qt
-        from PySide6.QtGui import QBrush, QColor, QPen
 
         limit = row.limit_bytes
         scale = max(row.used_bytes * 1.05, (limit or 0) * 1.25, 1.0)

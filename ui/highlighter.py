@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtGui import QColor, QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
+from cann_config.ui.qtprops import solid_brush
+from PySide6.QtGui import QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
 
 
 def _format(colour: str, bold: bool = False, italic: bool = False) -> QTextCharFormat:
     fmt = QTextCharFormat()
-    fmt.setForeground(QColor(colour))
+    # A brush, not a QColor: the conversion would build Python's view of Qt's namespace (ui/qtprops.py).
+    fmt.setForeground(solid_brush(colour))
     if bold:
         fmt.setFontWeight(QFont.Weight.Bold)
     fmt.setFontItalic(italic)

@@ -15,17 +15,28 @@ from cann_config.app.catalog import Note, Option, Value
 from cann_config.app.i18n import pick
 from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
 from cann_config.ui.editors import OptionEditor, make_editor
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from cann_config.ui.qtprops import plain_text, rich_text
+from PySide6.QtCore import QCoreApplication, QEvent, Signal
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QToolButton, QWidget
 
 translate = QCoreApplication.translate
+WA_SET_CURSOR = 38  # Qt.WidgetAttribute.WA_SetCursor: a cursor was set on the widget
 
 
 class ClickableLabel(QLabel):
     """A label that says when it is clicked (to show an option's docs, even when disabled)."""
 
     clicked = Signal()
+
+    def enterEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        # The "what's this" cursor is set when the mouse first comes, not when the row is built:
+        # naming the cursor shape builds Python's view of the Qt namespace (ui/qtprops.py).
+        if not self.testAttribute(WA_SET_CURSOR):
+            from PySide6.QtCore import Qt
+
+            self.setCursor(Qt.CursorShape.WhatsThisCursor)
+        super().enterEvent(event)
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
         self.clicked.emit()
@@ -47,7 +58,6 @@ class OptionRow(QWidget):
         grid.setVerticalSpacing(2)
         self.title = ClickableLabel(self)
         self.title.setObjectName(f"title_{option.id}")
-        self.title.setCursor(Qt.CursorShape.WhatsThisCursor)
         self.info = QToolButton(self)
         self.info.setObjectName(f"info_{option.id}")
         self.info.setText("?")
@@ -66,13 +76,13 @@ class OptionRow(QWidget):
         self.reason = QLabel(self)
         self.reason.setObjectName(f"reason_{option.id}")
         self.reason.setWordWrap(True)
-        self.reason.setTextFormat(Qt.TextFormat.PlainText)
+        plain_text(self.reason)
         self.reason.setStyleSheet(f"color: {SEVERITY_COLOURS['error']}; background: #fdecea; padding: 3px; border-radius: 3px;")
         self.reason.hide()
         self.notes = QLabel(self)
         self.notes.setObjectName(f"notes_{option.id}")
         self.notes.setWordWrap(True)
-        self.notes.setTextFormat(Qt.TextFormat.RichText)
+        rich_text(self.notes, selectable=False)
         self.notes.hide()
         editor_line = QHBoxLayout()
         editor_line.addWidget(self.editor, 1)

@@ -1,22 +1,30 @@
-"""Settings of the widgets built before the window's first paint, without Python's view of Qt's
-`Qt` namespace.
+"""Settings of the widgets the wizard builds, without Python's view of Qt's `Qt` namespace.
 
-The first use of `PySide6.QtCore.Qt` from Python (an attribute, or any call that returns one of
-its enums) makes a Python enum of every enum in the namespace: about a hundred, 15 ms with
-Python 3.11, as long as the rest of the device page together (tests/bench/bench_startup.py).
-The device page needs four of their values, so it sets them through Qt's property system and
-item-data API, which take the integers; the other pages use `Qt` as usual, after the first
-paint. tests/ui/test_qtprops.py checks every value here against Qt's own enum and that the first
-page is built without the namespace.
+The first use of `PySide6.QtCore.Qt` from Python (an attribute, an import of the name, or a call
+whose overloads take one of its enums: `QBrush(QColor)`, `QSplitter(parent)`,
+`QTextCharFormat.setForeground(QColor)`) makes a Python enum of every enum in the namespace:
+about a hundred, ~15 ms with Python 3.11, as long as the rest of the device page together
+(tests/bench/bench_startup.py). The pages are built in slices after the first paint, each of
+which should stay short (DESIGN: no stall over 50 ms), so the widgets set these few values
+through Qt's property system and item-data API, which take the integers. Painting (the cache
+gauge's hatched bars and dashed lines) still uses `Qt`: it pays for the namespace when the
+gauge is first drawn, not while a page is built. tests/ui/test_qtprops.py checks every value here
+against Qt's own enum and that the pages are built without the namespace.
 """
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QLabel
+from PySide6.QtGui import QBrush, QColor, QPalette
+from PySide6.QtWidgets import QLabel, QListWidgetItem, QSplitter, QWidget
 
+PLAIN_TEXT = 0  # Qt.TextFormat.PlainText
 RICH_TEXT = 1  # Qt.TextFormat.RichText
 TEXT_SELECTABLE_BY_MOUSE = 1  # Qt.TextInteractionFlag.TextSelectableByMouse
+TOOLTIP_ROLE = 3  # Qt.ItemDataRole.ToolTipRole
+FOREGROUND_ROLE = 9  # Qt.ItemDataRole.ForegroundRole
 USER_ROLE = 0x0100  # Qt.ItemDataRole.UserRole
+VERTICAL = 2  # Qt.Orientation.Vertical
+NO_FOCUS = 0  # Qt.FocusPolicy.NoFocus
 
 
 def rich_text(label: QLabel, *, selectable: bool = True) -> QLabel:
@@ -28,7 +36,41 @@ def rich_text(label: QLabel, *, selectable: bool = True) -> QLabel:
     return label
 
 
+def plain_text(label: QLabel) -> QLabel:
+    """Show `label`'s text as it is, never as markup (a reason quoting a file's value)."""
+    label.setProperty("textFormat", PLAIN_TEXT)
+    return label
+
+
 def selectable_text(label: QLabel) -> QLabel:
     """Let the user select `label`'s text with the mouse (to copy a path or a message)."""
     label.setProperty("textInteractionFlags", TEXT_SELECTABLE_BY_MOUSE)
     return label
+
+
+def no_focus(widget: QWidget) -> QWidget:
+    """`widget` never takes the keyboard focus (it shows, it is not edited)."""
+    widget.setProperty("focusPolicy", NO_FOCUS)
+    return widget
+
+
+def vertical_splitter(parent: QWidget) -> QSplitter:
+    """A splitter stacking its widgets top to bottom (made without a parent, then given one:
+    the constructor taking a parent is an overload of the one taking an orientation)."""
+    splitter = QSplitter()
+    splitter.setProperty("orientation", VERTICAL)
+    splitter.setParent(parent)
+    return splitter
+
+
+def solid_brush(colour: str) -> QBrush:
+    """A solid brush of `colour` (through a palette, which hands out solid brushes: the QBrush
+    constructors taking a colour are overloads of those taking Qt's colour and style enums)."""
+    palette = QPalette()
+    palette.setColor(QPalette.ColorRole.WindowText, QColor(colour))
+    return palette.windowText()
+
+
+def set_foreground(item: QListWidgetItem, colour: str) -> None:
+    """Draw a list item's text in `colour` (the views take a colour for the foreground role)."""
+    item.setData(FOREGROUND_ROLE, QColor(colour))

@@ -20,7 +20,10 @@ from cann_config.app.i18n import current_language
 from cann_config.ui import dialogs, settings
 from cann_config.ui.controller import WizardController
 from cann_config.ui.docpane import DocPane
+from cann_config.ui.pages.base import WizardPage
+from cann_config.ui.pages.cache import CachePage
 from cann_config.ui.pages.device import DevicePage
+from cann_config.ui.pages.export import ExportPage
 from cann_config.ui.pages.memory import MemoryPage
 from PySide6.QtCore import QByteArray, QCoreApplication, QEvent, QObject, QThread, QTimer
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QShowEvent
@@ -29,8 +32,8 @@ from PySide6.QtWidgets import QMenu, QPushButton, QWidget, QWizard
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from cann_config.ui.workers import BundleWorker
 
-# ui.workers and the other pages' modules are imported where they are used: this module is
-# imported before the first paint, they are needed after it.
+# The pages' modules are light: each page imports what it shows when it is built (ui/pages/base.py).
+# ui.workers and the dialogs are imported where they are used, after the first paint.
 
 PAGE_DEVICE, PAGE_MEMORY, PAGE_CACHE, PAGE_EXPORT = range(4)
 
@@ -59,6 +62,10 @@ class ConfigWizard(QWizard):
         self._deferred = deferred
         self._painted = False
         self._after_paint: list[Callable[[], None]] = []
+        # Builds the pages after the first paint, one slice per turn of the event loop.
+        self._builder = QTimer(self)
+        self._builder.setInterval(0)
+        self._builder.timeout.connect(self._build_next_slice)
         self.workers: list[QThread] = []
         self.setWizardStyle(QWizard.WizardStyle.ModernStyle)
         self.setOption(QWizard.WizardOption.NoBackButtonOnStartPage, True)
@@ -71,24 +78,21 @@ class ConfigWizard(QWizard):
 
         self.device_page = DevicePage(controller, self, quick_banner=deferred)
         self.memory_page = MemoryPage(controller, self)
-        from cann_config.ui.pages.cache import CachePage
-        from cann_config.ui.pages.export import ExportPage
-
         self.cache_page = CachePage(controller, self)
         self.export_page = ExportPage(controller, self)
-        self.setPage(PAGE_DEVICE, self.device_page)
-        self.setPage(PAGE_MEMORY, self.memory_page)
-        self.setPage(PAGE_CACHE, self.cache_page)
-        self.setPage(PAGE_EXPORT, self.export_page)
-
-        for page in (self.memory_page, self.cache_page):
+        # In page-id order (PAGE_DEVICE, ...): the order they are shown, and built.
+        self.pages: tuple[WizardPage, ...] = (self.device_page, self.memory_page, self.cache_page, self.export_page)
+        for page_id, page in enumerate(self.pages):
+            self.setPage(page_id, page)
             page.docRequested.connect(self.show_option_doc)
+            page.workerStarted.connect(self._worker_started)
+        # The first paint needs the first page only.
+        self.device_page.ensure_built()
         self.device_page.detectRequested.connect(self.start_detection)
         self.device_page.openFileRequested.connect(self.open_file)
         self.device_page.openBundleRequested.connect(self.open_bundle)
         self.device_page.paste_button.clicked.connect(self.paste_npu_smi)
         self.device_page.open_smi_button.clicked.connect(self.open_npu_smi_file)
-        self.cache_page.workerStarted.connect(self._worker_started)
         self.export_page.saveProfileRequested.connect(self.save_profile)
         self.export_page.reportRequested.connect(self.show_report)
         self.currentIdChanged.connect(self._page_changed)
@@ -109,12 +113,29 @@ class ConfigWizard(QWizard):
     # -- building and first paint ----------------------------------------------------------------
 
     def build_pages(self) -> None:
-        """Make the memory, cache and export pages' widgets (at once, or after the first paint)."""
+        """Build every page now (what `create_wizard` does, and a caller that needs them all)."""
+        while not self._build_slice():
+            pass
+
+    def _build_slice(self) -> bool:
+        """One slice of what is left to build after the first paint; True when nothing is left.
+
+        The device banner's full phrases first (they need the message tables), then the pages
+        in the order they are shown, each in its own slices (ui/pages/base.py).
+        """
         if self.device_page.quick_banner:
             self.device_page.quick_banner = False
             self.device_page.refresh_banner()
-        for page in (self.memory_page, self.cache_page, self.export_page):
-            page.ensure_built()
+            return False
+        for page in self.pages:
+            if not page.built:
+                page.build_slice()
+                return False
+        return True
+
+    def _build_next_slice(self) -> None:
+        if self._shut_down or self._build_slice():
+            self._builder.stop()
 
     def after_first_paint(self, callback: Callable[[], None]) -> None:
         """Run `callback` once the window has painted (at once if it already has)."""
@@ -178,8 +199,10 @@ class ConfigWizard(QWizard):
         self.language_button.setAccessibleName(self.tr("Language"))
         for code, action in self.language_actions.items():
             action.setChecked(code == lang)
-        for page in (self.device_page, self.memory_page, self.cache_page, self.export_page):
-            page.retranslate()
+        for page in self.pages:
+            if page.built:
+                page.retranslate()
+                page.refresh()
         if self.doc_pane.shown_option:
             self.show_option_doc(self.doc_pane.shown_option)
         else:
@@ -211,11 +234,11 @@ class ConfigWizard(QWizard):
             self.show_option_doc(self.doc_pane.shown_option)
 
     def _page_changed(self, page_id: int) -> None:
-        page = self.page(page_id) if page_id >= 0 else self.device_page
-        help_html = getattr(page, "help_html", None)
+        page = self.pages[page_id] if 0 <= page_id < len(self.pages) else self.device_page
+        help_html = page.help_html() if page.built else None
         if help_html is not None:
-            self.doc_pane.show_help(help_html())
-        elif page is not None and getattr(page, "rows", None):
+            self.doc_pane.show_help(help_html)
+        elif getattr(page, "rows", None):
             self.show_option_doc(next(iter(page.rows)))
 
     # -- detection ------------------------------------------------------------------------------
@@ -224,7 +247,7 @@ class ConfigWizard(QWizard):
         super().showEvent(event)
         if self._deferred:
             self._deferred = False
-            self.after_first_paint(self.build_pages)
+            self.after_first_paint(self._builder.start)
         if self._detect_on_show and not self._detection_started:
             self._detection_started = True
             # After the first paint: the window is on screen before npu-smi is even started.
@@ -341,8 +364,7 @@ class ConfigWizard(QWizard):
         if self._shut_down:
             return
         self.device_page.set_bundle_status(None)
-        self.cache_page.stop_scan()
-        self.controller.open_bundle(bundle)
+        self.controller.open_bundle(bundle)  # the cache page stops its scan (bundleChanged)
 
     def _bundle_worker_finished(self) -> None:
         self.device_page.open_bundle_button.setEnabled(True)
@@ -422,10 +444,11 @@ class ConfigWizard(QWizard):
         self._shut_down = True
         if self.isVisible():
             settings.write(settings.KEY_GEOMETRY, self.saveGeometry())
-        self.cache_page.remember_choices()
-        self.export_page.remember_choices()
-        self.memory_page.remember_choices()
-        self.cache_page.stop_work()
+        self._builder.stop()
+        for page in self.pages:
+            if page.built:
+                page.remember()
+                page.stop()
         from cann_config.ui.workers import stop_and_join
 
         for worker in self.workers:

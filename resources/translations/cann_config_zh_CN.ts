@@ -2,6 +2,29 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN" sourcelanguage="en">
 <context>
+    <name>CacheDirsPanel</name>
+    <message>
+        <source>&lt;b&gt;Cache base:&lt;/b&gt; %1 — %2</source>
+        <translation>&lt;b&gt;缓存根目录：&lt;/b&gt;%1 — %2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;kernel_cache:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;kernel_cache：&lt;/b&gt;%1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;SoC dir of %1:&lt;/b&gt; %2</source>
+        <translation>&lt;b&gt;%1 的 SoC 目录：&lt;/b&gt;%2</translation>
+    </message>
+    <message>
+        <source>not set: %1</source>
+        <translation>未设置：%1</translation>
+    </message>
+    <message>
+        <source>Choose the cache directory</source>
+        <translation>选择缓存目录</translation>
+    </message>
+</context>
+<context>
     <name>CacheGauge</name>
     <message>
         <source>%1: %2 (%3 files) …</source>
@@ -47,212 +70,12 @@
 <context>
     <name>CachePage</name>
     <message>
-        <source>from op_cache.ini</source>
-        <translation>来自 op_cache.ini</translation>
-    </message>
-    <message>
-        <source>from the environment</source>
-        <translation>来自环境变量</translation>
-    </message>
-    <message>
-        <source>CANN&apos;s default</source>
-        <translation>CANN 默认值</translation>
-    </message>
-    <message>
-        <source>from the profile</source>
-        <translation>来自配置档案</translation>
-    </message>
-    <message>
-        <source>from $%1</source>
-        <translation>来自 $%1</translation>
-    </message>
-    <message>
-        <source>CANN uses now: %1 — %2</source>
-        <translation>CANN 当前使用：%1 — %2</translation>
-    </message>
-    <message>
-        <source>modified</source>
-        <translation>已修改</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Cache base:&lt;/b&gt; %1 — %2</source>
-        <translation>&lt;b&gt;缓存根目录：&lt;/b&gt;%1 — %2</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;kernel_cache:&lt;/b&gt; %1</source>
-        <translation>&lt;b&gt;kernel_cache：&lt;/b&gt;%1</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;SoC dir of %1:&lt;/b&gt; %2</source>
-        <translation>&lt;b&gt;%1 的 SoC 目录：&lt;/b&gt;%2</translation>
-    </message>
-    <message>
-        <source>not set: %1</source>
-        <translation>未设置：%1</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;op_cache.ini cannot be used:&lt;/b&gt; %1</source>
-        <translation>&lt;b&gt;op_cache.ini 无法使用：&lt;/b&gt;%1</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;op_cache.ini:&lt;/b&gt; %1 does not exist yet; saving creates it from the documented template.</source>
-        <translation>&lt;b&gt;op_cache.ini：&lt;/b&gt;%1 尚不存在；保存时将按文档中的模板创建。</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;op_cache.ini:&lt;/b&gt; %1</source>
-        <translation>&lt;b&gt;op_cache.ini：&lt;/b&gt;%1</translation>
-    </message>
-    <message>
-        <source>CANN does not use this file as it is: %1</source>
-        <translation>CANN 不会按现状使用该文件：%1</translation>
-    </message>
-    <message>
-        <source>The file is on the customer&apos;s host: export the fixed op_cache.ini on the Export page and send it.</source>
-        <translation>该文件在客户主机上：请在“导出”页导出修正后的 op_cache.ini 并发给客户。</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;op_cache.ini on the customer&apos;s host:&lt;/b&gt; %1 (from the support bundle)</source>
-        <translation>&lt;b&gt;客户主机上的 op_cache.ini：&lt;/b&gt;%1（来自支持信息包）</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;op_cache.ini on the customer&apos;s host&lt;/b&gt; could not be read there: %1</source>
-        <translation>&lt;b&gt;客户主机上的 op_cache.ini&lt;/b&gt; 在该主机上无法读取：%1</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;op_cache.ini on the customer&apos;s host:&lt;/b&gt; %1 does not exist there.</source>
-        <translation>&lt;b&gt;客户主机上的 op_cache.ini：&lt;/b&gt;%1 在该主机上不存在。</translation>
-    </message>
-    <message>
-        <source>It cannot be saved from here: export the fixed op_cache.ini on the Export page and send it to the customer.</source>
-        <translation>无法在此保存：请在“导出”页导出修正后的 op_cache.ini 并发给客户。</translation>
-    </message>
-    <message>
-        <source>The bundle holds no measurement of the cache.</source>
-        <translation>信息包中没有缓存的测量结果。</translation>
-    </message>
-    <message>
-        <source>The cache could not be measured on the customer&apos;s host: %1</source>
-        <translation>无法在客户主机上测量缓存：%1</translation>
-    </message>
-    <message>
-        <source>%1 does not exist on the customer&apos;s host: nothing is cached there yet.</source>
-        <translation>客户主机上不存在 %1：那里还没有任何缓存。</translation>
-    </message>
-    <message>
-        <source>The cache holds no SoC directory yet.</source>
-        <translation>缓存中还没有 SoC 目录。</translation>
-    </message>
-    <message>
-        <source>Not scanned here: the cache is on the customer&apos;s host.</source>
-        <translation>未在本机扫描：缓存在客户主机上。</translation>
-    </message>
-    <message>
-        <source>Measured there by cann-config collect: %1 files, %2 (on disk %3).</source>
-        <translation>由 cann-config collect 在该主机上测量：%1 个文件，%2（占用磁盘 %3）。</translation>
-    </message>
-    <message>
-        <source>What the next start deletes was predicted there with the customer&apos;s limits (%1 MB, %2 %).</source>
-        <translation>下次启动会删除的内容是在该主机上按客户的上限（%1 MB，%2%）预测的。</translation>
-    </message>
-    <message>
-        <source>%1 does not exist: nothing is cached there yet.</source>
-        <translation>%1 不存在：其中尚无缓存。</translation>
-    </message>
-    <message>
-        <source>Scanning %1 …</source>
-        <translation>正在扫描 %1 …</translation>
-    </message>
-    <message>
-        <source>Scanning: %1 files, %2, %3 s</source>
-        <translation>正在扫描：%1 个文件，%2，%3 秒</translation>
-    </message>
-    <message>
-        <source>%1 files, %2 (on disk %3), %4 s</source>
-        <translation>%1 个文件，%2（占用磁盘 %3），%4 秒</translation>
-    </message>
-    <message>
-        <source>Stopped: %1</source>
-        <translation>已停止：%1</translation>
-    </message>
-    <message>
-        <source>%1 entries could not be read</source>
-        <translation>%1 个条目无法读取</translation>
-    </message>
-    <message>
-        <source>&amp;Stop</source>
-        <translation>停止(&amp;S)</translation>
-    </message>
-    <message>
-        <source>S&amp;can the cache</source>
-        <translation>扫描缓存(&amp;C)</translation>
-    </message>
-    <message>
-        <source>The cache is on the customer&apos;s host: the bundle&apos;s measurement is shown.</source>
-        <translation>缓存在客户主机上：显示的是信息包中的测量结果。</translation>
-    </message>
-    <message>
-        <source>Choose the cache directory</source>
-        <translation>选择缓存目录</translation>
-    </message>
-    <message>
-        <source>Not saved: %1</source>
-        <translation>未保存：%1</translation>
-    </message>
-    <message>
-        <source>Nothing to save: %1 already holds these values; it was not touched.</source>
-        <translation>无需保存：%1 中已是这些取值，文件未做改动。</translation>
-    </message>
-    <message>
-        <source>Not saved: the review was cancelled.</source>
-        <translation>未保存：已取消修改确认。</translation>
-    </message>
-    <message>
-        <source>op_cache.ini changed on disk</source>
-        <translation>op_cache.ini 已在磁盘上被修改</translation>
-    </message>
-    <message>
-        <source>Not saved</source>
-        <translation>未保存</translation>
-    </message>
-    <message>
-        <source>Saved %1 (previous version kept as %2).</source>
-        <translation>已保存 %1（原文件已备份为 %2）。</translation>
-    </message>
-    <message>
-        <source>Saved %1.</source>
-        <translation>已保存 %1。</translation>
-    </message>
-    <message>
         <source>Operator compile cache</source>
         <translation>算子编译缓存</translation>
     </message>
     <message>
         <source>Where compiled operators are kept, how much space they may use, and what CANN would delete next.</source>
         <translation>编译好的算子存放在哪里、最多可占用多少空间，以及 CANN 下次会删除哪些内容。</translation>
-    </message>
-    <message>
-        <source>Reset</source>
-        <translation>重置</translation>
-    </message>
-    <message>
-        <source>Go back to the value of op_cache.ini, or the one CANN uses now</source>
-        <translation>恢复为 op_cache.ini 中的值，或 CANN 当前使用的值</translation>
-    </message>
-    <message>
-        <source>Cache usage per SoC directory</source>
-        <translation>各 SoC 目录的缓存占用</translation>
-    </message>
-    <message>
-        <source>op_cache.ini</source>
-        <translation>op_cache.ini</translation>
-    </message>
-    <message>
-        <source>&amp;Review and save op_cache.ini…</source>
-        <translation>检查并保存 op_cache.ini(&amp;R)…</translation>
-    </message>
-    <message>
-        <source>Re&amp;load</source>
-        <translation>重新读取(&amp;L)</translation>
     </message>
 </context>
 <context>
@@ -786,6 +609,124 @@
     </message>
 </context>
 <context>
+    <name>IniPanel</name>
+    <message>
+        <source>&lt;b&gt;op_cache.ini cannot be used:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;op_cache.ini 无法使用：&lt;/b&gt;%1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;op_cache.ini:&lt;/b&gt; %1 does not exist yet; saving creates it from the documented template.</source>
+        <translation>&lt;b&gt;op_cache.ini：&lt;/b&gt;%1 尚不存在；保存时将按文档中的模板创建。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;op_cache.ini:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;op_cache.ini：&lt;/b&gt;%1</translation>
+    </message>
+    <message>
+        <source>CANN does not use this file as it is: %1</source>
+        <translation>CANN 不会按现状使用该文件：%1</translation>
+    </message>
+    <message>
+        <source>The file is on the customer&apos;s host: export the fixed op_cache.ini on the Export page and send it.</source>
+        <translation>该文件在客户主机上：请在“导出”页导出修正后的 op_cache.ini 并发给客户。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;op_cache.ini on the customer&apos;s host:&lt;/b&gt; %1 (from the support bundle)</source>
+        <translation>&lt;b&gt;客户主机上的 op_cache.ini：&lt;/b&gt;%1（来自支持信息包）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;op_cache.ini on the customer&apos;s host&lt;/b&gt; could not be read there: %1</source>
+        <translation>&lt;b&gt;客户主机上的 op_cache.ini&lt;/b&gt; 在该主机上无法读取：%1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;op_cache.ini on the customer&apos;s host:&lt;/b&gt; %1 does not exist there.</source>
+        <translation>&lt;b&gt;客户主机上的 op_cache.ini：&lt;/b&gt;%1 在该主机上不存在。</translation>
+    </message>
+    <message>
+        <source>It cannot be saved from here: export the fixed op_cache.ini on the Export page and send it to the customer.</source>
+        <translation>无法在此保存：请在“导出”页导出修正后的 op_cache.ini 并发给客户。</translation>
+    </message>
+    <message>
+        <source>Nothing to save: %1 already holds these values; it was not touched.</source>
+        <translation>无需保存：%1 中已是这些取值，文件未做改动。</translation>
+    </message>
+    <message>
+        <source>Not saved: the review was cancelled.</source>
+        <translation>未保存：已取消修改确认。</translation>
+    </message>
+    <message>
+        <source>op_cache.ini changed on disk</source>
+        <translation>op_cache.ini 已在磁盘上被修改</translation>
+    </message>
+    <message>
+        <source>Not saved</source>
+        <translation>未保存</translation>
+    </message>
+    <message>
+        <source>Saved %1 (previous version kept as %2).</source>
+        <translation>已保存 %1（原文件已备份为 %2）。</translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation>已保存 %1。</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>未保存：%1</translation>
+    </message>
+    <message>
+        <source>op_cache.ini</source>
+        <translation>op_cache.ini</translation>
+    </message>
+    <message>
+        <source>&amp;Review and save op_cache.ini…</source>
+        <translation>检查并保存 op_cache.ini(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Re&amp;load</source>
+        <translation>重新读取(&amp;L)</translation>
+    </message>
+</context>
+<context>
+    <name>LimitsPanel</name>
+    <message>
+        <source>from op_cache.ini</source>
+        <translation>来自 op_cache.ini</translation>
+    </message>
+    <message>
+        <source>from the environment</source>
+        <translation>来自环境变量</translation>
+    </message>
+    <message>
+        <source>CANN&apos;s default</source>
+        <translation>CANN 默认值</translation>
+    </message>
+    <message>
+        <source>from the profile</source>
+        <translation>来自配置档案</translation>
+    </message>
+    <message>
+        <source>from $%1</source>
+        <translation>来自 $%1</translation>
+    </message>
+    <message>
+        <source>CANN uses now: %1 — %2</source>
+        <translation>CANN 当前使用：%1 — %2</translation>
+    </message>
+    <message>
+        <source>modified</source>
+        <translation>已修改</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>Go back to the value of op_cache.ini, or the one CANN uses now</source>
+        <translation>恢复为 op_cache.ini 中的值，或 CANN 当前使用的值</translation>
+    </message>
+</context>
+<context>
     <name>MemoryPage</name>
     <message>
         <source>Memory policies</source>
@@ -929,6 +870,77 @@
     <message>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
+    </message>
+</context>
+<context>
+    <name>UsagePanel</name>
+    <message>
+        <source>The cache holds no SoC directory yet.</source>
+        <translation>缓存中还没有 SoC 目录。</translation>
+    </message>
+    <message>
+        <source>The bundle holds no measurement of the cache.</source>
+        <translation>信息包中没有缓存的测量结果。</translation>
+    </message>
+    <message>
+        <source>The cache could not be measured on the customer&apos;s host: %1</source>
+        <translation>无法在客户主机上测量缓存：%1</translation>
+    </message>
+    <message>
+        <source>%1 does not exist on the customer&apos;s host: nothing is cached there yet.</source>
+        <translation>客户主机上不存在 %1：那里还没有任何缓存。</translation>
+    </message>
+    <message>
+        <source>Not scanned here: the cache is on the customer&apos;s host.</source>
+        <translation>未在本机扫描：缓存在客户主机上。</translation>
+    </message>
+    <message>
+        <source>Measured there by cann-config collect: %1 files, %2 (on disk %3).</source>
+        <translation>由 cann-config collect 在该主机上测量：%1 个文件，%2（占用磁盘 %3）。</translation>
+    </message>
+    <message>
+        <source>What the next start deletes was predicted there with the customer&apos;s limits (%1 MB, %2 %).</source>
+        <translation>下次启动会删除的内容是在该主机上按客户的上限（%1 MB，%2%）预测的。</translation>
+    </message>
+    <message>
+        <source>%1 does not exist: nothing is cached there yet.</source>
+        <translation>%1 不存在：其中尚无缓存。</translation>
+    </message>
+    <message>
+        <source>Scanning %1 …</source>
+        <translation>正在扫描 %1 …</translation>
+    </message>
+    <message>
+        <source>Scanning: %1 files, %2, %3 s</source>
+        <translation>正在扫描：%1 个文件，%2，%3 秒</translation>
+    </message>
+    <message>
+        <source>%1 files, %2 (on disk %3), %4 s</source>
+        <translation>%1 个文件，%2（占用磁盘 %3），%4 秒</translation>
+    </message>
+    <message>
+        <source>Stopped: %1</source>
+        <translation>已停止：%1</translation>
+    </message>
+    <message>
+        <source>%1 entries could not be read</source>
+        <translation>%1 个条目无法读取</translation>
+    </message>
+    <message>
+        <source>&amp;Stop</source>
+        <translation>停止(&amp;S)</translation>
+    </message>
+    <message>
+        <source>S&amp;can the cache</source>
+        <translation>扫描缓存(&amp;C)</translation>
+    </message>
+    <message>
+        <source>The cache is on the customer&apos;s host: the bundle&apos;s measurement is shown.</source>
+        <translation>缓存在客户主机上：显示的是信息包中的测量结果。</translation>
+    </message>
+    <message>
+        <source>Cache usage per SoC directory</source>
+        <translation>各 SoC 目录的缓存占用</translation>
     </message>
 </context>
 </TS>

@@ -140,7 +140,7 @@ def test_a_file_changed_on_disk_is_not_overwritten_and_the_refusal_is_shown(make
     editor(wizard, "max_op_cache_size").setProperty("value", 1000)
     changed = CANN_INI + b"# edited by someone else\n"
     ini.write_bytes(changed)
-    assert wizard.cache_page.review_and_save() is False
+    assert wizard.cache_page.ini_panel.review_and_save() is False
     assert ini.read_bytes() == changed
     assert errors and "changed on disk" in errors[0]
     assert "changed on disk" in wizard.findChild(QLabel, "iniStatus").text()
@@ -151,7 +151,7 @@ def test_a_new_ini_is_created_in_the_resolved_kernel_cache(make_wizard, tmp_path
     wizard = make_wizard(device="Ascend910B3")
     editor(wizard, "op_compiler_cache_dir").setProperty("value", str(tmp_path / "cache"))
     editor(wizard, "max_op_cache_size").setProperty("value", 2000)
-    assert wizard.cache_page.review_and_save()
+    assert wizard.cache_page.ini_panel.review_and_save()
     text = (tmp_path / "cache" / "kernel_cache" / "op_cache.ini").read_text(encoding="utf-8")
     assert "[op_compiler_cache]" in text and "max_op_cache_size=2000" in text
 
@@ -166,11 +166,11 @@ def test_the_gauge_shows_the_scanners_numbers(make_wizard, qtbot, tmp_path):
     editor(wizard, "remain_cache_size_ratio").setProperty("value", 50)
     scan = wizard.findChild(QPushButton, "scanButton")
     qtbot.mouseClick(scan, Qt.MouseButton.LeftButton)
-    page = wizard.cache_page
+    page = wizard.cache_page.usage_panel
     qtbot.waitUntil(lambda: page.usage is not None and page.predictions() is not None, timeout=20000)
     usage = scan_to_end(kernel_cache)
     now = time.time()
-    gauge = wizard.cache_page.gauge
+    gauge = wizard.cache_page.usage_panel.gauge
     assert [r.soc for r in gauge.rows] == sorted(usage.socs)
     row = gauge.rows[0]
     expected = predict_cleanup(usage.socs["Ascend910B3"], 1, 50, now)
@@ -181,7 +181,7 @@ def test_the_gauge_shows_the_scanners_numbers(make_wizard, qtbot, tmp_path):
     assert row.delete_bytes == expected.freed_bytes > 0
     assert row.triggers == expected.triggers is True
     assert row.percent > 100  # over the limit shows above 100 %
-    assert wizard.cache_page.usage.free_bytes == gauge.free_bytes
+    assert wizard.cache_page.usage_panel.usage.free_bytes == gauge.free_bytes
     # A new limit changes the prediction without a new scan (computed in a worker).
     editor(wizard, "max_op_cache_size").setProperty("value", -1)
     qtbot.waitUntil(lambda: page.predictions() is not None, timeout=20000)
@@ -210,12 +210,12 @@ def test_stop_ends_a_scan(make_wizard, qtbot, tmp_path, monkeypatch, gate):
     scan = wizard.findChild(QPushButton, "scanButton")
     scan.click()
     qtbot.waitUntil(gate.entered.is_set, timeout=10000)
-    assert wizard.cache_page.scanning() and "Stop" in scan.text()
+    assert wizard.cache_page.usage_panel.scanning() and "Stop" in scan.text()
     scan.click()  # Stop
     gate.open()
-    qtbot.waitUntil(lambda: not wizard.cache_page.scanning(), timeout=10000)
-    qtbot.waitUntil(lambda: wizard.cache_page.usage is not None, timeout=10000)
-    assert wizard.cache_page.usage.stopped
+    qtbot.waitUntil(lambda: not wizard.cache_page.usage_panel.scanning(), timeout=10000)
+    qtbot.waitUntil(lambda: wizard.cache_page.usage_panel.usage is not None, timeout=10000)
+    assert wizard.cache_page.usage_panel.usage.stopped
     assert "Stopped" in wizard.findChild(QLabel, "scanStatus").text()
     assert "Stop" not in scan.text().replace("&", "")
 
@@ -237,7 +237,7 @@ def test_closing_during_a_scan_stops_and_joins_the_worker(make_wizard, qtbot, tm
     editor(wizard, "op_compiler_cache_dir").setProperty("value", str(tmp_path / "cache"))
     wizard.findChild(QPushButton, "scanButton").click()
     qtbot.waitUntil(gate.entered.is_set, timeout=10000)
-    worker = wizard.cache_page.scan_worker
+    worker = wizard.cache_page.usage_panel.scan_worker
     gate.open()
     wizard.close()
     assert worker.isFinished()

@@ -90,8 +90,9 @@ def test_no_chinese_text_is_cut_off(make_wizard, qtbot, tmp_path, width, height)
     for _ in wizard.pageIds():
         page = wizard.currentPage()
         if page is wizard.cache_page:
-            page.start_scan()
-            qtbot.waitUntil(lambda p=page: p.usage is not None and p.predictions() is not None, timeout=20000)
+            panel = page.usage_panel
+            panel.start_scan()
+            qtbot.waitUntil(lambda p=panel: p.usage is not None and p.predictions() is not None, timeout=20000)
         qtbot.wait(10)  # the layouts settle in the event loop
         problems += [f"{page.objectName()} {text}" for text in clipped(wizard)]
         wizard.next()

@@ -51,7 +51,7 @@ def assert_shows_the_customers_host(wizard, bundle):
     assert c.ini is bundle.op_cache_ini
     diagnosis = customer_diagnosis(wizard, bundle)
     page = wizard.cache_page
-    assert page.resolution.effective == diagnosis.effective
+    assert page.state.resolution.effective == diagnosis.effective
     for oid in ("max_op_cache_size", "remain_cache_size_ratio"):
         effective = diagnosis.effective[oid]
         text = wizard.findChild(QLabel, f"effective_{oid}").text()
@@ -90,8 +90,8 @@ def test_a_bundle_given_at_start_shows_the_customers_host(make_wizard, qtbot):
     scan = wizard.findChild(QPushButton, "scanButton")
     assert not scan.isEnabled() and "customer's host" in scan.toolTip()
     assert "customer's host" in wizard.findChild(QLabel, "scanStatus").text()
-    page.toggle_scan()
-    assert page.scan_worker is None
+    page.usage_panel.toggle_scan()
+    assert page.usage_panel.scan_worker is None
     cleanup = {f.code for f in bundle.cache_findings(diagnosis.effective)}
     assert "support-cleanup-delete" in cleanup
     assert "143 %" in wizard.findChild(QLabel, "scanFindings").text()
@@ -183,7 +183,7 @@ def test_a_hostile_bundle_is_shown_as_text(make_wizard, qtbot, tmp_path, monkeyp
     path.write_text(json.dumps(data), encoding="utf-8")
     wizard = make_wizard(bundle=path)
     page = wizard.device_page
-    for label in (page.banner, page.bundle_summary, wizard.cache_page.ini_status, wizard.cache_page.dirs_label):
+    for label in (page.banner, page.bundle_summary, wizard.cache_page.ini_panel.ini_status, wizard.cache_page.dirs_panel.dirs_label):
         assert "<img" not in label.text() and "<script" not in label.text() and "<b>bold" not in label.text()
     assert "&lt;img" in page.bundle_summary.text()
     shown = []

@@ -240,10 +240,10 @@ def busy_wizard(make_wizard, qtbot, cache_dir):
     wizard.findChild(OptionEditor, "option_static_memory_policy").setProperty("value", 2)
     wizard.findChild(OptionEditor, "option_op_compiler_cache_dir").setProperty("value", str(cache_dir))
     wizard.findChild(OptionEditor, "option_max_op_cache_size").setProperty("value", 2)
-    page = wizard.cache_page
+    page = wizard.cache_page.usage_panel
     page.start_scan()
     qtbot.waitUntil(lambda: page.usage is not None and page.predictions() is not None, timeout=20000)
-    page._show_gauge()
+    page.refresh()
     return wizard
 
 

@@ -1,30 +1,7 @@
-"""The four wizard pages: device, memory, cache, export. Each reads the controller and has a
-`retranslate()` so a language switch can redo every text.
+"""The four wizard pages: device, memory, cache, export.
 
-The memory, cache and export pages build their widgets on demand (`ensure_built`): the
-application builds them right after the window's first paint, so the window appears as soon as
-the device page is ready; `ui.create_wizard` builds them at once.
+Each is a `ui.pages.base.WizardPage` (build, retranslate, refresh, remember, stop): the wizard
+builds the device page before the first paint and the others after it, a slice per turn of the
+event loop, or at once when one is shown or asked for first; `ui.create_wizard` builds them all
+at once. The cache page is composed of the panels in `ui.pages.cache_panels`.
 """
-
-from __future__ import annotations
-
-from PySide6.QtWidgets import QWidget, QWizardPage
-
-
-class LazyPage(QWizardPage):
-    """A wizard page whose content is made by `_build()` the first time it is needed."""
-
-    def __init__(self, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.built = False
-
-    def ensure_built(self) -> None:
-        if not self.built:
-            self.built = True
-            self._build()
-
-    def _build(self) -> None:
-        """Make the page's widgets (each page overrides this)."""
-
-    def initializePage(self) -> None:  # noqa: N802 - Qt override
-        self.ensure_built()

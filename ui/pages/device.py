@@ -26,9 +26,10 @@ from cann_config.app.i18n import pick
 from cann_config.app.profile import Profile
 from cann_config.ui.controller import WizardController
 from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
-from cann_config.ui.qtprops import USER_ROLE, rich_text, selectable_text
+from cann_config.ui.pages.base import WizardPage
+from cann_config.ui.qtprops import USER_ROLE, rich_text, selectable_text, set_foreground
 from PySide6.QtCore import Signal
-from PySide6.QtGui import QColor, QStandardItemModel
+from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -42,7 +43,6 @@ from PySide6.QtWidgets import (
     QToolButton,
     QVBoxLayout,
     QWidget,
-    QWizardPage,
 )
 
 # Where the settings will be used: (usage id, framework id, preferred export format or None for
@@ -68,22 +68,24 @@ def top_aligned(widget: QWidget) -> QVBoxLayout:
     return column
 
 
-class DevicePage(QWizardPage):
-    """Device, framework and starting files."""
+class DevicePage(WizardPage):
+    """Device, framework and starting files (built before the first paint: the start page)."""
 
     detectRequested = Signal()
     openFileRequested = Signal(str)
     openBundleRequested = Signal(str)
 
     def __init__(self, controller: WizardController, parent: QWidget | None = None, *, quick_banner: bool = False):
-        super().__init__(parent)
+        super().__init__(controller, parent)
         self.setObjectName("devicePage")
-        self.controller = controller
         # Until the window has painted, the banner names devices by their label alone: the
         # phrases that say how a device became known need every message table read.
         self.quick_banner = quick_banner
         # What bundleStatus says, as a function of the current language (said again on a switch).
         self._bundle_status: Callable[[], str] | None = None
+
+    def build(self) -> None:
+        controller = self.controller
         layout = QVBoxLayout(self)
 
         self.banner = QLabel(self)
@@ -193,9 +195,6 @@ class DevicePage(QWizardPage):
         layout.addStretch(1)
 
         self._fill_devices()
-        self.retranslate()
-        self.refresh_device()
-        self.refresh_banner()
 
         self.detect_button.clicked.connect(self.detectRequested)
         self.device_combo.activated.connect(self._device_chosen)
@@ -272,6 +271,8 @@ class DevicePage(QWizardPage):
             elif data is None:
                 combo.setItemText(index, pick(table.series[combo.itemData(index, HEADER_ROLE)].name))
         self._fill_usages()
+
+    def refresh(self) -> None:
         self.refresh_banner()
         self.refresh_device()
         self.refresh_imports()
@@ -410,7 +411,7 @@ class DevicePage(QWizardPage):
             text = f"{severity_prefix(finding.severity)} {finding.message()}" + (f"  ({where})" if where else "")
             item = QListWidgetItem(text, self.imports)
             item.setToolTip(finding.fix_text() or "")
-            item.setForeground(QColor(SEVERITY_COLOURS.get(finding.severity, "#000")))
+            set_foreground(item, SEVERITY_COLOURS.get(finding.severity, "#000"))
         self.imports.setVisible(self.imports.count() > 0)
 
     def set_bundle_status(self, text: Callable[[], str] | None, *, error: bool = False) -> None:
@@ -445,7 +446,7 @@ class DevicePage(QWizardPage):
             if fix:
                 text += "\n  → " + fix
             item = QListWidgetItem(text, self.bundle_findings)
-            item.setForeground(QColor(SEVERITY_COLOURS.get(finding.severity, "#000")))
+            set_foreground(item, SEVERITY_COLOURS.get(finding.severity, "#000"))
             item.setData(USER_ROLE, finding.code)
         if not diagnosis.findings:
             QListWidgetItem(self.tr("No findings: CANN uses this configuration as the customer meant it."),

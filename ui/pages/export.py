@@ -20,10 +20,10 @@ from cann_config.app.i18n import pick
 from cann_config.ui import dialogs, settings
 from cann_config.ui.controller import WizardController
 from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
-from cann_config.ui.pages import LazyPage
-from cann_config.ui.qtprops import USER_ROLE
+from cann_config.ui.pages.base import WizardPage
+from cann_config.ui.qtprops import USER_ROLE, set_foreground, vertical_splitter
 from PySide6.QtCore import Signal
-from PySide6.QtGui import QColor, QFont, QGuiApplication
+from PySide6.QtGui import QFont, QGuiApplication
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -33,28 +33,26 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
 
 
-class ExportPage(LazyPage):
+class ExportPage(WizardPage):
     saveProfileRequested = Signal()
     reportRequested = Signal()
 
     def __init__(self, controller: WizardController, parent: QWidget | None = None):
-        super().__init__(parent)
+        super().__init__(controller, parent)
         self.setObjectName("exportPage")
-        self.controller = controller
         self.result = None  # the last app.io.exporters.ExportResult shown
         self.findings: list[Finding] = []
         self._status_text: Callable[[], str] | None = None  # said again after a language switch
 
-    def _build(self) -> None:
-        # Qt here, not at the top: the module is imported before the first paint (ui/qtprops.py).
+    def build(self) -> None:
+        # The page's own imports, made when it is built (this module is imported before the
+        # first paint); the preview's exporters are imported by its first regeneration.
         from cann_config.ui.highlighter import PreviewHighlighter
-        from PySide6.QtCore import Qt
 
         controller = self.controller
         layout = QVBoxLayout(self)
@@ -73,7 +71,7 @@ class ExportPage(LazyPage):
         top.addWidget(self.changed_only)
         layout.addLayout(top)
 
-        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        splitter = vertical_splitter(self)
         self.preview = QPlainTextEdit(splitter)
         self.preview.setObjectName("exportPreview")
         self.preview.setReadOnly(True)
@@ -112,7 +110,6 @@ class ExportPage(LazyPage):
         self._framework = None
         self._last_preferred = controller.preferred_format
         self._fill_formats()
-        self.retranslate()
         self.format_combo.currentIndexChanged.connect(self._format_chosen)
         self.changed_only.toggled.connect(self.regenerate)
         self.copy_button.clicked.connect(self.copy)
@@ -214,7 +211,7 @@ class ExportPage(LazyPage):
             if fix:
                 text += "\n  → " + fix
             item = QListWidgetItem(text, self.findings_list)
-            item.setForeground(QColor(SEVERITY_COLOURS.get(finding.severity, "#000")))
+            set_foreground(item, SEVERITY_COLOURS.get(finding.severity, "#000"))
             item.setData(USER_ROLE, finding.code)
         if not findings:
             QListWidgetItem(self.tr("No findings: these choices are fine for this device and framework."),
@@ -270,9 +267,10 @@ class ExportPage(LazyPage):
 
     # -- texts ----------------------------------------------------------------------------------
 
+    def refresh(self) -> None:
+        self.regenerate()
+
     def retranslate(self) -> None:
-        if not self.built:
-            return
         self.setTitle(self.tr("Export"))
         self.setSubTitle(self.tr("Your choices as a snippet or a file. The preview follows every change."))
         # R, not F: &Finish is on this page.
@@ -290,7 +288,6 @@ class ExportPage(LazyPage):
             self.format_combo.setItemText(index, names.get(self.format_combo.itemData(index), ""))
         if self._status_text is not None:
             self.status.setText(self._status_text())
-        self.regenerate()
 
     def help_html(self) -> str:
         c = self.controller
@@ -303,8 +300,6 @@ class ExportPage(LazyPage):
             escape(self.tr("'Only my changes' leaves out every option still at its default.")),
         )
 
-    def remember_choices(self) -> None:
-        if not self.built:
-            return
+    def remember(self) -> None:
         settings.write(settings.KEY_FORMAT, self.current_format() or "")
         settings.write(settings.KEY_CHANGED_ONLY, self.changed_only.isChecked())

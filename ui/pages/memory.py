@@ -24,7 +24,7 @@ class MemoryPage(OptionsPage):
         super().__init__("memory", controller, parent)
         self.setObjectName("memoryPage")
 
-    def _build(self) -> None:
+    def build(self) -> None:
         controller = self.controller
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -68,7 +68,6 @@ class MemoryPage(OptionsPage):
         self.advanced.toggled.connect(self._show_advanced)
         controller.profileChanged.connect(self.refresh)
         controller.deviceChanged.connect(self.refresh)
-        self.retranslate()
 
     def _show_advanced(self, shown: bool) -> None:
         for row in self.advanced_rows:
@@ -83,8 +82,6 @@ class MemoryPage(OptionsPage):
         return notes
 
     def retranslate(self) -> None:
-        if not self.built:
-            return
         self.setTitle(self.tr("Memory policies"))
         self.setSubTitle(self.tr("TensorFlow Adapter MemoryConfig and the matching GE options. "
                                  "Click an option's title or ? for its full documentation."))
@@ -95,8 +92,6 @@ class MemoryPage(OptionsPage):
         self.advanced.setText(self.tr("Show &advanced options (undocumented by Huawei)"))
         super().retranslate()
 
-    def remember_choices(self) -> None:
-        if not self.built:
-            return
+    def remember(self) -> None:
         settings.write(settings.KEY_CONCURRENT, self.concurrent.isChecked())
         settings.write(settings.KEY_ADVANCED, self.advanced.isChecked())

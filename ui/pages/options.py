@@ -3,28 +3,29 @@ step with the controller, and the documentation pane following the option in foc
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from cann_config.app.catalog import Note, Option, Value
 from cann_config.ui.controller import WizardController
-from cann_config.ui.pages import LazyPage
-from PySide6.QtCore import Signal
+from cann_config.ui.pages.base import WizardPage
 from PySide6.QtWidgets import QWidget
 
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from cann_config.ui.optionrow import OptionRow
 
-class OptionsPage(LazyPage):
+
+class OptionsPage(WizardPage):
     """A wizard page whose rows are generated from `catalog.on_page(page_id)`."""
 
-    docRequested = Signal(str)
-
     def __init__(self, page_id: str, controller: WizardController, parent: QWidget | None = None):
-        super().__init__(parent)
+        super().__init__(controller, parent)
         self.page_id = page_id
-        self.controller = controller
-        self.rows: dict[str, Any] = {}  # option id -> ui.optionrow.OptionRow
+        self.rows: dict[str, OptionRow] = {}
         self._syncing = False
 
-    def make_row(self, option: Option, parent: QWidget) -> Any:
+    def make_row(self, option: Option, parent: QWidget) -> OptionRow:
+        # The rows' module is imported by the first page that makes one (a page's build), not
+        # before the first paint.
         from cann_config.ui.optionrow import OptionRow
 
         row = OptionRow(option, parent)
@@ -44,6 +45,10 @@ class OptionsPage(LazyPage):
         """The catalog's rules that depend on the chosen value, with the severity to show."""
         return [(note, note.severity) for note in option.notes if note.values is not None and note.applies_to(value)]
 
+    def shown_value(self, option_id: str) -> Value:
+        """The value an option's editor shows (the controller's; the cache page shows more)."""
+        return self.controller.value(option_id)
+
     def refresh(self) -> None:
         """Show the controller's state in every row (no change flows back while doing so)."""
         if not self.built:
@@ -52,7 +57,7 @@ class OptionsPage(LazyPage):
         try:
             for oid, row in self.rows.items():
                 option = row.option
-                value = self.controller.value(oid)
+                value = self.shown_value(oid)
                 row.show_state(value, self.controller.availability(option), self.notes_for(option, value))
         finally:
             self._syncing = False
@@ -60,4 +65,3 @@ class OptionsPage(LazyPage):
     def retranslate(self) -> None:
         for row in self.rows.values():
             row.retranslate()
-        self.refresh()

@@ -1,0 +1,89 @@
+"""The lifecycle every wizard page declares, so the wizard treats its pages alike (Picard's
+`OptionsPage` with load/save/check is the model).
+
+    build()        make the page's widgets, once. A generator may yield between slices: the
+                   wizard builds the pages after the first paint one slice per turn of the event
+                   loop (DESIGN: "Pay for a page when it is shown": no slice may stall the loop
+                   for more than 50 ms), and a page visited or asked for before it is done is
+                   finished at once (`ensure_built`).
+    retranslate()  set the page's own texts again in the current language.
+    refresh()      show the controller's state (after a build, a change, a language switch).
+    remember()     write what the page remembers between runs (QSettings) when the window closes.
+    stop()         the window is closing: start no worker from now on.
+    help_html()    the page's help for the documentation pane, or None (the pane then shows
+                   the documentation of the page's first option).
+
+The wizard calls retranslate, refresh, remember and stop only on pages that are built: a page
+never shown has nothing to show, remember or stop. The heavy imports of a page (its widgets, the
+core modules it calls) are made by its `build()`, so the page itself can be created before the
+first paint at no cost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QThread, Signal
+from PySide6.QtWidgets import QWidget, QWizardPage
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from cann_config.ui.controller import WizardController
+
+
+class WizardPage(QWizardPage):
+    """A page of the configWizard around the one WizardController."""
+
+    docRequested = Signal(str)  # show this option's documentation in the pane
+    workerStarted = Signal(QThread)  # a worker the wizard joins when the window closes
+
+    def __init__(self, controller: WizardController, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.controller = controller
+        self.built = False
+        self._building: Iterator[None] | None = None
+
+    # -- the lifecycle (pages override these) ----------------------------------------------------
+
+    def build(self) -> Iterator[None] | None:
+        """Make the page's widgets (a generator may yield between slices)."""
+        raise NotImplementedError
+
+    def retranslate(self) -> None:
+        """Set the page's own texts again, in the current language."""
+
+    def refresh(self) -> None:
+        """Show the controller's state."""
+
+    def remember(self) -> None:
+        """Write what the page remembers between runs."""
+
+    def stop(self) -> None:
+        """The window is closing: start no worker from now on."""
+
+    def help_html(self) -> str | None:
+        return None
+
+    # -- building ----------------------------------------------------------------------------
+
+    def build_slice(self) -> bool:
+        """Build one slice of the page; True once the page is built."""
+        if self.built:
+            return True
+        if self._building is None:
+            steps = self.build()
+            self._building = steps if steps is not None else iter(())
+        if next(self._building, StopIteration) is StopIteration:
+            self._building = None
+            self.built = True
+            self.retranslate()
+            self.refresh()
+        return self.built
+
+    def ensure_built(self) -> None:
+        """Build the whole page now (it is being shown, or a caller needs its widgets)."""
+        while not self.build_slice():
+            pass
+
+    def initializePage(self) -> None:  # noqa: N802 - Qt override
+        self.ensure_built()

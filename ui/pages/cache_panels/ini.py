@@ -1,0 +1,198 @@
+"""The op_cache.ini being edited (`iniStatus`, `cacheFindings`, `saveIniButton`, `reloadIniButton`).
+
+The file is read, rendered and saved by app.opcache.ini: a lossless render of the change, shown
+in the review dialog before anything is written (never silently), and an atomic save that
+refuses a file changed on disk since it was read. A file that does not exist yet is created from
+the documented template, with the core's findings about creating it (docs/cann/op-cache.md).
+With a support bundle open, the file is the customer's: it cannot be saved from here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from html import escape
+from pathlib import Path
+
+from cann_config.app.errors import InputError
+from cann_config.app.opcache.ini import (
+    FileChangedError,
+    creation_findings,
+    decode_ini_text,
+    installed_op_cache_versions,
+    render_op_cache_ini,
+    save_op_cache_ini,
+)
+from cann_config.ui import dialogs
+from cann_config.ui.controller import WizardController
+from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
+from cann_config.ui.pages.cache_panels.state import CacheState
+from cann_config.ui.qtprops import rich_text
+from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+
+class IniPanel(QGroupBox):
+    """Where op_cache.ini is, what CANN makes of it, and its review-and-save."""
+
+    def __init__(self, controller: WizardController, state: CacheState, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("cacheIniPanel")
+        self.controller = controller
+        self.state = state
+        # What became of the last save, as a function of the current language.
+        self._save_text: Callable[[], str] | None = None
+        layout = QVBoxLayout(self)
+        self.ini_status = rich_text(QLabel(self))
+        self.ini_status.setObjectName("iniStatus")
+        self.ini_status.setWordWrap(True)
+        buttons = QHBoxLayout()
+        self.save_ini_button = QPushButton(self)
+        self.save_ini_button.setObjectName("saveIniButton")
+        self.reload_ini_button = QPushButton(self)
+        self.reload_ini_button.setObjectName("reloadIniButton")
+        buttons.addWidget(self.save_ini_button)
+        buttons.addWidget(self.reload_ini_button)
+        buttons.addStretch(1)
+        self.findings_label = rich_text(QLabel(self), selectable=False)
+        self.findings_label.setObjectName("cacheFindings")
+        self.findings_label.setWordWrap(True)
+        layout.addWidget(self.ini_status)
+        layout.addWidget(self.findings_label)
+        layout.addLayout(buttons)
+        self.save_ini_button.clicked.connect(self.review_and_save)
+        self.reload_ini_button.clicked.connect(self.state.reload_ini)
+
+    @property
+    def save_message(self) -> str:
+        return self._save_text() if self._save_text is not None else ""
+
+    def forget_save(self) -> None:
+        """Another host's file is shown now: what became of a save here is no longer news."""
+        self._save_text = None
+
+    # -- showing it -----------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        c = self.controller
+        path = self.state.ini_path()
+        remote = c.ini_from_bundle()
+        if remote:
+            text = self._bundle_ini_text(path)
+        elif self.state.ini_error:
+            text = self.tr("<b>op_cache.ini cannot be used:</b> %1").replace("%1", escape(self.state.ini_error))
+        elif c.ini is None:
+            text = self.tr("<b>op_cache.ini:</b> %1 does not exist yet; saving creates it from the documented "
+                           "template.").replace("%1", escape(str(path)))
+        else:
+            text = self.tr("<b>op_cache.ini:</b> %1").replace("%1", escape(str(path)))
+            if not c.ini.counts:
+                text += "<br>" + escape(self.tr("CANN does not use this file as it is: %1")
+                                        .replace("%1", c.ini.cann_view.reason or ""))
+        if self.save_message and not remote:
+            text += "<br>" + escape(self.save_message)
+        self.ini_status.setText(text)
+        for button in (self.save_ini_button, self.reload_ini_button):
+            button.setEnabled(not remote)
+            button.setToolTip(self.tr("The file is on the customer's host: export the fixed op_cache.ini on the "
+                                      "Export page and send it.") if remote else "")
+        resolution = self.state.resolution
+        lines = []
+        seen = set()
+        for finding in (resolution.findings if resolution is not None else []):
+            key = (finding.code, finding.message())
+            if key in seen:
+                continue
+            seen.add(key)
+            where = f" <small>({escape(finding.where())})</small>" if finding.where() else ""
+            lines.append(f"<span style='color:{SEVERITY_COLOURS.get(finding.severity, '#000')}'>"
+                         f"<b>{escape(severity_prefix(finding.severity))}</b></span> {escape(finding.message())}{where}")
+        self.findings_label.setText("<br>".join(lines))
+        self.findings_label.setVisible(bool(lines))
+
+    def _bundle_ini_text(self, path: Path) -> str:
+        """What the panel says about the customer's op_cache.ini (from the bundle)."""
+        c = self.controller
+        bundle = c.bundle
+        where = escape(str(path))
+        if c.ini is not None:
+            text = self.tr("<b>op_cache.ini on the customer's host:</b> %1 (from the support bundle)").replace("%1", where)
+            if not c.ini.counts:
+                text += "<br>" + escape(self.tr("CANN does not use this file as it is: %1")
+                                        .replace("%1", c.ini.cann_view.reason or ""))
+        elif bundle.ini_error:
+            text = self.tr("<b>op_cache.ini on the customer's host</b> could not be read there: %1") \
+                .replace("%1", escape(bundle.ini_error))
+        else:
+            text = self.tr("<b>op_cache.ini on the customer's host:</b> %1 does not exist there.").replace("%1", where)
+        return text + "<br>" + escape(self.tr("It cannot be saved from here: export the fixed op_cache.ini on the "
+                                              "Export page and send it to the customer."))
+
+    # -- saving ---------------------------------------------------------------------------------
+
+    def review_and_save(self) -> bool:
+        """Show the exact change; write op_cache.ini only when the user accepts it."""
+        from cann_config.ui.review import ReviewDialog  # a dialog, made when asked for
+
+        c = self.controller
+        path = self.state.ini_path()
+        changes = self.state.ini_changes()
+        notes: list[str] = []
+        try:
+            if c.ini is None:
+                findings = creation_findings(changes, installed_op_cache_versions(), file=str(path))
+                for finding in findings:
+                    changes.update(finding.suggestion)
+                    notes.append(f"{severity_prefix(finding.severity)} {finding.message()}")
+                data = render_op_cache_ini(None, changes)
+            else:
+                data = render_op_cache_ini(c.ini, changes)
+        except (InputError, ValueError) as exc:
+            self._not_saved(str(exc))
+            return False
+        except Exception as exc:  # noqa: BLE001 - UsageError and the like: shown, never a traceback
+            self._not_saved(str(exc))
+            return False
+        old = None if c.ini is None else decode_ini_text(c.ini.original)
+        if c.ini is not None and data == c.ini.original:
+            self._set_save_message(lambda: self.tr("Nothing to save: %1 already holds these values; it was not "
+                                                   "touched.").replace("%1", str(path)))
+            c.mark_saved()
+            return True
+        dialog = ReviewDialog(str(path), old, decode_ini_text(data), notes, self)
+        if not dialogs.run_dialog(dialog):
+            self._set_save_message(lambda: self.tr("Not saved: the review was cancelled."))
+            return False
+        try:
+            if c.ini is None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            result = save_op_cache_ini(path, data, None if c.ini is None else c.ini.original)
+        except FileChangedError as exc:
+            message = self._not_saved(str(exc))
+            dialogs.show_error(self, self.tr("op_cache.ini changed on disk"), message)
+            return False
+        except (InputError, OSError) as exc:
+            message = self._not_saved(str(exc))
+            dialogs.show_error(self, self.tr("Not saved"), message)
+            return False
+        backup = result.backup
+        if backup is not None:
+            self._save_text = lambda: self.tr("Saved %1 (previous version kept as %2).").replace("%1", str(path)) \
+                .replace("%2", str(backup))
+        else:
+            self._save_text = lambda: self.tr("Saved %1.").replace("%1", str(path))
+        c.mark_saved()
+        self.state.reload_ini()
+        return True
+
+    def _not_saved(self, reason: str) -> str:
+        return self._set_save_message(lambda: self.tr("Not saved: %1").replace("%1", reason))
+
+    def _set_save_message(self, text: Callable[[], str]) -> str:
+        """Show what became of the save (in the current language, now and after a switch)."""
+        self._save_text = text
+        self.refresh()
+        return text()
+
+    def retranslate(self) -> None:
+        self.setTitle(self.tr("op_cache.ini"))
+        self.save_ini_button.setText(self.tr("&Review and save op_cache.ini…"))
+        self.reload_ini_button.setText(self.tr("Re&load"))

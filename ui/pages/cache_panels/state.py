@@ -1,0 +1,136 @@
+"""What the cache page's panels show, resolved by the core for the controller's current state.
+
+The directories come from app.opcache.cachedir, the op_cache.ini of the resolved directory from
+app.opcache.ini (followed as the directory changes, unless the user opened one), and the
+effective size values with where each comes from (op_cache.ini › env › default) from
+app.opcache.resolution. With a support bundle open, the versions are the customer's CANN, as
+`diagnose --bundle` checks them (docs/cann/op-cache.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from cann_config.app.catalog import Value
+from cann_config.app.errors import InputError
+from cann_config.app.opcache.cachedir import CacheDirResolution, resolve_cache_dir
+from cann_config.app.opcache.ini import read_op_cache_ini
+from cann_config.app.opcache.resolution import Resolution, resolve_settings
+from cann_config.ui.controller import WizardController
+
+DIR_OPTION = "op_compiler_cache_dir"
+
+
+class CacheState:
+    """The cache page's view of the core's answers; `resolve()` brings it up to date."""
+
+    def __init__(self, controller: WizardController):
+        self.controller = controller
+        self.dir_resolution: CacheDirResolution | None = None
+        self.resolution: Resolution | None = None
+        self.ini_error = ""  # why the op_cache.ini of the resolved directory cannot be used
+        self._loaded_ini_path: Path | None = None
+
+    def resolve(self) -> None:
+        """Directories, op_cache.ini and effective values for the current choices."""
+        c = self.controller
+        self.dir_resolution = resolve_cache_dir(c.profile.framework, str(c.value(DIR_OPTION)), environ=c.environ)
+        self._follow_ini()
+        # With a bundle, the version lines are checked against the customer's CANN (the
+        # bundle's versions), as `diagnose --bundle` does; this computer's CANN says nothing.
+        installed = (c.bundle.installed_versions() or None) if c.bundle is not None else None
+        soc = c.device.soc_version if c.device is not None else None
+        self.resolution = resolve_settings(ini=c.ini, environ=c.environ, framework=c.profile.framework,
+                                           installed_versions=installed, soc_version=soc)
+
+    def ini_path(self) -> Path:
+        """The op_cache.ini the page edits: the one the user opened, else the resolved one."""
+        c = self.controller
+        if c.ini_path is not None and c.ini_explicit:
+            return Path(c.ini_path)
+        if self.dir_resolution is None:
+            self.resolve()
+        assert self.dir_resolution is not None
+        return Path(self.dir_resolution.ini_path)
+
+    def _read_ini(self, path: Path) -> Any:
+        self.ini_error = ""
+        if not path.exists():
+            return None
+        try:
+            return read_op_cache_ini(path)
+        except InputError as exc:
+            self.ini_error = str(exc)
+            return None
+
+    def _follow_ini(self) -> None:
+        """Read the op_cache.ini of the resolved directory when it changes (unless one was opened)."""
+        c = self.controller
+        if c.ini_explicit:
+            return
+        assert self.dir_resolution is not None
+        path = Path(self.dir_resolution.ini_path)
+        if path == self._loaded_ini_path:
+            return
+        self._loaded_ini_path = path
+        ini = self._read_ini(path)
+        c.set_ini(ini, path if ini is not None else None, explicit=False, notify=False)
+
+    def reload_ini(self) -> None:
+        """Read the edited op_cache.ini again from disk (the controller says it changed)."""
+        c = self.controller
+        path = self.ini_path()
+        ini = self._read_ini(path)
+        if not c.ini_explicit:
+            self._loaded_ini_path = path
+        c.set_ini(ini, path if (ini is not None or c.ini_explicit) else None, explicit=c.ini_explicit)
+
+    # -- the values the editors show ----------------------------------------------------------
+
+    def effective_value(self, option_id: str) -> Any:
+        return self.resolution.effective.get(option_id) if self.resolution is not None else None
+
+    def base_value(self, option_id: str) -> Value | None:
+        """For an op_cache.ini setting, the value kept unless the user changes it: the edited
+        file's own valid value, else the value CANN uses now."""
+        c = self.controller
+        option = c.catalog.option(option_id)
+        if not option.targets.ini:
+            return None
+        if c.ini is not None:
+            entry = c.ini.values_as_cann_reads().get(option.targets.ini)
+            if entry is not None:
+                try:
+                    return option.parse(entry.value)
+                except ValueError:
+                    pass
+        effective = self.effective_value(option_id)
+        if effective is not None and effective.value is not None and option.check(effective.value) is None:
+            return effective.value
+        return None
+
+    def shown_value(self, option_id: str) -> Value:
+        """What an editor shows: the user's choice, else (op_cache.ini settings) the base value."""
+        c = self.controller
+        if option_id in c.profile.options:
+            return c.profile.options[option_id]
+        base = self.base_value(option_id)
+        return base if base is not None else c.value(option_id)
+
+    def ini_options(self) -> list[str]:
+        """The page's options that op_cache.ini carries (catalog `targets.ini`)."""
+        c = self.controller
+        return [o.id for o in c.catalog.on_page("cache") if o.targets.ini]
+
+    def ini_changes(self) -> dict[str, Value]:
+        """The size values to write: both, as the editors show them, when either was chosen."""
+        c = self.controller
+        ids = self.ini_options()
+        if not any(oid in c.profile.options for oid in ids):
+            return {}
+        return {oid: self.shown_value(oid) for oid in ids}
+
+    def size_settings(self) -> tuple[int, int]:
+        """(max_op_cache_size in MB, remain_cache_size_ratio in %) as the editors show them."""
+        return int(self.shown_value("max_op_cache_size")), int(self.shown_value("remain_cache_size_ratio"))

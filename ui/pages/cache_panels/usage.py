@@ -1,0 +1,308 @@
+"""The cache gauge (`cacheGauge`) and the scan (`scanButton`, `scanStatus`, `scanFindings`).
+
+The usage is measured by app.opcache.scanner in a worker (batches every ~100 ms, Stop between
+batches); what the next compiler start would delete, for the limits the editors show, is
+predicted by app.opcache.cleanup in another worker, since it reads the cache's json files; the
+findings about the cache are app.opcache.cleanup's. With a support bundle open, the gauge shows
+the cache as `collect` measured it on the customer's host, with the prediction made there, and
+the scan is off, saying why (docs/cann/op-cache.md).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from cann_config.app.opcache.cleanup import cache_findings
+from cann_config.app.units import human_bytes
+from cann_config.ui.controller import WizardController
+from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
+from cann_config.ui.gauge import CacheGauge, GaugeRow
+from cann_config.ui.pages.cache_panels.state import CacheState
+from cann_config.ui.qtprops import rich_text
+from cann_config.ui.workers import PredictionWorker, ScanWorker
+from PySide6.QtCore import QThread, Signal
+from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+
+class UsagePanel(QGroupBox):
+    """What the cache holds per SoC directory, its limit and what CANN would delete next."""
+
+    workerStarted = Signal(QThread)
+
+    def __init__(self, controller: WizardController, state: CacheState, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("cacheUsagePanel")
+        self.controller = controller
+        self.state = state
+        self.usage: Any = None  # app.opcache.scanner.CacheUsage of the last finished scan
+        self.progress: Any = None  # the last ScanProgress while scanning
+        self.scan_worker: ScanWorker | None = None
+        # What the status line says, as a function of the current language (said again on a switch).
+        self._scan_error: Callable[[], str] | None = None
+        self._scan_text: Callable[[], str] | None = None
+        self._predictions: dict[tuple[int, int], dict[str, Any]] = {}
+        self._prediction_worker: PredictionWorker | None = None
+        self._work_stopped = False  # the window is closing: no new worker is started
+
+        layout = QVBoxLayout(self)
+        self.gauge = CacheGauge(self)
+        scan_row = QHBoxLayout()
+        self.scan_button = QPushButton(self)
+        self.scan_button.setObjectName("scanButton")
+        self.scan_status = QLabel(self)
+        self.scan_status.setObjectName("scanStatus")
+        self.scan_status.setWordWrap(True)
+        scan_row.addWidget(self.scan_button)
+        scan_row.addWidget(self.scan_status, 1)
+        self.scan_findings_label = rich_text(QLabel(self), selectable=False)
+        self.scan_findings_label.setObjectName("scanFindings")
+        self.scan_findings_label.setWordWrap(True)
+        self.scan_findings_label.hide()
+        layout.addWidget(self.gauge)
+        layout.addLayout(scan_row)
+        layout.addWidget(self.scan_findings_label)
+        self.scan_button.clicked.connect(self.toggle_scan)
+
+    # -- showing it -----------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        bundle = self.controller.bundle
+        if bundle is not None:
+            self._show_bundle_gauge(bundle)
+            return
+        self._request_prediction()
+        usage = self.usage
+        message = ""
+        if usage is not None and not usage.socs:
+            message = self.tr("The cache holds no SoC directory yet.")
+        elif self.scan_error:
+            message = self.scan_error
+        self._show_findings()
+        self.gauge.set_rows(self.gauge_rows(), free_bytes=getattr(usage, "free_bytes", None),
+                            fs_type=getattr(usage, "fs_type", None), message=message,
+                            partial=bool(getattr(usage, "stopped", False)))
+
+    def _show_findings(self) -> None:
+        findings = self.scan_findings()
+        self.scan_findings_label.setText("<br>".join(
+            f"<span style='color:{SEVERITY_COLOURS.get(f.severity, '#000')}'><b>{escape(severity_prefix(f.severity))}"
+            f"</b></span> {escape(f.message())}" for f in findings))
+        self.scan_findings_label.setVisible(bool(findings))
+
+    def predictions(self) -> dict[str, Any] | None:
+        """app.opcache.cleanup's prediction per SoC dir of the last scan, for the sizes being set;
+        None while a worker is still computing it (it reads the cache's json files)."""
+        if self.usage is None:
+            return None
+        return self._predictions.get(self.state.size_settings())
+
+    def _request_prediction(self) -> None:
+        """Compute the prediction for the sizes being set in a worker, unless it is known."""
+        key = self.state.size_settings()
+        if self.usage is None or key in self._predictions or self._work_stopped:
+            return
+        if self._prediction_worker is not None and self._prediction_worker.isRunning():
+            return  # when it finishes, the sizes are looked at again
+        worker = PredictionWorker(self.usage, key[0], key[1], time.time(), parent=self)
+        worker.predicted.connect(self._predicted)
+        worker.finished.connect(self._request_prediction)
+        self._prediction_worker = worker
+        self.workerStarted.emit(worker)
+        worker.start()
+
+    def _predicted(self, usage: Any, key: tuple[int, int], result: dict[str, Any]) -> None:
+        if usage is self.usage:
+            self._predictions[key] = result
+            self.refresh()
+
+    def gauge_rows(self) -> list[GaugeRow]:
+        """The gauge's numbers: per SoC dir, from the scan and app.opcache.cleanup's prediction
+        (with a bundle: from the customer's host, as `collect` measured and predicted there)."""
+        if self.controller.bundle is not None:
+            return self._bundle_gauge_rows()
+        rows = []
+        predictions = self.predictions()
+        if self.usage is not None and predictions is not None:
+            for name, prediction in sorted(predictions.items()):
+                rows.append(GaugeRow(name, prediction.used_bytes, self.usage.socs[name].files,
+                                     prediction.max_bytes if prediction.ageing else None,
+                                     prediction.keep_threshold_bytes if prediction.ageing else None,
+                                     prediction.freed_bytes, prediction.triggers))
+        elif self.usage is not None:
+            for name, soc in sorted(self.usage.socs.items()):
+                rows.append(GaugeRow(name, soc.cann_bytes, soc.files, None, None, 0, False, pending=True))
+        elif self.progress is not None:
+            # While scanning: the running totals so far (CANN's measure).
+            for name in sorted(self.progress.socs):
+                totals = self.progress.socs[name]
+                rows.append(GaugeRow(name, totals.cann_bytes, totals.files, None, None, 0, False, pending=True))
+        return rows
+
+    def scan_findings(self) -> list[Any]:
+        c = self.controller
+        resolution = self.state.resolution
+        if c.bundle is not None:
+            return list(c.bundle.cache_findings(resolution.effective)) if resolution is not None else []
+        predictions = self.predictions()
+        if self.usage is None or predictions is None:
+            return []
+        return list(cache_findings(self.usage, predictions, self.state.size_settings()[0]))
+
+    # -- a support bundle -----------------------------------------------------------------------
+
+    def _bundle_gauge_rows(self) -> list[GaugeRow]:
+        cache = self.controller.bundle.cache
+        rows = []
+        for name, soc in sorted((cache.socs if cache is not None else {}).items()):
+            pred = soc.prediction
+            if pred is None:  # a partial walk, or a prediction that did not finish: no limit lines
+                rows.append(GaugeRow(name, soc.cann_bytes or 0, soc.files or 0, None, None, 0, False, pending=True))
+            else:
+                rows.append(GaugeRow(name, pred.used_bytes, soc.files or 0, pred.max_bytes if pred.ageing else None,
+                                     pred.keep_threshold_bytes if pred.ageing else None, pred.freed_bytes,
+                                     pred.triggers))
+        return rows
+
+    def _bundle_gauge_message(self) -> str:
+        cache = self.controller.bundle.cache
+        if cache is None:
+            return self.tr("The bundle holds no measurement of the cache.")
+        if cache.error:
+            return self.tr("The cache could not be measured on the customer's host: %1").replace("%1", cache.error)
+        if cache.exists is False:
+            return self.tr("%1 does not exist on the customer's host: nothing is cached there yet.") \
+                .replace("%1", cache.kernel_cache or "kernel_cache")
+        if not cache.socs:
+            return self.tr("The cache holds no SoC directory yet.")
+        return ""
+
+    def _show_bundle_gauge(self, bundle: Any) -> None:
+        self._show_findings()
+        cache = bundle.cache
+        self.gauge.set_rows(self.gauge_rows(), free_bytes=getattr(cache, "free_bytes", None),
+                            fs_type=getattr(cache, "fs_type", None), message=self._bundle_gauge_message(),
+                            partial=bool(getattr(cache, "partial", False)))
+        self._show_scan_button()
+
+    def _bundle_scan_text(self) -> str:
+        """Why there is no scan here, and what the bundle measured instead."""
+        text = self.tr("Not scanned here: the cache is on the customer's host.")
+        cache = self.controller.bundle.cache
+        if cache is not None and cache.files is not None:
+            text += " " + self.tr("Measured there by cann-config collect: %1 files, %2 (on disk %3).") \
+                .replace("%1", f"{cache.files:,}").replace("%2", human_bytes(cache.apparent_bytes or 0)) \
+                .replace("%3", human_bytes(cache.allocated_bytes or 0))
+        limits = cache.limits if cache is not None else {}
+        if "max_op_cache_size" in limits and "remain_cache_size_ratio" in limits:
+            text += " " + self.tr("What the next start deletes was predicted there with the customer's limits "
+                                  "(%1 MB, %2 %).").replace("%1", str(limits["max_op_cache_size"])) \
+                .replace("%2", str(limits["remain_cache_size_ratio"]))
+        return text
+
+    def forget_scan(self) -> None:
+        """A bundle replaces this computer's cache: a scan in progress stops, its result goes."""
+        self.stop_scan()
+        self.usage = None
+        self.progress = None
+        self._predictions = {}
+        self._scan_error = None
+
+    # -- scanning -------------------------------------------------------------------------------
+
+    def scanning(self) -> bool:
+        return self.scan_worker is not None and self.scan_worker.isRunning()
+
+    def toggle_scan(self) -> None:
+        if self.scanning():
+            self.stop_scan()
+        else:
+            self.start_scan()
+
+    @property
+    def scan_error(self) -> str:
+        return self._scan_error() if self._scan_error is not None else ""
+
+    def _set_scan_text(self, text: Callable[[], str] | None) -> None:
+        self._scan_text = text
+        self.scan_status.setText(text() if text is not None else "")
+
+    def start_scan(self) -> None:
+        if self._work_stopped or self.controller.bundle is not None or self.state.dir_resolution is None:
+            return
+        path = Path(self.state.dir_resolution.kernel_cache)
+        self.usage = None
+        self.progress = None
+        self._scan_error = None
+        if not path.is_dir():
+            self._scan_error = lambda: self.tr("%1 does not exist: nothing is cached there yet.").replace("%1", str(path))
+            self._set_scan_text(self._scan_error)
+            self.refresh()
+            return
+        worker = ScanWorker(path, parent=self)
+        worker.progress.connect(self._scan_progress)
+        worker.finishedScan.connect(self._scan_finished)
+        worker.failed.connect(self._scan_failed)
+        worker.finished.connect(self._show_scan_button)
+        self.scan_worker = worker
+        self.workerStarted.emit(worker)
+        self._set_scan_text(lambda: self.tr("Scanning %1 …").replace("%1", str(path)))
+        worker.start()
+        self._show_scan_button()
+
+    def stop_scan(self) -> None:
+        if self.scan_worker is not None:
+            self.scan_worker.requestInterruption()
+
+    def stop(self) -> None:
+        """The window is closing: start no worker from now on (a scan result that arrives after
+        the workers were joined would otherwise start a prediction)."""
+        self._work_stopped = True
+
+    def _scan_progress(self, progress: Any) -> None:
+        self.progress = progress
+        self._set_scan_text(lambda: self.tr("Scanning: %1 files, %2, %3 s").replace("%1", f"{progress.files:,}")
+                            .replace("%2", human_bytes(progress.apparent_bytes))
+                            .replace("%3", f"{progress.elapsed:.1f}"))
+        self.refresh()
+
+    def _scan_finished(self, final: Any) -> None:
+        usage = final.usage
+        self.usage = usage
+        self._predictions = {}
+        self.progress = None
+        self._set_scan_text(lambda: self._scan_summary(usage))
+        self.refresh()
+
+    def _scan_summary(self, usage: Any) -> str:
+        text = self.tr("%1 files, %2 (on disk %3), %4 s").replace("%1", f"{usage.files:,}") \
+            .replace("%2", human_bytes(usage.apparent_bytes)).replace("%3", human_bytes(usage.allocated_bytes)) \
+            .replace("%4", f"{usage.elapsed:.1f}")
+        if usage.stopped:
+            text = self.tr("Stopped: %1").replace("%1", text)
+        if usage.unreadable:
+            text += " — " + self.tr("%1 entries could not be read").replace("%1", str(len(usage.unreadable)))
+        return text
+
+    def _scan_failed(self, message: str) -> None:
+        self._scan_error = lambda: message
+        self._set_scan_text(self._scan_error)
+        self.refresh()
+
+    def _show_scan_button(self) -> None:
+        self.scan_button.setText(self.tr("&Stop") if self.scanning() else self.tr("S&can the cache"))
+        remote = self.controller.bundle is not None and not self.scanning()
+        self.scan_button.setEnabled(not remote)
+        self.scan_button.setToolTip(self.tr("The cache is on the customer's host: the bundle's measurement is "
+                                            "shown.") if remote else "")
+        if remote:
+            self._set_scan_text(self._bundle_scan_text)
+
+    def retranslate(self) -> None:
+        self.setTitle(self.tr("Cache usage per SoC directory"))
+        self._show_scan_button()
+        if self._scan_text is not None:
+            self.scan_status.setText(self._scan_text())
