@@ -5,7 +5,7 @@ whose overloads take one of its enums: `QBrush(QColor)`, `QSplitter(parent)`,
 `QTextCharFormat.setForeground(QColor)`) makes a Python enum of every enum in the namespace:
 about a hundred, ~15 ms with Python 3.11, as long as the rest of the device page together
 (tests/bench/bench_startup.py). The pages are built in slices after the first paint, each of
-which should stay short (DESIGN: no stall over 50 ms), so the widgets set these few values
+which should stay short (docs/architecture.md#pages-paid-for-when-shown), so the widgets set these few values
 through Qt's property system and item-data API, which take the integers. Painting (the cache
 gauge's hatched bars and dashed lines) still uses `Qt`: it pays for the namespace when the
 gauge is first drawn, not while a page is built. tests/ui/test_qtprops.py checks every value here

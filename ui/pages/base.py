@@ -2,10 +2,10 @@
 `OptionsPage` with load/save/check is the model).
 
     build()        make the page's widgets, once. A generator may yield between slices: the
-                   wizard builds the pages after the first paint one slice per turn of the event
-                   loop (DESIGN: "Pay for a page when it is shown": no slice may stall the loop
-                   for more than 50 ms), and a page visited or asked for before it is done is
-                   finished at once (`ensure_built`).
+                   wizard builds the pages after the first paint one slice per turn of the
+                   event loop (no slice may stall the loop for more than 50 ms:
+                   docs/architecture.md#pages-paid-for-when-shown), and a page visited or asked
+                   for before it is done is finished at once (`ensure_built`).
     retranslate()  set the page's own texts again in the current language.
     refresh()      show the controller's state (after a build, a change, a language switch).
     remember()     write what the page remembers between runs (QSettings) when the window closes.
