@@ -2,8 +2,10 @@
 
 Support staff receive a customer's script and want to know which memory and cache settings it
 makes; users want to load a snippet they once exported back into the wizard. Scripts are read
-with `ast` and never executed: the importer recognises the syntaxes the exports use
-(docs/cann/memory.md#export-targets) and records each setting with its line:
+with `ast` and never executed, as a careful reader reads them (app/io/scripts.py: constants
+through variables, helper functions, `__main__` blocks, dicts built key by key); the importer
+maps what the reader saw onto the catalog, with the syntaxes the exports use
+(docs/cann/memory.md#export-targets) and the ones real code uses, each setting with its line:
 
 - `MemoryConfig(kw=...)` and `NPURunConfig(op_compiler_cache_mode=..., op_compiler_cache_dir=...)`
   keywords (catalog targets.memory_config / targets.npu_run_config);
@@ -12,10 +14,14 @@ with `ast` and never executed: the importer recognises the syntaxes the exports 
   `npu.global_options()` or to one of its sections (targets.tf2);
 - dicts and subscript assignments keyed by GE option names (targets.ge);
 - `os.environ["NAME"] = "..."`, `os.environ.setdefault(...)`, `os.environ.update({...})`,
-  `os.putenv(...)` for the variables of targets.env.
+  `os.putenv(...)` for the variables of targets.env;
+- `torch.npu.set_option({...})` / `torch_npu.npu.set_option({...})` with the ACL_* keys of the
+  pytorch variables of targets.env (docs/cann/torch-npu.md#set-option): framework pytorch, and
+  it wins over the variables.
 
-A value the importer cannot know without running the code (a variable, a call, an f-string)
-becomes a finding, not an error; so does an invalid value or a keyword the callee does not have.
+A value known only at run time (a parameter, `args.x`, a call, an f-string of either) is kept
+as *unknown* (ImportedSettings.unknown, with a finding), never guessed and never replaced by a
+weaker source or a default; so does an invalid value or a keyword the callee does not have.
 Only text that is not Python at all is an InputError (exit 2), naming the file and the line.
 
 When the same option is set in several places, the one CANN uses wins: a setting in code wins
@@ -45,13 +51,41 @@ from typing import Any
 from cann_config.app.catalog import Option, Value, load_catalog
 from cann_config.app.errors import InputError, Message, explain
 from cann_config.app.findings import Finding, make_finding
+from cann_config.app.io.scripts import (
+    UNKNOWN,
+    EnvAssignment,
+    KeywordCall,
+    OptionCall,
+    ScriptReading,
+    ScriptValue,
+    read_script,
+)
 from cann_config.app.profile import Profile, profile_from_json
 
-# A value known only when the code runs (a variable, a call): never guessed.
-_DYNAMIC = object()
+# A value known only when the code runs (a parameter, a call, an f-string of either): never guessed.
+_DYNAMIC = UNKNOWN
 
 # How strongly a setting binds when an option is set in several places (see the docstring).
 RANK_ENV_GENERIC, RANK_ENV_FRAMEWORK, RANK_CODE = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class SettingOrigin:
+    """How a file makes one setting.
+
+    `via`: the syntax that made it ("MemoryConfig", "NPURunConfig", "parameter_map",
+    "global_options", a GE option name, "set_option", "env"); `name`: the environment variable
+    or set_option key that carried it; `how`: for a variable, "assign", "setdefault", "update"
+    or "putenv" (a setdefault does not replace a value the environment already has); `known`
+    False with the `expression` when the value is known only at run time.
+    """
+
+    line: int | None
+    via: str = ""
+    name: str | None = None
+    how: str = ""
+    known: bool = True
+    expression: str = ""
 
 
 @dataclass
@@ -59,10 +93,13 @@ class ImportedSettings:
     """What a file sets: option id -> (value, line), the findings, and the framework it suits.
 
     `framework` is the framework the syntax belongs to when only one fits (MemoryConfig: tf1,
-    global_options: tf2, GE option names: ge, ACL_OP_COMPILER_CACHE_*: pytorch), else None.
-    `unknown`: options the file does set, but from an expression the importer does not evaluate
+    global_options: tf2, GE option names: ge, ACL_OP_COMPILER_CACHE_* and set_option: pytorch),
+    else None. `unknown`: options the file does set, but to a value known only at run time
     (option id -> line); they are not in `settings`, and whatever a weaker source says for them
-    (an env var the code overrides) does not apply.
+    (an env var the code overrides) does not apply. `origins` says how each option of
+    `settings` and `unknown` is set. For a script, `environment` lists every environment
+    assignment (catalog variables or not: PYTORCH_NPU_ALLOC_CONF, GE_USE_STATIC_MEMORY, ...) and
+    `set_options` every torch_npu set_option call, as app.io.scripts read them.
     """
 
     source: str
@@ -70,6 +107,9 @@ class ImportedSettings:
     findings: list[Finding] = field(default_factory=list)
     framework: str | None = None
     unknown: dict[str, int | None] = field(default_factory=dict)
+    origins: dict[str, SettingOrigin] = field(default_factory=dict)
+    environment: list[EnvAssignment] = field(default_factory=list)
+    set_options: list[OptionCall] = field(default_factory=list)
 
     def values(self) -> dict[str, Value]:
         return {oid: value for oid, (value, _line) in self.settings.items()}
@@ -128,6 +168,7 @@ class _Candidate:
     value: Value
     line: int | None
     rank: int
+    origin: SettingOrigin = SettingOrigin(None)
 
 
 class _Collector:
@@ -144,13 +185,15 @@ class _Collector:
         self.findings.append(make_finding(code, file=self.source, line=line, **params))
 
     def dynamic(self, option: Option, line: int | None, expression: str, rank: int = RANK_CODE,
-                label: str | None = None) -> None:
-        """A value the importer cannot know: a finding, and a placeholder that still wins over
+                label: str | None = None, *, via: str = "", name: str | None = None, how: str = "") -> None:
+        """A value known only at run time: a finding, and a placeholder that still wins over
         weaker settings (code that sets the cache dir from a variable hides ASCEND_CACHE_PATH)."""
         self.finding("import-dynamic-value", line, option=label or option.id, expression=expression)
-        self.candidates.append(_Candidate(option, _DYNAMIC, line, rank))  # type: ignore[arg-type]
+        origin = SettingOrigin(line, via, name, how, False, expression)
+        self.candidates.append(_Candidate(option, _DYNAMIC, line, rank, origin))  # type: ignore[arg-type]
 
-    def typed(self, option: Option, raw: object, line: int | None, rank: int = RANK_CODE) -> None:
+    def typed(self, option: Option, raw: object, line: int | None, rank: int = RANK_CODE, *, via: str = "",
+              name: str | None = None, how: str = "") -> None:
         """A value written as a Python literal: it must already have the option's type."""
         if raw is None and option.type != "int" and option.default == "":
             raw = ""  # None is how MemoryConfig spells "not set" (memory_optimization_policy=None)
@@ -164,18 +207,20 @@ class _Collector:
         if problem is not None:
             self.finding("import-invalid-value", line, option=option.id, reason=problem)
             return
-        self.candidates.append(_Candidate(option, raw, line, rank))  # type: ignore[arg-type]
+        self.candidates.append(_Candidate(option, raw, line, rank,  # type: ignore[arg-type]
+                                          SettingOrigin(line, via, name, how)))
 
-    def text(self, option: Option, raw: str, line: int | None, rank: int) -> None:
+    def text(self, option: Option, raw: str, line: int | None, rank: int, *, via: str = "",
+             name: str | None = None, how: str = "") -> None:
         """A value written as text (an environment variable, a GE option): parse it."""
         try:
             value = option.parse(raw)
         except ValueError as exc:
             self.finding("import-invalid-value", line, option=option.id, reason=explain(exc))
             return
-        self.candidates.append(_Candidate(option, value, line, rank))
+        self.candidates.append(_Candidate(option, value, line, rank, SettingOrigin(line, via, name, how)))
 
-    def env(self, name: str, raw: object, line: int | None, expression: str = "") -> None:
+    def env(self, name: str, raw: object, line: int | None, expression: str = "", how: str = "") -> None:
         """An environment variable assignment; ignores variables the catalog does not name."""
         names = _names()
         if name in names.legacy_env:
@@ -183,7 +228,7 @@ class _Collector:
         for option, framework in names.env.get(name, ()):
             rank = RANK_ENV_GENERIC if framework == "*" else RANK_ENV_FRAMEWORK
             if raw is _DYNAMIC:
-                self.dynamic(option, line, expression, rank, f"{option.id} ({name})")
+                self.dynamic(option, line, expression, rank, f"{option.id} ({name})", via="env", name=name, how=how)
                 continue
             if not isinstance(raw, str):
                 self.finding("import-invalid-value", line, option=option.id,
@@ -191,7 +236,7 @@ class _Collector:
                 continue
             if framework != "*":
                 self.frameworks.add(framework)
-            self.text(option, raw, line, rank)
+            self.text(option, raw, line, rank, via="env", name=name, how=how)
 
     def result(self) -> ImportedSettings:
         by_option: dict[str, list[_Candidate]] = {}
@@ -199,6 +244,7 @@ class _Collector:
             by_option.setdefault(candidate.option.id, []).append(candidate)
         settings: dict[str, tuple[Value, int | None]] = {}
         unknown: dict[str, int | None] = {}
+        origins: dict[str, SettingOrigin] = {}
         catalog = load_catalog()
         for oid in catalog.options:  # catalog order, so the result does not depend on the walk
             found = by_option.get(oid)
@@ -206,6 +252,8 @@ class _Collector:
                 continue
             ordered = sorted(found, key=lambda c: (c.rank, c.line or 0))
             used = ordered[-1]
+            origins[oid] = used.origin if used.origin.line is not None or used.line is None else \
+                SettingOrigin(used.line, known=used.value is not _DYNAMIC)
             if used.value is _DYNAMIC:
                 unknown[oid] = used.line
             else:
@@ -221,7 +269,7 @@ class _Collector:
                 self.finding("import-legacy-env", line, name=name, option=option.id)
         framework = next(iter(self.frameworks)) if len(self.frameworks) == 1 else None
         findings = sorted(self.findings, key=lambda f: (f.line or 0))
-        return ImportedSettings(self.source, settings, findings, framework, unknown)
+        return ImportedSettings(self.source, settings, findings, framework, unknown, origins)
 
 
 
@@ -230,207 +278,109 @@ class _Collector:
 # ---------------------------------------------------------------------------------------------
 
 
-def _call_name(func: ast.expr) -> str | None:
-    if isinstance(func, ast.Name):
-        return func.id
-    if isinstance(func, ast.Attribute):
-        return func.attr
-    return None
+class _ScriptImporter:
+    """Turns what app.io.scripts saw in a script into catalog settings."""
 
-
-def _literal(node: ast.expr | None) -> object:
-    """The value of a literal (with a sign), or _DYNAMIC when it is anything else."""
-    if isinstance(node, ast.Constant):
-        return node.value
-    if (isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd))
-            and isinstance(node.operand, ast.Constant) and type(node.operand.value) is int):
-        return -node.operand.value if isinstance(node.op, ast.USub) else node.operand.value
-    return _DYNAMIC
-
-
-def _bytes_literal(node: ast.expr) -> object:
-    """A `.s` field value: b"v", tf.compat.as_bytes("v") or "v".encode(); else _DYNAMIC."""
-    value = _literal(node)
-    if isinstance(value, bytes):
-        return value
-    if isinstance(node, ast.Call) and not node.keywords:
-        name = _call_name(node.func)
-        if name == "as_bytes" and len(node.args) == 1:
-            inner = _literal(node.args[0])
-            if isinstance(inner, (str, bytes)):
-                return inner.encode("utf-8") if isinstance(inner, str) else inner
-        if name == "encode" and isinstance(node.func, ast.Attribute) and len(node.args) <= 1:
-            inner = _literal(node.func.value)
-            encoding = _literal(node.args[0]) if node.args else "utf-8"
-            if isinstance(inner, str) and isinstance(encoding, str) and encoding.lower().replace("-", "") == "utf8":
-                return inner.encode("utf-8")
-    return _DYNAMIC
-
-
-def _is_environ(node: ast.expr) -> bool:
-    """`os.environ` or a bare `environ` (from os import environ)."""
-    return (isinstance(node, ast.Attribute) and node.attr == "environ") or (
-        isinstance(node, ast.Name) and node.id == "environ")
-
-
-class _ScriptReader:
-    def __init__(self, text: str, source: str):
-        self.text = text
-        self.out = _Collector(source)
+    def __init__(self, reading: ScriptReading):
+        self.reading = reading
+        self.out = _Collector(reading.source)
         self.names = _names()
-        # Variables bound to npu.global_options() or one of its sections: name -> path prefix.
-        self.aliases: dict[str, tuple[str, ...]] = {}
 
-    def expression(self, node: ast.AST) -> str:
-        segment = ast.get_source_segment(self.text, node) or ast.unparse(node)
-        segment = " ".join(segment.split())
-        return segment if len(segment) <= 60 else segment[:57] + "..."
-
-    # --- npu.global_options() paths -------------------------------------------------------
-
-    def options_path(self, node: ast.expr) -> tuple[str, ...] | None:
-        """The attribute path below global_options() that `node` names, or None."""
-        attrs: list[str] = []
-        while isinstance(node, ast.Attribute):
-            attrs.append(node.attr)
-            node = node.value
-        attrs.reverse()
-        if isinstance(node, ast.Call) and _call_name(node.func) == "global_options":
-            return tuple(attrs)
-        if isinstance(node, ast.Name) and node.id in self.aliases:
-            return self.aliases[node.id] + tuple(attrs)
-        return None
-
-    def collect_aliases(self, tree: ast.AST) -> None:
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-                path = self.options_path(node.value)
-                if path is not None:
-                    self.aliases[node.targets[0].id] = path
-
-    # --- the walk --------------------------------------------------------------------------
-
-    def read(self, tree: ast.AST) -> ImportedSettings:
-        self.collect_aliases(tree)
-        update_dicts: set[int] = set()
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Call):
-                update_dicts |= self.call(node)
-            elif isinstance(node, ast.Assign):
-                for target in node.targets:
-                    self.assign(target, node.value, node.lineno)
-            elif isinstance(node, ast.AnnAssign) and node.value is not None:
-                self.assign(node.target, node.value, node.lineno)
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Dict) and id(node) not in update_dicts:
-                self.ge_dict(node)
-        return self.out.result()
-
-    def call(self, node: ast.Call) -> set[int]:
-        name = _call_name(node.func)
-        line = node.lineno
-        if name == "MemoryConfig":
-            self.out.frameworks.add("tf1")
-            self.keywords(node, name, self.names.memory_config, strict=True)
-        elif name == "NPURunConfig":
-            self.out.frameworks.add("tf1")
-            # NPURunConfig takes many other keywords; only the catalog's are read.
-            self.keywords(node, name, self.names.npu_run_config, strict=False)
-        elif isinstance(node.func, ast.Attribute) and _is_environ(node.func.value):
-            if name == "setdefault" and len(node.args) == 2:
-                self.env_pair(node.args[0], node.args[1], line)
-            elif name == "update" and len(node.args) == 1 and isinstance(node.args[0], ast.Dict):
-                for key, value in zip(node.args[0].keys, node.args[0].values, strict=True):
-                    if key is not None:
-                        self.env_pair(key, value, line)
-                return {id(node.args[0])}
-        elif name == "putenv" and len(node.args) == 2:
-            self.env_pair(node.args[0], node.args[1], line)
-        return set()
-
-    def keywords(self, node: ast.Call, call: str, names: Mapping[str, Option], strict: bool) -> None:
-        if strict and node.args:
-            self.out.finding("import-positional-arguments", node.lineno, call=call)
-        for kw in node.keywords:
-            line = getattr(kw, "lineno", node.lineno)
-            if kw.arg is None:
-                self.out.finding("import-dynamic-value", line, option=f"{call}(**...)",
-                                 expression=self.expression(kw.value))
-            elif kw.arg in names:
-                self.python_value(names[kw.arg], kw.value, line)
-            elif strict:
-                self.out.finding("import-unknown-keyword", line, call=call, keyword=kw.arg)
-
-    def python_value(self, option: Option, node: ast.expr, line: int) -> None:
-        raw = _literal(node)
-        if raw is _DYNAMIC:
-            self.out.dynamic(option, line, self.expression(node))
-        else:
-            self.out.typed(option, raw, line)
-
-    def env_pair(self, key: ast.expr, value: ast.expr, line: int) -> None:
-        name = _literal(key)
-        if isinstance(name, str):
-            raw = _literal(value)
-            self.out.env(name, raw, line, self.expression(value))
-
-    def assign(self, target: ast.expr, value: ast.expr, line: int) -> None:
-        # custom_op.parameter_map["key"].i / .s = ...
-        if (isinstance(target, ast.Attribute) and target.attr in ("i", "s")
-                and isinstance(target.value, ast.Subscript)
-                and isinstance(target.value.value, ast.Attribute) and target.value.value.attr == "parameter_map"):
-            key = _literal(target.value.slice)
-            if isinstance(key, str) and key in self.names.parameter_map:
+    def read(self) -> ImportedSettings:
+        for call in self.reading.calls:
+            if call.name == "MemoryConfig":
                 self.out.frameworks.add("tf1")
-                self.parameter_map(key, target.attr, value, line)
-            return
-        if isinstance(target, ast.Attribute):
-            path = self.options_path(target)
-            if path is not None and path in self.names.tf2:
+                self.keywords(call, self.names.memory_config, strict=True)
+            else:
+                self.out.frameworks.add("tf1")
+                # NPURunConfig takes many other keywords; only the catalog's are read.
+                self.keywords(call, self.names.npu_run_config, strict=False)
+        for item in self.reading.fields:
+            if item.kind == "parameter_map":
+                key, field_name = item.path
+                if key in self.names.parameter_map:
+                    self.out.frameworks.add("tf1")
+                    self.parameter_map(key, field_name, item.value)
+            elif item.path in self.names.tf2:
                 self.out.frameworks.add("tf2")
-                self.python_value(self.names.tf2[path], value, line)
-            return
-        if isinstance(target, ast.Subscript):
-            key = _literal(target.slice)
-            if not isinstance(key, str):
-                return
-            if _is_environ(target.value):
-                self.out.env(key, _literal(value), line, self.expression(value))
-            elif key in self.names.ge:
+                self.python_value(self.names.tf2[item.path], item.value, "global_options")
+        for entry in self.reading.mappings:
+            if entry.key in self.names.ge:
                 self.out.frameworks.add("ge")
-                self.ge_value(key, value, line)
+                self.ge_value(entry.key, entry.value)
+        for assignment in self.reading.env:
+            self.out.env(assignment.name, assignment.value if assignment.known else _DYNAMIC, assignment.line,
+                         assignment.expression, how=assignment.how)
+        for call in self.reading.set_options:
+            self.set_option(call)
+        result = self.out.result()
+        result.environment = list(self.reading.env)
+        result.set_options = list(self.reading.set_options)
+        return result
 
-    def parameter_map(self, key: str, field_name: str, value: ast.expr, line: int) -> None:
+    def keywords(self, call: KeywordCall, names: Mapping[str, Option], strict: bool) -> None:
+        if strict and call.positional:
+            self.out.finding("import-positional-arguments", call.line, call=call.name)
+        for keyword, value in call.keywords:
+            if keyword is None:
+                self.out.finding("import-dynamic-value", value.line, option=f"{call.name}(**...)",
+                                 expression=value.expression)
+            elif keyword in names:
+                self.python_value(names[keyword], value, call.name)
+            elif strict:
+                self.out.finding("import-unknown-keyword", value.line, call=call.name, keyword=keyword)
+
+    def python_value(self, option: Option, value: ScriptValue, via: str) -> None:
+        if value.known:
+            self.out.typed(option, value.value, value.line, via=via)
+        else:
+            self.out.dynamic(option, value.line, value.expression, via=via)
+
+    def parameter_map(self, key: str, field_name: str, value: ScriptValue) -> None:
         option = self.names.parameter_map[key]
         pm = option.targets.parameter_map
         assert pm is not None
         if field_name != pm.field:
-            self.out.finding("import-wrong-field", line, key=key, field=field_name, expected=pm.field)
+            self.out.finding("import-wrong-field", value.line, key=key, field=field_name, expected=pm.field)
             return
-        raw = _bytes_literal(value) if field_name == "s" else _literal(value)
-        if raw is _DYNAMIC:
-            self.out.dynamic(option, line, self.expression(value))
-        else:
-            self.out.typed(option, raw, line)
+        if field_name == "s" and value.known and not isinstance(value.value, bytes):
+            # A .s field takes bytes (b"v", tf.compat.as_bytes("v")); anything else is not read.
+            value = ScriptValue(UNKNOWN, value.line, repr(value.value))
+        self.python_value(option, value, "parameter_map")
 
-    def ge_dict(self, node: ast.Dict) -> None:
-        for key, value in zip(node.keys, node.values, strict=True):
-            name = _literal(key) if key is not None else None
-            if isinstance(name, str) and name in self.names.ge:
-                self.out.frameworks.add("ge")
-                self.ge_value(name, value, getattr(key, "lineno", node.lineno))
-
-    def ge_value(self, name: str, node: ast.expr, line: int) -> None:
+    def ge_value(self, name: str, value: ScriptValue) -> None:
         option = self.names.ge[name]
-        raw = _literal(node)
-        if raw is _DYNAMIC:
-            self.out.dynamic(option, line, self.expression(node), label=f"{option.id} ({name})")
-        elif isinstance(raw, str):
-            self.out.text(option, raw, line, RANK_CODE)
+        if not value.known:
+            self.out.dynamic(option, value.line, value.expression, label=f"{option.id} ({name})", via=name)
+        elif isinstance(value.value, str):
+            self.out.text(option, value.value, value.line, RANK_CODE, via=name)
         else:
             # GE option values are strings (docs/cann/memory.md#engine-option-names); say so, and read the value.
-            self.out.finding("import-ge-value-not-string", line, name=name, value=raw)
-            self.out.typed(option, raw, line)
+            self.out.finding("import-ge-value-not-string", value.line, name=name, value=value.value)
+            self.out.typed(option, value.value, value.line, via=name)
+
+    def set_option(self, call: OptionCall) -> None:
+        """torch_npu's set_option takes the ACL_* names of the op cache variables as keys, and
+        wins over those variables; it serves single-operator mode (docs/cann/torch-npu.md#set-option)."""
+        self.out.frameworks.add("pytorch")
+        if not call.options and not call.complete:
+            self.out.finding("import-dynamic-value", call.line, option=f"{call.call}(...)",
+                             expression=call.expression)
+            return
+        for key, value in call.options.items():
+            for option, framework in self.names.env.get(key, ()):
+                if framework != "pytorch":
+                    continue
+                label = f"{option.id} ({key})"
+                if not value.known:
+                    self.out.dynamic(option, call.line, value.expression, RANK_CODE, label, via="set_option",
+                                     name=key)
+                elif not isinstance(value.value, str):
+                    self.out.finding("import-invalid-value", call.line, option=option.id,
+                                     reason=Message("import-reason-set-option-not-string", key=key,
+                                                    value=repr(value.value)))
+                else:
+                    self.out.text(option, value.value, call.line, RANK_CODE, via="set_option", name=key)
 
 
 def import_script(text: str, source: str) -> ImportedSettings:
@@ -444,8 +394,7 @@ def import_script(text: str, source: str) -> ImportedSettings:
         raise InputError.from_code("import-not-python", source, exc.lineno, reason=exc.msg) from None
     except ValueError as exc:  # e.g. a NUL byte in the source
         raise InputError.from_code("import-not-python", source, reason=str(exc)) from None
-    return _ScriptReader(text, source).read(tree)
-
+    return _ScriptImporter(read_script(tree, text, source)).read()
 
 # ---------------------------------------------------------------------------------------------
 # Environment files
