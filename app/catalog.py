@@ -26,12 +26,32 @@ from cann_config.app.errors import InvalidValue, Message
 from cann_config.app.i18n import pick
 from cann_config.app.resources import resource
 
-OPTION_TYPES = ("int", "str", "path")
+OPTION_TYPES = ("int", "float", "bool", "str", "path")
 PAGES = ("memory", "cache")
 SEVERITIES = ("error", "warning", "info")
-TARGET_KEYS = ("memory_config", "npu_run_config", "parameter_map", "tf2", "ge", "atc", "acl", "env", "ini")
+TARGET_KEYS = ("memory_config", "npu_run_config", "parameter_map", "tf2", "ge", "atc", "acl", "env", "ini",
+               "alloc_conf")
+# What a `requires` table may name: the minimum version of each component an option needs.
+REQUIREMENT_KEYS = ("torch_npu", "driver", "cann")
+# The words `--set ID=...` takes for "not set" on an option whose default is unset.
+UNSET_WORDS = ("", "unset")
 
-Value = int | str
+# A chosen value. "" is "not set" for every type (the component's own default applies).
+Value = int | float | bool | str
+
+
+def _is_type(kind: str, value: object) -> bool:
+    """Whether `value` has the catalog type `kind` (a bool is not an int; an int is a float)."""
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "float":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return isinstance(value, str)
+
+
+REQUIREMENT_NAMES = {"torch_npu": "TorchNPU", "driver": "driver (HDK)", "cann": "CANN"}
 
 
 class CatalogError(Exception):
@@ -80,6 +100,7 @@ class Targets:
     acl: str | None = None
     env: Mapping[str, str] = field(default_factory=dict)
     ini: str | None = None
+    alloc_conf: str | None = None  # the key inside torch_npu's PYTORCH_NPU_ALLOC_CONF
 
     def env_for(self, framework: str) -> str | None:
         """The environment variable that carries the option for `framework`, if any."""
@@ -100,16 +121,24 @@ class Option:
     notes: tuple[Note, ...] = ()
     series: tuple[str, ...] | None = None
     unit: str = ""
-    min: int | None = None
-    max: int | None = None
+    min: int | float | None = None
+    max: int | float | None = None
+    min_exclusive: bool = False
+    max_exclusive: bool = False
     advanced: bool = False
     documented: bool = True
     legacy_env: str | None = None
     sources: tuple[str, ...] = ()
+    requires: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def enumerated(self) -> bool:
         return bool(self.values)
+
+    @property
+    def unset_default(self) -> bool:
+        """The option is not set unless the user sets it ("" default): the component decides."""
+        return self.default == "" and self.type != "str" and self.type != "path"
 
     def allowed_values(self) -> tuple[Value, ...]:
         return tuple(v.value for v in self.values)
@@ -128,22 +157,25 @@ class Option:
     def problem(self, value: object) -> Message | None:
         """Why `value` is not a valid choice for this option, as a message in both languages
         (resources/messages/core.toml), or None if it is."""
-        if self.type == "int":
-            if isinstance(value, bool) or not isinstance(value, int):
-                return Message("core-option-not-integer", option=self.id, value=value)
-        elif not isinstance(value, str):
-            return Message("core-option-not-string", option=self.id, value=value)
+        if self.unset_default and isinstance(value, str) and value == "":
+            return None
+        if not _is_type(self.type, value):
+            code = {"int": "core-option-not-integer", "float": "core-option-not-number",
+                    "bool": "core-option-not-bool"}.get(self.type, "core-option-not-string")
+            return Message(code, option=self.id, value=value)
         if self.enumerated:
-            if value not in self.allowed_values():
+            if value not in self.allowed_values() or (self.type != "bool" and isinstance(value, bool)):
                 allowed = ", ".join(repr(v) if v == "" else str(v) for v in self.allowed_values())
                 return Message("core-option-not-allowed", option=self.id, allowed=allowed, value=value)
             return None
         if any(value == s.value for s in self.special):
             return None
-        if self.min is not None and value < self.min:  # type: ignore[operator]
-            return Message("core-option-below-min", option=self.id, min=self.min, value=value)
-        if self.max is not None and value > self.max:  # type: ignore[operator]
-            return Message("core-option-above-max", option=self.id, max=self.max, value=value)
+        if self.min is not None and (value <= self.min if self.min_exclusive else value < self.min):  # type: ignore[operator]
+            code = "core-option-not-above" if self.min_exclusive else "core-option-below-min"
+            return Message(code, option=self.id, min=self.min, value=value)
+        if self.max is not None and (value >= self.max if self.max_exclusive else value > self.max):  # type: ignore[operator]
+            code = "core-option-not-below" if self.max_exclusive else "core-option-above-max"
+            return Message(code, option=self.id, max=self.max, value=value)
         if self.type == "path" and ("\0" in value):  # type: ignore[operator]
             return Message("core-option-nul", option=self.id)
         return None
@@ -154,10 +186,22 @@ class Option:
         Raises InvalidValue (a ValueError) with a one-line reason when the text is not a valid value.
         """
         value: Value
+        word = text.strip()
+        if self.unset_default and word.lower() in UNSET_WORDS:
+            return ""
         if self.type == "int":
-            if not re.fullmatch(r"[+-]?[0-9]+", text.strip()):
+            if not re.fullmatch(r"[+-]?[0-9]+", word):
                 raise InvalidValue.from_code("core-option-not-integer", option=self.id, value=text)
-            value = int(text.strip())
+            value = int(word)
+        elif self.type == "float":
+            if not re.fullmatch(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?", word):
+                raise InvalidValue.from_code("core-option-not-number", option=self.id, value=text)
+            value = float(word)
+        elif self.type == "bool":
+            # true/false in any case on the command line; the exports write True/False exactly.
+            if word.lower() not in ("true", "false"):
+                raise InvalidValue.from_code("core-option-not-bool", option=self.id, value=text)
+            value = word.lower() == "true"
         else:
             value = text
         problem = self.problem(value)
@@ -176,6 +220,9 @@ class Option:
             lines.append(f"  {shown}: {pick(doc.text, lang)}")
         for note in self.notes:
             lines.append(f"  ! {pick(note.text, lang)}")
+        if self.requires:
+            needs = ", ".join(f"{REQUIREMENT_NAMES[key]} >= {version}" for key, version in self.requires.items())
+            lines.append(f"  ({needs})")
         return "\n".join(lines).rstrip()
 
 
@@ -272,10 +319,11 @@ def _value_docs(source: str, where: str, items: object, kind: str) -> tuple[Valu
     docs = []
     for index, item in enumerate(items):
         r = _Reader(source, f"{where}[{index}]", item)
-        value = r.get("value", (int, str))
+        value = r.get("value", (int, float, bool, str))
         text = _text(source, f"{where}[{index}]", {k: r.get(k, str) for k in ("en", "zh")})
         r.done()
-        if (kind == "int") != isinstance(value, int):
+        # "" documents "not set" whatever the type (an option whose default is unset).
+        if not _is_type(kind, value) and value != "":
             raise r.fail(f"value {value!r} does not match the option's type {kind}")
         docs.append(ValueDoc(value, text))
     seen = [d.value for d in docs]
@@ -330,11 +378,21 @@ def _option(source: str, option_id: str, table: object) -> Option:
         nr.done()
         notes.append(Note(code, severity, text, tuple(note_values) if note_values is not None else None))
     series = r.get("series", list, None)
+    default = r.get("default", (int, float, bool, str))
+    if not _is_type(kind, default) and default != "":
+        raise r.fail(f"the default {default!r} does not match the type {kind}")
+    bounds = {key: r.get(key, (int, float), None) for key in ("min", "max")}
+    for key, bound in bounds.items():
+        if bound is not None and (isinstance(bound, bool) or (kind == "int" and not isinstance(bound, int))):
+            raise r.fail(f"{key} {bound!r} does not match the type {kind}")
+    requires = r.get("requires", dict, {})
+    if not all(key in REQUIREMENT_KEYS and isinstance(v, str) and v for key, v in requires.items()):
+        raise r.fail(f"requires names only {', '.join(REQUIREMENT_KEYS)}, each with a version string")
     option = Option(
         id=option_id,
         page=page,
         type=kind,
-        default=r.get("default", (int, str)),
+        default=default,
         title=r.text("title"),
         doc=r.text("doc"),
         targets=_targets(source, f"options.{option_id}.targets", r.get("targets", dict)),
@@ -343,12 +401,15 @@ def _option(source: str, option_id: str, table: object) -> Option:
         notes=tuple(notes),
         series=tuple(series) if series is not None else None,
         unit=r.get("unit", str, ""),
-        min=r.get("min", int, None),
-        max=r.get("max", int, None),
+        min=bounds["min"],
+        max=bounds["max"],
+        min_exclusive=r.get("min_exclusive", bool, False),
+        max_exclusive=r.get("max_exclusive", bool, False),
         advanced=r.get("advanced", bool, False),
         documented=r.get("documented", bool, True),
         legacy_env=r.get("legacy_env", str, None),
         sources=tuple(r.get("sources", list, [])),
+        requires=dict(requires),
     )
     r.done()
     reason = option.check(option.default)

@@ -14,7 +14,9 @@ maps what the reader saw onto the catalog, with the syntaxes the exports use
   `npu.global_options()` or to one of its sections (targets.tf2);
 - dicts and subscript assignments keyed by GE option names (targets.ge);
 - `os.environ["NAME"] = "..."`, `os.environ.setdefault(...)`, `os.environ.update({...})`,
-  `os.putenv(...)` for the variables of targets.env;
+  `os.putenv(...)` for the variables of targets.env, and torch_npu's PYTORCH_NPU_ALLOC_CONF /
+  PYTORCH_ALLOC_CONF, whose `key:value` text app/allocconf.py reads into the npu_alloc_* options
+  (docs/cann/torch-npu.md);
 - `torch.npu.set_option({...})` / `torch_npu.npu.set_option({...})` with the ACL_* keys of the
   pytorch variables of targets.env (docs/cann/torch-npu.md#set-option): framework pytorch, and
   it wins over the variables.
@@ -180,6 +182,8 @@ class _Collector:
         self.findings: list[Finding] = []
         self.frameworks: set[str] = set()
         self.legacy: list[tuple[str, Option, int | None]] = []
+        # torch_npu allocator variables: (name, text or _DYNAMIC, line, expression, how), read at the end.
+        self.alloc_conf: list[tuple[str, object, int | None, str, str]] = []
 
     def finding(self, code: str, line: int | None, **params: Any) -> None:
         self.findings.append(make_finding(code, file=self.source, line=line, **params))
@@ -222,6 +226,12 @@ class _Collector:
 
     def env(self, name: str, raw: object, line: int | None, expression: str = "", how: str = "") -> None:
         """An environment variable assignment; ignores variables the catalog does not name."""
+        from cann_config.app.allocconf import VARIABLES
+
+        if name in VARIABLES:
+            self.frameworks.add("pytorch")
+            self.alloc_conf.append((name, raw, line, expression, how))
+            return
         names = _names()
         if name in names.legacy_env:
             self.legacy.append((name, names.legacy_env[name], line))
@@ -238,7 +248,42 @@ class _Collector:
                 self.frameworks.add(framework)
             self.text(option, raw, line, rank, via="env", name=name, how=how)
 
+    def read_alloc_conf(self) -> None:
+        """torch_npu reads PYTORCH_NPU_ALLOC_CONF, else PYTORCH_ALLOC_CONF (app/allocconf.py); the
+        last assignment of the variable it reads is the one in effect, and it replaces the whole
+        setting: a key it leaves out is at its default."""
+        from cann_config.app.allocconf import VARIABLE, alloc_options, both_variables_finding, parse_alloc_conf
+
+        if not self.alloc_conf:
+            return
+        last = {name: (raw, line, expression, how) for name, raw, line, expression, how in self.alloc_conf}
+        name = VARIABLE if VARIABLE in last else next(iter(last))
+        raw, line, expression, how = last[name]
+        if len(last) > 1:
+            texts = {n: (v if isinstance(v, str) else e) for n, (v, _l, e, _h) in last.items()}
+            both = both_variables_finding(texts, file=self.source, line=line)
+            if both is not None:
+                self.findings.append(both)
+        options = alloc_options().values()
+        if raw is _DYNAMIC:
+            self.finding("import-dynamic-value", line, option=name, expression=expression)
+            origin = SettingOrigin(line, "env", name, how, False, expression)
+            for option in options:
+                self.candidates.append(_Candidate(option, _DYNAMIC, line, RANK_ENV_FRAMEWORK, origin))  # type: ignore[arg-type]
+            return
+        if not isinstance(raw, str):
+            self.finding("import-invalid-value", line, option=name,
+                         reason=f"environment values are strings, not {raw!r} ({name})")
+            return
+        parsed = parse_alloc_conf(raw, variable=name, file=self.source, line=line)
+        self.findings += parsed.findings
+        for option in options:
+            value = parsed.values.get(option.id, option.default)
+            self.candidates.append(_Candidate(option, value, line, RANK_ENV_FRAMEWORK,
+                                              SettingOrigin(line, "env", name, how)))
+
     def result(self) -> ImportedSettings:
+        self.read_alloc_conf()
         by_option: dict[str, list[_Candidate]] = {}
         for candidate in self.candidates:
             by_option.setdefault(candidate.option.id, []).append(candidate)
@@ -594,7 +639,7 @@ def import_profile_text(text: str, source: str) -> ImportedSettings:
 
 def import_text(text: str, fmt: str, source: str) -> ImportedSettings:
     """Read back the text of an export format (app.io.exporters.FORMATS)."""
-    if fmt in ("tf1-estimator", "tf1-session", "tf2", "ge-options"):
+    if fmt in ("tf1-estimator", "tf1-session", "tf2", "ge-options", "torch-npu"):
         return import_script(text, source)
     if fmt == "env-bash":
         from cann_config.app.io.envfile import parse_env_text

@@ -18,6 +18,10 @@ Why this module exists: users set the cache in three places that override each o
   ATC and AscendCL). torch_npu reads `ACL_OP_COMPILER_CACHE_MODE` and silently turns any other
   value into `enable`.
 - `op_compiler_cache_dir`: see app/cachedir.py.
+- torch_npu's allocator (`npu_alloc_*`): a script's or profile's choice, else
+  PYTORCH_NPU_ALLOC_CONF, else PYTORCH_ALLOC_CONF, read by app/allocconf.py as torch_npu reads
+  it (a key the variable leaves out is at its default); shown for PyTorch or when one of the two
+  variables is set (docs/cann/torch-npu.md).
 
 Public API:
     resolve_settings(*, ini, environ, profile=None, framework=None, settings=None, env_file=None,
@@ -398,6 +402,51 @@ class _Resolver:
                 self.add("cache-ini-version-differs", ini.source, entry.line, key=key,
                          value=entry.value.rstrip("\r"), installed=wanted, soc_dir=soc_hint)
 
+    def alloc_conf(self) -> None:
+        """torch_npu's allocator settings and where they come from (app/allocconf.py)."""
+        from cann_config.app.allocconf import (
+            VARIABLES,
+            alloc_options,
+            both_variables_finding,
+            check_alloc_values,
+            chosen_variable,
+            parse_alloc_conf,
+        )
+
+        options = list(alloc_options(self.catalog).values())
+        chosen = {o.id: self.settings[o.id] for o in options if o.id in self.settings}
+        picked = chosen_variable(self.env)
+        if picked is not None:
+            file, line = _env_where(self.env_file, picked[0])
+            both = both_variables_finding({n: self.env[n] for n in VARIABLES if n in self.env}, file=file, line=line)
+            if both is not None:
+                self.findings.append(both)
+        if chosen:
+            # A script or profile sets the variable for its own process: the shell's value is replaced.
+            values = {oid: setting.value for oid, setting in chosen.items()}
+            first = next(iter(chosen.values()))
+            present = {oid for oid, v in values.items()
+                       if v != self.catalog.option(oid).default}
+            self.findings += check_alloc_values(values, file=first.file, line=first.line, present=present)
+            return  # memory_options() reports the choices themselves
+        if picked is None and self.framework != "pytorch":
+            return
+        parsed = None
+        if picked is not None:
+            name, raw = picked
+            file, line = _env_where(self.env_file, name)
+            parsed = parse_alloc_conf(raw, variable=name, file=file, line=line, catalog=self.catalog)
+            self.findings += parsed.findings
+        for option in options:
+            if parsed is not None and option.id in parsed.values:
+                value = parsed.values[option.id]
+                self.effective[option.id] = Effective(value, "env", file, line, name,
+                                                      _text("torchnpu-alloc-effective-env", variable=name))
+                for note in option.notes_for(value):
+                    self.findings.append(Finding(note.severity, note.code, dict(note.text), file, line))
+            else:
+                self.effective[option.id] = Effective(option.default, "default", None, None, None, None)
+
     def memory_options(self) -> None:
         for oid, setting in self.settings.items():
             option = self.catalog.options.get(oid)
@@ -463,6 +512,7 @@ def resolve_settings(*, ini: OpCacheIni | None, environ: Mapping[str, str], prof
     cache_dir = resolver.resolve_dir()
     resolver.resolve_sizes()
     resolver.check_versions(str(cache_dir.soc_dir(soc_version or "<SoC>")))
+    resolver.alloc_conf()
     resolver.memory_options()
     if resolver.effective["op_compiler_cache_mode"].value == "disable":
         resolver.add("cache-mode-disabled")

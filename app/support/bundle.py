@@ -30,7 +30,8 @@ The file (format version 1; every key optional when read, see "Reading" below):
 
 What leaves the host, and what does not:
 - Environment: only the variables this tool reads, derived from the catalog (every option's
-  `targets.env` and `legacy_env`) plus the few CANN variables the cache resolution reads that
+  `targets.env` and `legacy_env`, and torch_npu's PYTORCH_NPU_ALLOC_CONF / PYTORCH_ALLOC_CONF for
+  the `targets.alloc_conf` options) plus the few CANN variables the cache resolution reads that
   no option carries (ASCEND_CACHE_PATH, ASCEND_WORK_PATH, ASCEND_OPP_PATH, HOME). Nothing else,
   ever: the rest of an environment holds tokens and passwords. HOME is included because the
   default cache dir is `$HOME/atc_data` (docs/cann/op-cache.md#base-directory) and the op_cache.ini path
@@ -150,9 +151,14 @@ MiB = 1048576  # CANN's MB (te_cache_space_manager.cc SIZE_MB_UNIT)
 @lru_cache(maxsize=1)
 def bundle_variables() -> tuple[str, ...]:
     """The environment variables a bundle may hold: those the catalog names, and a few more."""
+    from cann_config.app.allocconf import VARIABLES as ALLOC_CONF_VARIABLES
+
     names: set[str] = set(_EXTRA_VARIABLES)
     for option in load_catalog().options.values():
         names.update(option.targets.env.values())
+        if option.targets.alloc_conf:
+            # torch_npu's allocator settings: key:value pairs, no secrets (docs/cann/torch-npu.md).
+            names.update(ALLOC_CONF_VARIABLES)
         if option.legacy_env:
             names.add(option.legacy_env)
     return tuple(sorted(names))

@@ -223,6 +223,13 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
             findings.append(make_finding("cache-ini-not-found", path=str(look_at)))
     resolution = resolve(ini) if ini is not None else first
     findings.extend(resolution.findings)
+    page = resolution.effective.get("npu_alloc_page_size")
+    if page is not None:
+        from cann_config.app.allocconf import page_size_device_finding
+
+        refused = page_size_device_finding(page.value, device, file=page.file, line=page.line)
+        if refused is not None:
+            findings.append(refused)
     if cache_dir is not None:
         inputs["cache_dir"] = str(cache_dir)
         given = kernel_cache_of(cache_dir)

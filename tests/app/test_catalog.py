@@ -9,10 +9,12 @@ from cann_config.app.resources import resource
 
 OPTION_IDS = [
     "atomic_clean_policy", "static_memory_policy", "variable_use_1g_huge_page", "memory_optimization_policy",
+    "npu_alloc_expandable_segments", "npu_alloc_max_split_size_mb", "npu_alloc_garbage_collection_threshold",
+    "npu_alloc_page_size", "npu_alloc_base_addr_aligned_kb",
     "op_compiler_cache_mode", "op_compiler_cache_dir", "max_op_cache_size", "remain_cache_size_ratio",
 ]
 FRAMEWORK_IDS = ["tf1", "tf2", "pytorch", "atc", "ge", "acl"]
-EXPORT_FORMATS = {"tf1-estimator", "tf1-session", "tf2", "ge-options", "env-bash", "env-fish", "op-cache-ini", "profile"}
+EXPORT_FORMATS = {"tf1-estimator", "tf1-session", "tf2", "ge-options", "torch-npu", "env-bash", "env-fish", "op-cache-ini", "profile"}
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +59,8 @@ def test_huge_pages_only_on_950_a3_a2(catalog):
 def test_every_option_has_an_export_name(catalog):
     for option in catalog.options.values():
         t = option.targets
-        assert any([t.memory_config, t.npu_run_config, t.parameter_map, t.tf2, t.ge, t.env, t.ini]), option.id
+        assert any([t.memory_config, t.npu_run_config, t.parameter_map, t.tf2, t.ge, t.env, t.ini,
+                    t.alloc_conf]), option.id
 
 
 def test_memory_options_have_the_tf_and_ge_names_of_cann_facts(catalog):
@@ -133,7 +136,11 @@ def _shipped_text() -> str:
     (lambda t: t.replace('zh = "集中清零', 'zz = "集中清零'), "options.atomic_clean_policy.values[0]"),
     (lambda t: t.replace('series = ["ascend950", "atlas-a3", "atlas-a2"]', 'series = ["ascend950", "atlas-a9"]'),
      "unknown series 'atlas-a9'"),
-    (lambda t: t.replace('type = "path"', 'type = "float"'), "type must be one of"),
+    (lambda t: t.replace('type = "path"', 'type = "double"'), "type must be one of"),
+    (lambda t: t.replace('type = "bool"\ndefault = false', 'type = "bool"\ndefault = 0'), "does not match the type bool"),
+    (lambda t: t.replace('max = 16\n', 'max = 16.5\n'), "max 16.5 does not match the type int"),
+    (lambda t: t.replace('requires = {driver = "23.0.0"}', 'requires = {hdk = "23.0.0"}'), "requires names only"),
+    (lambda t: t.replace('value = "1g"', 'value = 1'), "does not match the option's type str"),
     (lambda t: t + "\n[options.x\n", "not valid TOML"),
     (lambda t: t.replace('values = [2, 4]', 'values = [2, 7]'), "names value 7"),
 ])

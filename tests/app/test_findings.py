@@ -22,7 +22,7 @@ MESSAGES = ROOT / "resources" / "messages"
 # _label, _text, _t, a reader's add/finding).
 CALL = re.compile(r"\b(?:make_finding|from_code|Message|device_texts?|text_of|_t|_label|_text|add|finding)"
                   r"\(\s*[\"']([a-z0-9-]+)[\"']")
-CODE = re.compile(r"^(?:core|cache|cli|device|devices|export|import|scan|support)-[a-z0-9-]+$")
+CODE = re.compile(r"^(?:core|cache|cli|device|devices|export|import|scan|support|torchnpu)-[a-z0-9-]+$")
 PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)(?:![rsa])?(?::[^{}]*)?\}")
 
 

@@ -15,7 +15,11 @@ export FORMAT`) and the catalog target each one reads:
     tf1-session    custom_op.parameter_map[key].i / .s (targets.parameter_map)
     tf2            npu.global_options().<path> before npu.open() (targets.tf2)
     ge-options     a dict of GE option names with string values (targets.ge)
-    env-bash       environment variables for the framework (targets.env), bash syntax
+    torch-npu      Python for the top of a PyTorch script: os.environ["PYTORCH_NPU_ALLOC_CONF"] (targets.alloc_conf)
+                   and the cache sizes before torch_npu is imported, then torch_npu.npu.set_option({...})
+                   for torch_npu's own variables (targets.env["pytorch"]: the cache mode and directory)
+    env-bash       environment variables for the framework (targets.env, and PYTORCH_NPU_ALLOC_CONF
+                   built from targets.alloc_conf), bash syntax; env_variables() decides them
     env-fish       the same, fish syntax
     op-cache-ini   op_cache.ini keys (targets.ini), written by app.opcache.ini
     profile        the Profile JSON (docs/architecture.md#profile-format)
@@ -62,9 +66,9 @@ from cann_config.app.profile import Profile
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from cann_config.app.opcache.ini import OpCacheIni
 
-FORMATS: tuple[str, ...] = ("tf1-estimator", "tf1-session", "tf2", "ge-options", "env-bash", "env-fish",
+FORMATS: tuple[str, ...] = ("tf1-estimator", "tf1-session", "tf2", "ge-options", "torch-npu", "env-bash", "env-fish",
                             "op-cache-ini", "profile")
-PYTHON_FORMATS = ("tf1-estimator", "tf1-session", "tf2", "ge-options")
+PYTHON_FORMATS = ("tf1-estimator", "tf1-session", "tf2", "ge-options", "torch-npu")
 SHELL_FORMATS = ("env-bash", "env-fish")
 
 
@@ -110,6 +114,17 @@ def carrier(fmt: str, option: Option, framework: str) -> tuple[str, str] | None:
         return ("tf2", t.tf2) if t.tf2 else None
     if fmt == "ge-options":
         return ("ge", t.ge) if t.ge else None
+    if t.alloc_conf and fmt in SHELL_FORMATS + ("torch-npu",):
+        # Keys of torch_npu's PYTORCH_NPU_ALLOC_CONF (app/allocconf.py): only PyTorch reads them.
+        return ("alloc_conf", t.alloc_conf) if framework == "pytorch" else None
+    if fmt == "torch-npu":
+        # torch_npu's own variables can also be set by torch_npu.npu.set_option, which wins over
+        # the environment (docs/cann/torch-npu.md); the cache sizes stay environment variables.
+        own = t.env.get(framework)
+        if own:
+            return ("set_option", own)
+        name = t.env_for(framework)
+        return ("env", name) if name else None
     if fmt in SHELL_FORMATS:
         name = t.env_for(framework)
         return ("env", name) if name else None
@@ -205,6 +220,39 @@ def _choices(profile: Profile, catalog: Catalog, device: DeviceInfo | None) -> t
                 for note in option.notes_for(value):
                     findings.append(Finding(note.severity, note.code, dict(note.text)))
         choices.append(_Choice(option, value, default, problem, device_note))
+    return _allocator_rules(profile, catalog, choices, findings)
+
+
+def _allocator_rules(profile: Profile, catalog: Catalog, choices: list[_Choice],
+                     findings: list[Finding]) -> tuple[list[_Choice], list[Finding]]:
+    """torch_npu's rules between allocator keys (app/allocconf.py): a key torch_npu refuses next to
+    expandable_segments:True is refused here too (the export leaves it out), with the same error."""
+    from cann_config.app.allocconf import check_alloc_values, expandable_conflicts
+
+    taken = catalog.frameworks[profile.framework].options
+    usable = {c.option.id: c.value for c in choices
+              if c.option.targets.alloc_conf and c.option.id in taken and c.problem is None and c.changed}
+    if not usable:
+        return choices, findings
+    found = check_alloc_values(usable, present=set(usable))
+    findings += found
+    clashing = expandable_conflicts(usable)
+    conflict = next((f for f in found if f.code == "torchnpu-alloc-expandable-conflict"), None)
+    if conflict is not None:
+        choices = [_Choice(c.option, c.value, c.default, dict(conflict.text), c.device_note)
+                   if c.option.id in clashing else c for c in choices]
+    return choices, findings
+    present = set(usable)
+    for finding in check_alloc_values(usable, present=present):
+        findings.append(finding)
+        if finding.severity != "error":
+            continue
+        # The keys that clash with expandable_segments:True are the ones left out.
+        for index, choice in enumerate(choices):
+            if choice.option.id in usable and choice.option.targets.alloc_conf in finding.message("en").split(
+                    " cannot be combined with ")[-1]:
+                choices[index] = _Choice(choice.option, choice.value, choice.default, dict(finding.text),
+                                         choice.device_note)
     return choices, findings
 
 
@@ -412,6 +460,7 @@ def _writers() -> dict[str, Callable[[Plan], str]]:
     from cann_config.app.io.exporters import files, python_code, shell
 
     return {
+        "torch-npu": python_code.write_torch_npu,
         "tf1-estimator": python_code.write_tf1_estimator,
         "tf1-session": python_code.write_tf1_session,
         "tf2": python_code.write_tf2,

@@ -1,4 +1,4 @@
-"""The Python exports: tf1-estimator, tf1-session, tf2 and ge-options.
+"""The Python exports: tf1-estimator, tf1-session, tf2, ge-options and torch-npu.
 
 Each writer turns a Plan (app.io.exporters.make_plan) into a snippet that runs as pasted, with the
 syntax docs/cann/memory.md#export-targets gives for it:
@@ -10,7 +10,11 @@ syntax docs/cann/memory.md#export-targets gives for it:
   remapping and memory_optimization rewrites off, as the TF Adapter's samples do;
 - tf2: `npu.global_options()...` assignments, all before `npu.open().as_default()`, because
   npu_device reads the options once, when the device opens;
-- ge-options: a dict of GE option names whose values are strings ("2"), as GE requires.
+- ge-options: a dict of GE option names whose values are strings ("2"), as GE requires;
+- torch-npu: `os.environ[...]` for PYTORCH_NPU_ALLOC_CONF and the cache sizes *before* torch_npu
+  is imported (its allocator reads the variable once, when it first initialises), then
+  `import torch` / `import torch_npu` and `torch_npu.npu.set_option({...})` for the cache mode and
+  directory, which wins over ACL_OP_COMPILER_CACHE_MODE/_DIR (docs/cann/torch-npu.md).
 
 Every value is a Python literal from app.io.exporters.quoting; comments come from the plan.
 """
@@ -119,3 +123,35 @@ def write_ge_options(plan: Plan) -> str:
     if entries:
         body.append("}")
     return _finish([_head(plan), body, _trailing(plan)])
+
+
+def write_torch_npu(plan: Plan) -> str:
+    from cann_config.app.io.exporters.envvars import env_variables
+
+    environment = ["import os"]
+    variables = env_variables(plan)
+    if variables:
+        environment += _comments([text_of("export-text-torch-npu-before-import", plan.lang)])
+    for variable in variables:
+        environment += _comments(variable.comments)
+        line = f"os.environ[{python_str(variable.name)}] = {python_str(variable.text)}"
+        if variable.kind == "set":
+            environment.append(line)
+        elif variable.kind == "default":
+            environment.append(f"# {line}")
+    imports = ["import torch", "import torch_npu"]
+    entries = plan.in_slot("set_option")
+    options: list[str] = []
+    if entries:
+        options = _comments([text_of("export-text-torch-npu-set-option", plan.lang)])
+        if any(e.kind == "set" for e in entries):
+            options.append("torch_npu.npu.set_option({")
+            for entry in entries:
+                options += _option_lines(entry, f"{python_str(entry.name or '')}: {python_str(str(entry.value))},",
+                                         INDENT)
+            options.append("})")
+        else:
+            for entry in entries:
+                call = f"torch_npu.npu.set_option({{{python_str(entry.name or '')}: {python_str(str(entry.value))}}})"
+                options += _option_lines(entry, call)
+    return _finish([_head(plan), environment, imports, options, _trailing(plan)])

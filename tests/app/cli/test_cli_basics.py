@@ -43,7 +43,7 @@ def test_options_table_in_chinese(capsys):
 def test_options_json_has_every_value_in_both_languages(capsys):
     assert main(["options", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert len(data["options"]) == 8
+    assert len(data["options"]) == 13
     for option in data["options"].values():
         for value in option["values"]:
             assert value["en"] and value["zh"]
@@ -74,7 +74,7 @@ def test_options_json_runs_where_pyside6_cannot_be_imported(tmp_path):
     env = {"PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}"}
     check = run_cli("options", "--json", env=env)
     assert check.returncode == 0, check.stderr
-    assert len(json.loads(check.stdout)["options"]) == 8
+    assert len(json.loads(check.stdout)["options"]) == 13
     probe = subprocess.run([sys.executable, "-c", "import PySide6"], capture_output=True, env={**os.environ, **env})
     assert probe.returncode != 0  # the blocker really blocks
 
