@@ -1,8 +1,9 @@
 """One editor widget per catalog option, generated from the catalog entry.
 
-Whatever the widget (a combo for enumerated values, a checked spin box for numbers, a line edit
-with a browse button for paths), each editor is named `option_<id>` and has a read/write Qt
-property `value` typed as the catalog types the option (int or str), with `valueChanged` as its
+Whatever the widget (a combo for enumerated values and booleans, a checked spin box for numbers,
+a "set" check box beside the spin box for numbers that are unset by default, a line edit with a
+browse button for paths), each editor is named `option_<id>` and has a read/write Qt property
+`value` typed as the catalog types the option (int, float, bool or str; "" for not set), with `valueChanged` as its
 notify signal, so tests and accessibility tools drive every option the same way (docs/architecture.md#object-names).
 A value the catalog refuses (`Option.check`) is never taken: the spin box rejects it while it is
 typed, and `setProperty("value", ...)` with an invalid value changes nothing.
@@ -17,7 +18,16 @@ from cann_config.app.i18n import pick
 from cann_config.ui.qtprops import TOOLTIP_ROLE
 from PySide6.QtCore import Property, QCoreApplication, QEvent, QObject, Signal
 from PySide6.QtGui import QValidator
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLineEdit, QSpinBox, QToolButton, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QLineEdit,
+    QSpinBox,
+    QToolButton,
+    QWidget,
+)
 
 SUMMARY_CHARS = 56
 
@@ -41,6 +51,28 @@ def value_summary(text: str, limit: int = SUMMARY_CHARS) -> str:
 
 def coerce_value(option: Option, value: object) -> Value | None:
     """`value` as the option's type, or None when it cannot be one (no guessing from floats)."""
+    if option.unset_default and isinstance(value, str) and value.strip().lower() in ("", "unset"):
+        return ""
+    if option.type == "bool":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str):
+            try:
+                return option.parse(value)
+            except ValueError:
+                return None
+        return None
+    if option.type == "float":
+        if isinstance(value, bool):
+            return None
+        if isinstance(value, (int, float)):
+            return float(value)
+        if isinstance(value, str):
+            try:
+                return option.parse(value)
+            except ValueError:
+                return None
+        return None
     if option.type == "int":
         if isinstance(value, bool):
             return None
@@ -204,6 +236,66 @@ class NumberEditor(OptionEditor):
             self.spin.blockSignals(False)
 
 
+class OptionalNumberEditor(OptionEditor):
+    """A number that is not set unless the user ticks "Set" (the catalog's unset default, ""):
+    the check box, then a spin box that only takes what the catalog allows."""
+
+    def __init__(self, option: Option, parent: QWidget | None = None):
+        super().__init__(option, parent)
+        self.check = QCheckBox(self)
+        self.check.setObjectName(f"set_{option.id}")
+        if option.type == "float":
+            self.spin: QSpinBox | QDoubleSpinBox = QDoubleSpinBox(self)
+            self.spin.setDecimals(3)
+            self.spin.setSingleStep(0.05)
+            low, high = option.min if option.min is not None else 0.0, option.max if option.max is not None else 1e9
+            self.spin.setRange(float(low) + (0.001 if option.min_exclusive else 0),
+                               float(high) - (0.001 if option.max_exclusive else 0))
+        else:
+            self.spin = QSpinBox(self)
+            low = (option.min if option.min is not None else 0) + (1 if option.min_exclusive else 0)
+            high = (option.max if option.max is not None else 2**31 - 1) - (1 if option.max_exclusive else 0)
+            self.spin.setRange(int(low), int(min(high, 2**31 - 1)))
+        self.spin.setObjectName(f"spin_{option.id}")
+        if option.unit:
+            self.spin.setSuffix(f" {option.unit}")
+        self.spin.setEnabled(False)
+        self._layout.addWidget(self.check)
+        self._layout.addWidget(self.spin)
+        self._layout.addStretch(1)
+        self.setFocusProxy(self.check)
+        self._watch_focus(self.check)
+        self._watch_focus(self.spin)
+        self.retranslate()
+        self._display(self._value)
+        self.check.toggled.connect(self._toggled)
+        self.spin.valueChanged.connect(lambda number: self._user_changed(number) if self.check.isChecked() else None)
+
+    def retranslate(self) -> None:
+        self.check.setText(translate("OptionEditor", "Set"))
+        self.spin.setSpecialValueText("")
+
+    def _toggled(self, checked: bool) -> None:
+        self.spin.setEnabled(checked)
+        self._user_changed(self.spin.value() if checked else "")
+
+    def _shows(self, value: Value) -> bool:
+        if value == "":
+            return not self.check.isChecked()
+        return self.check.isChecked() and self.spin.value() == value
+
+    def _display(self, value: Value) -> None:
+        self.check.blockSignals(True)
+        self.spin.blockSignals(True)
+        unset = isinstance(value, str)
+        self.check.setChecked(not unset)
+        self.spin.setEnabled(not unset)
+        if not unset:
+            self.spin.setValue(value)  # type: ignore[arg-type]
+        self.spin.blockSignals(False)
+        self.check.blockSignals(False)
+
+
 class PathEditor(OptionEditor):
     """A directory: typed, or chosen with the browse button."""
 
@@ -241,6 +333,8 @@ def make_editor(option: Option, parent: QWidget | None = None) -> OptionEditor:
     """The editor that fits the option: choices, a number, or a path."""
     if option.enumerated:
         return ChoiceEditor(option, parent)
+    if option.unset_default and option.type in ("int", "float"):
+        return OptionalNumberEditor(option, parent)
     if option.type == "int":
         return NumberEditor(option, parent)
     return PathEditor(option, parent)

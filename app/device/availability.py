@@ -122,7 +122,9 @@ def _bilingual(code: str, **params: Mapping[str, str] | str) -> dict[str, str]:
 
 def _framework_reason(option: Option, framework: str, catalog: Catalog) -> tuple[str, dict[str, str]]:
     table = message_file("devices")
-    for code in (f"devices-framework-{framework}-{option.id}", f"devices-framework-{framework}-{option.page}",
+    # torch_npu's allocator options are read by torch_npu only, whatever the page they sit on.
+    alloc = ("devices-framework-alloc-conf",) if option.targets.alloc_conf else ()
+    for code in (f"devices-framework-{framework}-{option.id}", *alloc, f"devices-framework-{framework}-{option.page}",
                  "devices-framework-unsupported"):
         if code in table:
             title = {key: f"{option.title[key]} ({option.id})" for key in ("en", "zh")}

@@ -512,6 +512,10 @@
         <translation>GE 参数 — 用于 ge.Session / MindSpore 的 dict（Python）</translation>
     </message>
     <message>
+        <source>PyTorch — top of the training script, torch_npu (Python)</source>
+        <translation>PyTorch — 训练脚本开头，torch_npu（Python）</translation>
+    </message>
+    <message>
         <source>Environment variables — bash / sh</source>
         <translation>环境变量 — bash / sh</translation>
     </message>
@@ -737,6 +741,22 @@
         <translation>TensorFlow Adapter 的 MemoryConfig 及对应的 GE 参数。点击选项标题或 ? 查看完整文档。</translation>
     </message>
     <message>
+        <source>torch_npu&apos;s caching allocator: these settings become PYTORCH_NPU_ALLOC_CONF. Click an option&apos;s title or ? for its full documentation.</source>
+        <translation>torch_npu 缓存内存分配器：这些设置将写入 PYTORCH_NPU_ALLOC_CONF。单击选项标题或 ? 查看完整文档。</translation>
+    </message>
+    <message>
+        <source>The TensorFlow Adapter&apos;s MemoryConfig options further down do not apply to PyTorch; each says why.</source>
+        <translation>下方的 TensorFlow Adapter MemoryConfig 选项不适用于 PyTorch，每个选项都注明了原因。</translation>
+    </message>
+    <message>
+        <source>torch_npu&apos;s allocator options (PYTORCH_NPU_ALLOC_CONF) are hidden: only PyTorch reads them. Choose &quot;Used with: PyTorch&quot; on the device page to see them.</source>
+        <translation>已隐藏 torch_npu 内存分配器选项（PYTORCH_NPU_ALLOC_CONF）：只有 PyTorch 读取它们。在设备页将“使用场景”选择为 PyTorch 即可看到。</translation>
+    </message>
+    <message>
+        <source>torch_npu allocator (PYTORCH_NPU_ALLOC_CONF)</source>
+        <translation>torch_npu 内存分配器（PYTORCH_NPU_ALLOC_CONF）</translation>
+    </message>
+    <message>
         <source>Graphs run &amp;concurrently</source>
         <translation>多张图并发执行(&amp;C)</translation>
     </message>
@@ -769,6 +789,10 @@
     <message>
         <source>(not set)</source>
         <translation>（未设置）</translation>
+    </message>
+    <message>
+        <source>Set</source>
+        <translation>设置</translation>
     </message>
     <message>
         <source>Bro&amp;wse…</source>

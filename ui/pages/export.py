@@ -127,6 +127,7 @@ class ExportPage(WizardPage):
             "tf1-session": self.tr("TensorFlow 1.x sess.run — session config (Python)"),
             "tf2": self.tr("TensorFlow 2.x — npu.global_options() (Python)"),
             "ge-options": self.tr("GE options — dict for ge.Session / MindSpore (Python)"),
+            "torch-npu": self.tr("PyTorch — top of the training script, torch_npu (Python)"),
             "env-bash": self.tr("Environment variables — bash / sh"),
             "env-fish": self.tr("Environment variables — fish"),
             "op-cache-ini": self.tr("op_cache.ini"),

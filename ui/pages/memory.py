@@ -1,6 +1,10 @@
-"""Page 2 (`memoryPage`): the TF Adapter MemoryConfig policies, one editor per catalog option.
+"""Page 2 (`memoryPage`): the memory options, one editor per catalog option.
 
-The rows come from the catalog (`page = "memory"`); the advanced, undocumented
+The rows come from the catalog (`page = "memory"`) in two groups: the TF Adapter MemoryConfig
+policies and torch_npu's allocator options (the catalog's `targets.alloc_conf`). With PyTorch the
+allocator group comes first and the MemoryConfig rows stay visible, greyed with the reason the
+core gives; with any other framework the allocator rows are hidden and a line says why (they
+belong to PyTorch only). The advanced, undocumented
 `memory_optimization_policy` sits behind the "Advanced" toggle. The catalog's rule that
 static_memory_policy 2 and 4 do not support concurrent graphs (docs/cann/memory.md#concurrent-graphs) depends
 on something only the user knows, so the page asks it: when "graphs run concurrently" is ticked
@@ -37,12 +41,26 @@ class MemoryPage(OptionsPage):
         scroll.setFrameShape(QFrame.Shape.NoFrame)
         body = QWidget(scroll)
         layout = QVBoxLayout(body)
+        self.body_layout = layout
+        # torch_npu's allocator rows (PYTORCH_NPU_ALLOC_CONF), moved first for PyTorch.
+        self.alloc_group = QWidget(body)
+        self.alloc_group.setObjectName("allocatorGroup")
+        alloc_layout = QVBoxLayout(self.alloc_group)
+        alloc_layout.setContentsMargins(0, 0, 0, 0)
+        self.alloc_title = QLabel(self.alloc_group)
+        self.alloc_title.setObjectName("allocatorTitle")
+        self.alloc_title.setWordWrap(True)
+        alloc_layout.addWidget(self.alloc_title)
+        layout.addWidget(self.alloc_group)
         self.concurrent = QCheckBox(body)
         self.concurrent.setObjectName("concurrentGraphsCheck")
         self.advanced = QCheckBox(body)
         self.advanced.setObjectName("advancedToggle")
         advanced_rows = []
         for option in self.options():
+            if option.targets.alloc_conf:
+                alloc_layout.addWidget(self.make_row(option, self.alloc_group))
+                continue
             row = self.make_row(option, body)
             if option.advanced:
                 advanced_rows.append(row)
@@ -69,6 +87,36 @@ class MemoryPage(OptionsPage):
         controller.profileChanged.connect(self.refresh)
         controller.deviceChanged.connect(self.refresh)
 
+    def refresh(self) -> None:
+        if not self.built:
+            return
+        pytorch = self.for_pytorch()
+        self.alloc_group.setVisible(pytorch)
+        # The allocator group first for PyTorch, after the MemoryConfig rows otherwise.
+        self.body_layout.removeWidget(self.alloc_group)
+        self.body_layout.insertWidget(0 if pytorch else self.body_layout.count() - 1, self.alloc_group)
+        self._show_hint()
+        super().refresh()
+
+    def for_pytorch(self) -> bool:
+        """The framework takes torch_npu's allocator options (the catalog says which does)."""
+        taken = self.controller.catalog.frameworks[self.controller.profile.framework].options
+        return any(o.targets.alloc_conf and o.id in taken for o in self.options())
+
+    def _show_hint(self) -> None:
+        if self.for_pytorch():
+            self.setSubTitle(self.tr("torch_npu's caching allocator: these settings become PYTORCH_NPU_ALLOC_CONF. "
+                                     "Click an option's title or ? for its full documentation."))
+            self.hint.setText(self.tr("The TensorFlow Adapter's MemoryConfig options further down do not apply "
+                                      "to PyTorch; each says why."))
+        else:
+            self.setSubTitle(self.tr("TensorFlow Adapter MemoryConfig and the matching GE options. "
+                                     "Click an option's title or ? for its full documentation."))
+            self.hint.setText(self.tr("torch_npu's allocator options (PYTORCH_NPU_ALLOC_CONF) are hidden: only "
+                                      "PyTorch reads them. Choose \"Used with: PyTorch\" on the device page to "
+                                      "see them."))
+        self.hint.show()
+
     def _show_advanced(self, shown: bool) -> None:
         for row in self.advanced_rows:
             row.setVisible(shown)
@@ -83,10 +131,8 @@ class MemoryPage(OptionsPage):
 
     def retranslate(self) -> None:
         self.setTitle(self.tr("Memory policies"))
-        self.setSubTitle(self.tr("TensorFlow Adapter MemoryConfig and the matching GE options. "
-                                 "Click an option's title or ? for its full documentation."))
-        self.hint.setText("")
-        self.hint.hide()
+        self.alloc_title.setText("<b>" + self.tr("torch_npu allocator (PYTORCH_NPU_ALLOC_CONF)") + "</b>")
+        self._show_hint()
         self.concurrent.setText(self.tr("Graphs run &concurrently"))
         self.concurrent.setToolTip(self.tr("Tick if several graphs of the session execute at the same time"))
         self.advanced.setText(self.tr("Show &advanced options (undocumented by Huawei)"))

@@ -87,7 +87,13 @@ def test_every_option_in_every_framework(option_id, framework):
 
 def test_framework_reasons_are_specific_where_the_facts_are():
     torch = availability(CATALOG.options["static_memory_policy"], None, "pytorch")
-    assert torch.code == "devices-framework-pytorch-memory" and "exposes none of the memory options" in torch.reason_text("en")
+    assert torch.code == "devices-framework-pytorch-memory" and "PYTORCH_NPU_ALLOC_CONF" in torch.reason_text("en")
+    assert "static_memory_policy" in torch.reason_text("zh_CN")
+    # torch_npu's allocator options, for any other framework, say that only PyTorch reads them.
+    for framework in ("tf1", "tf2", "ge", "atc", "acl"):
+        alloc = availability(CATALOG.options["npu_alloc_expandable_segments"], None, framework)
+        assert alloc.code == "devices-framework-alloc-conf" and "only PyTorch reads" in alloc.reason_text("en")
+    assert availability(CATALOG.options["npu_alloc_expandable_segments"], None, "pytorch").enabled
     tf2 = availability(CATALOG.options["memory_optimization_policy"], None, "tf2")
     assert tf2.code == "devices-framework-tf2-memory_optimization_policy"
     atc = availability(CATALOG.options["atomic_clean_policy"], None, "atc")
