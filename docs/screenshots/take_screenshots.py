@@ -119,8 +119,9 @@ def main(argv: list[str] | None = None) -> int:
         wizard.next()
         wizard.findChild(OptionEditor, "option_op_compiler_cache_dir").setProperty("value", str(cache))
         wizard.findChild(OptionEditor, "option_max_op_cache_size").setProperty("value", 6)
-        wizard.cache_page.start_scan()
-        page = wizard.cache_page
+        wizard.cache_page.ensure_built()
+        page = wizard.cache_page.usage_panel
+        page.start_scan()
         settle(lambda: page.usage is not None and page.predictions() is not None)
         wizard.show_option_doc("max_op_cache_size")
         shoot("cache")
