@@ -111,3 +111,15 @@ def test_to_json_is_language_neutral_apart_from_how():
     en, zh = r.to_json("en"), r.to_json("zh_CN")
     assert en["how"] != zh["how"]
     assert {k: v for k, v in en.items() if k != "how"} == {k: v for k, v in zh.items() if k != "how"}
+
+
+def test_the_characters_refused_in_a_cache_dir_are_those_cann_refuses():
+    # IsStrValid: ASCII letters and digits, '.', '-', '_', '/', and any byte >= 0x80.
+    import string
+
+    from cann_config.app.opcache.cachedir import _BAD_PATH_CHAR
+
+    allowed = set(string.ascii_letters + string.digits + "._/-")
+    for code in list(range(0x100)) + [0x7FF, 0x4E2D, 0xFFFF, 0x10FFFF]:
+        char = chr(code)
+        assert bool(_BAD_PATH_CHAR.fullmatch(char)) == (code < 0x80 and char not in allowed), hex(code)
