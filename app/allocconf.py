@@ -42,6 +42,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from cann_config.app.catalog import Catalog, Option, Value, load_catalog
+from cann_config.app.device.availability import availability
+from cann_config.app.errors import explain
 from cann_config.app.findings import Finding, make_finding
 
 VARIABLE = "PYTORCH_NPU_ALLOC_CONF"
@@ -145,8 +147,6 @@ def _value_of(option: Option, key: str, raw: str, variable: str, where: dict) ->
     try:
         value = option.parse(raw)
     except ValueError as exc:
-        from cann_config.app.errors import explain
-
         if option.type in ("int", "float") and _is_number(raw):
             return None, make_finding("torchnpu-alloc-out-of-range", key=key, value=raw, variable=variable,
                                       reason=explain(exc), **where)
@@ -266,8 +266,6 @@ def page_size_device_finding(value: Value, device: object, *, file: str | None =
                              line: int | None = None) -> Finding | None:
     """page_size:1g on a device whose series the docs do not list: the same refusal (error) the
     wizard and the exports give (app.device.availability); None when it is fine or unknown."""
-    from cann_config.app.device.availability import availability
-
     if value != "1g" or device is None:
         return None
     option = next(o for o in alloc_options().values() if o.targets.alloc_conf == "page_size")

@@ -22,6 +22,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
+from cann_config.app.device.table import load_device_table
 from cann_config.app.errors import InvalidValue, Message
 from cann_config.app.i18n import pick
 from cann_config.app.resources import resource
@@ -467,8 +468,6 @@ def parse_catalog(text: str, source: str = "catalog.toml", series_ids: frozenset
 
 def load_catalog_file(path: str | Path) -> Catalog:
     """Load a catalog from a file (used by tests on broken copies)."""
-    from cann_config.app.device.table import load_device_table
-
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -480,7 +479,5 @@ def load_catalog_file(path: str | Path) -> Catalog:
 @lru_cache(maxsize=1)
 def load_catalog() -> Catalog:
     """The catalog shipped in `resources/catalog.toml` (loaded once per process)."""
-    from cann_config.app.device.table import load_device_table
-
     node = resource("catalog.toml")
     return parse_catalog(node.read_text(encoding="utf-8"), "resources/catalog.toml", frozenset(load_device_table().series))

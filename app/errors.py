@@ -4,7 +4,7 @@ Both end the CLI with exit status 2 and a one-line reason on stderr
 (docs/architecture.md#exit-status); neither ever becomes a traceback.
 
 The reason is kept as a message code and its parameters (`Message`), like a finding's text
-(resources/messages/*.toml, app/findings.py), and is rendered only when it is read: `str()`,
+(resources/messages/*.toml, app/messages.py), and is rendered only when it is read: `str()`,
 `one_line()` and `reason` give it in the current language (app.i18n), so the CLI prints it in
 the language of `--lang`, and a wizard that switches language shows an error already caught in
 the new one. Texts that come from the system or a third-party parser (an OSError's strerror, a
@@ -18,6 +18,9 @@ import errno
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypeVar
+
+from cann_config.app.i18n import current_language, normalize_language
+from cann_config.app.messages import message_table
 
 _E = TypeVar("_E", bound="ExplainedError")
 
@@ -41,9 +44,6 @@ class Message:
 
     def text(self, lang: str | None = None) -> str:
         """The text in `lang` (default: the current language)."""
-        from cann_config.app.findings import message_table
-        from cann_config.app.i18n import current_language, normalize_language
-
         if self.code is None:
             return str(self.params.get("text", ""))
         lang = normalize_language(lang or current_language())

@@ -1,48 +1,21 @@
 """Findings: what the assistant has to tell the user about a configuration.
 
 A finding has a severity (`error`, `warning`, `info`), a stable code that never changes with
-the language, a message in zh and en, and where it applies (file and line). Message templates
-are data, in `resources/messages/*.toml` (one file per area of the core), keyed by code:
-
-    [ini-foreign-section]
-    severity = "error"
-    en = "Section [{section}] makes CANN ignore the whole file."
-    zh = "..."
-    fix.en = "..."     # optional: the suggested fix, same placeholders
-    fix.zh = "..."
+the language, a message in zh and en, and where it applies (file and line). The texts come
+from the message tables (app/messages.py, resources/messages/*.toml), keyed by the code.
 
 `diagnose --json` prints findings as {"severity", "code", "message", "file", "line"} (docs/architecture.md#json-output).
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
 from typing import Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
+from cann_config.app.errors import localized_params
 from cann_config.app.i18n import pick
-from cann_config.app.resources import resource
-
-SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
-
-
-class MessageTableError(Exception):
-    """A message file is malformed or defines a code twice."""
-
-
-@dataclass(frozen=True)
-class MessageTemplate:
-    code: str
-    severity: str
-    text: Mapping[str, str]
-    fix: Mapping[str, str] | None = None
+from cann_config.app.messages import SEVERITY_ORDER, message_table
 
 
 @dataclass(frozen=True)
@@ -82,52 +55,8 @@ class Finding:
         return data
 
 
-def _parse_messages(text: str, source: str) -> dict[str, MessageTemplate]:
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise MessageTableError(f"{source}: not valid TOML: {exc}") from None
-    templates = {}
-    for code, entry in data.items():
-        if not isinstance(entry, dict) or set(entry) - {"severity", "en", "zh", "fix"}:
-            raise MessageTableError(f"{source}: [{code}]: expected severity, en, zh and optional fix")
-        if entry.get("severity") not in SEVERITY_ORDER or not entry.get("en") or not entry.get("zh"):
-            raise MessageTableError(f"{source}: [{code}]: needs a severity and texts in en and zh")
-        fix = entry.get("fix")
-        if fix is not None and not (isinstance(fix, dict) and fix.get("en") and fix.get("zh")):
-            raise MessageTableError(f"{source}: [{code}]: fix needs en and zh")
-        templates[code] = MessageTemplate(code, entry["severity"], {"en": entry["en"], "zh": entry["zh"]}, fix)
-    return templates
-
-
-@cache
-def message_file(area: str) -> Mapping[str, MessageTemplate]:
-    """The message templates of one file, resources/messages/<area>.toml, by code: a caller that
-    needs one area's texts (the device phrases of the window's first page) parses only that one."""
-    source = f"resources/messages/{area}.toml"
-    return _parse_messages(resource("messages", f"{area}.toml").read_text(encoding="utf-8"), source)
-
-
-@lru_cache(maxsize=1)
-def message_table() -> Mapping[str, MessageTemplate]:
-    """Every message template in resources/messages/, by code."""
-    table: dict[str, MessageTemplate] = {}
-    folder = resource("messages")
-    for node in sorted(folder.iterdir(), key=lambda n: n.name):
-        if not node.name.endswith(".toml"):
-            continue
-        source = f"resources/messages/{node.name}"
-        for code, template in message_file(node.name[:-len(".toml")]).items():
-            if code in table:
-                raise MessageTableError(f"{source}: code {code!r} is already defined in another message file")
-            table[code] = template
-    return table
-
-
 def _render(template: Mapping[str, str], params: Mapping[str, Any]) -> dict[str, str]:
     # A parameter that is a Message (an error's reason, say) is rendered in each language too.
-    from cann_config.app.errors import localized_params
-
     return {lang: text.format_map(localized_params(params, "zh_CN" if lang == "zh" else "en"))
             for lang, text in template.items()}
 

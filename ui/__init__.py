@@ -16,7 +16,8 @@ Public API:
         (WizardController.open_bundle), and no detection of this computer runs; a `device`
         given stands in for the bundle's, a `profile` given for the customer's values, an `ini`
         given for the bundle's op_cache.ini.
-    run_gui(args) -> int      what `cann-config gui` runs (app/cli/cmd_gui.py)
+
+`cann-config gui` itself is ui/gui_command.py.
 
 Importing this package imports no Qt module; the submodules do.
 """
@@ -78,10 +79,3 @@ def create_wizard(device: DeviceInfo | str | None = None, profile: Profile | str
         controller.set_ini(read_op_cache_ini(ini_path) if ini_path.exists() else None, ini_path, explicit=True,
                            notify=False)
     return ConfigWizard(controller, detect=info is None and bundle is None, probe=probe, deferred=deferred)
-
-
-def run_gui(args: Any, started: float | None = None) -> int:
-    """Open the wizard and run the event loop; with `args.smoke`, exit once it has painted."""
-    from cann_config.ui.app import run
-
-    return run(args, started)

@@ -2,7 +2,7 @@
 
 A Qt fatal message while the application starts (an X display named in DISPLAY that does not
 answer, a platform plugin that cannot load) would abort the process; the message handler turns
-it into the same one-line message and exit status 2 as a missing display (app/cli/cmd_gui.py).
+it into the same one-line message and exit status 2 as a missing display (ui/gui_command.py).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 from cann_config.app.i18n import current_language, normalize_language
 from cann_config.app.resources import resource
-from cann_config.ui import settings
+from cann_config.ui import create_wizard, settings
 from cann_config.ui.translation import apply_language
 from PySide6.QtCore import QtMsgType, qInstallMessageHandler
 from PySide6.QtGui import QGuiApplication, QIcon
@@ -55,8 +55,6 @@ def run(args: Any, started: Callable[[], float] | None = None) -> int:
         app.setWindowIcon(QIcon(str(icon)))
     # --lang, else the language last chosen in the window, else the locale's (app.cli set it).
     apply_language(getattr(args, "lang", None) or remembered_language() or current_language())
-
-    from cann_config.ui import create_wizard
 
     wizard = create_wizard(device=args.device, profile=args.profile, ini=args.ini, framework=args.framework,
                            deferred=True, bundle=getattr(args, "bundle", None))

@@ -1,9 +1,15 @@
 """The `cann-config` command line: the headless twin of the wizard.
 
-Each subcommand lives in its own module `app/cli/cmd_<name>.py` with `register(subparsers,
-common)` and `run(args) -> int`; this module only dispatches and turns the core's two failure
-types into exit status 2 with a one-line reason (docs/architecture.md#exit-status). The GUI command
-imports PySide6 lazily, so every other command runs where PySide6 is not installed.
+The commands are a fixed table, `COMMANDS`: name -> (module path, one-line summary), like pip's
+`commands_dict`. Each command module has `DESCRIPTION`, `add_arguments(parser)` and `run(args) ->
+int`; this module imports only the module of the command being run (none for `--help`, which
+lists the table's summaries), and turns the core's two failure types into exit status 2 with a
+one-line reason (docs/architecture.md#exit-status). So `cann-config --help` pays for no command, and a
+command pays only for its own imports at start-up (tests/bench/bench_cli.py).
+
+The `gui` command is the front end's: its module is ui/gui_command.py, named here only by its
+path, so the core never imports the front end (nor PySide6) and every other command runs where
+PySide6 is not installed (tests/test_import_contracts.py).
 """
 
 from __future__ import annotations
@@ -11,17 +17,36 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
-import importlib.util
 import sys
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from cann_config.app import __version__
 from cann_config.app.errors import InputError, Message, UsageError
 from cann_config.app.i18n import language_from_environment, normalize_language, set_language
 
 PROG = "cann-config"
-# Subcommands in the order `--help` lists them.
-COMMANDS = ("gui", "options", "detect", "diagnose", "export", "scan", "collect")
+DEFAULT_COMMAND = "gui"
+
+
+class Command(NamedTuple):
+    module: str  # imported only when this command runs
+    summary: str  # its line in `cann-config --help`
+
+
+# In the order `--help` lists them.
+COMMANDS: dict[str, Command] = {
+    "gui": Command("cann_config.ui.gui_command", "open the wizard (the default without a subcommand)"),
+    "options": Command("cann_config.app.cli.cmd_options", "list every option the assistant knows"),
+    "detect": Command("cann_config.app.cli.cmd_detect", "detect the Ascend device (SoC version and product series)"),
+    "diagnose": Command("cann_config.app.cli.cmd_diagnose",
+                        "show the op cache values CANN will use, where they come from, and why"),
+    "export": Command("cann_config.app.cli.cmd_export",
+                      "write the choices as a snippet, env file, op_cache.ini or profile"),
+    "scan": Command("cann_config.app.cli.cmd_scan", "measure the op cache per SoC dir and predict CANN's next cleanup"),
+    "collect": Command("cann_config.app.cli.cmd_collect",
+                       "write a support bundle (JSON) of this host's CANN configuration"),
+}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -53,29 +78,23 @@ def _language_asked(args: Sequence[str]) -> str:
     return lang
 
 
-def available_commands() -> list[str]:
-    """The subcommands whose module is present (all of COMMANDS in a complete install)."""
-    return [name for name in COMMANDS if importlib.util.find_spec(f"cann_config.app.cli.cmd_{name}") is not None]
-
-
-def _wizard_only(args: Sequence[str]) -> list[str] | None:
-    """["gui"] when the command line opens the wizard, else None (every command).
-
-    Registering the other commands imports most of the core, which would delay the window by
-    more than the whole of Qt's start-up (tests/bench/bench_startup.py).
-    """
+def chosen_command(args: Sequence[str]) -> str | None:
+    """The command a command line runs, found before argparse runs: the first word that is not an
+    option (or `--lang`'s value); DEFAULT_COMMAND when there is none; None when only the top-level
+    help or version is asked for, or the word is no command (argparse then says so)."""
     tokens = iter(args)
     for token in tokens:
         if token == "--lang":
             next(tokens, None)
         elif token in ("-h", "--help", "--version"):
             return None
-        elif not token.startswith("-"):
-            return ["gui"] if token == "gui" else None
-    return ["gui"] if "gui" in available_commands() else None
+        elif token == "--" or not token.startswith("-"):
+            return token if token in COMMANDS else None
+    return DEFAULT_COMMAND
 
 
-def build_parser(only: Sequence[str] | None = None) -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser, with every command listed and only `command`'s module imported and its options added."""
     lang_help = "language of messages and reports (default: from LANG)"
     # Subcommands take --lang too; SUPPRESS keeps an absent one from overwriting a global one
     # (`cann-config --lang zh_CN diagnose ...`).
@@ -89,9 +108,14 @@ def build_parser(only: Sequence[str] | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--lang", type=_language, default=None, metavar="zh_CN|en", help=lang_help)
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for name in (available_commands() if only is None else only):
-        module = importlib.import_module(f"cann_config.app.cli.cmd_{name}")
-        module.register(subparsers, common)
+    for name, entry in COMMANDS.items():
+        if name != command:
+            subparsers.add_parser(name, help=entry.summary)
+            continue
+        module = importlib.import_module(entry.module)
+        sub = subparsers.add_parser(name, parents=[common], help=entry.summary, description=module.DESCRIPTION)
+        module.add_arguments(sub)
+        sub.set_defaults(run=module.run)
     return parser
 
 
@@ -109,14 +133,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     _printable_stdout()
     try:
         set_language(_language_asked(args_list))
-        parser = build_parser(_wizard_only(args_list))
+        command = chosen_command(args_list)
+        parser = build_parser(command)
         args = parser.parse_args(args_list)
         set_language(args.lang or language_from_environment())
-        if args.command is None:
-            if "gui" not in available_commands():
-                parser.print_help()
-                return 0
-            args = parser.parse_args(["gui", *args_list])
+        if args.command is None:  # only global options: the wizard
+            args = parser.parse_args([DEFAULT_COMMAND, *args_list])
         return int(args.run(args) or 0)
     except (UsageError, InputError) as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)

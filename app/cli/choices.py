@@ -1,12 +1,11 @@
 """argparse choices that are read only when a command line uses them.
 
-Why this module exists: building the parser registers every subcommand (`cann-config --help`,
-and before any command runs). If `register()` read the catalog for `--framework`'s choices, or
-imported app.io.exporters for the export formats, every command would pay for the core's imports
-(about 100 ms, tests/bench/bench_cli.py). `LazyChoices` holds a loader instead: argparse asks it
-only to check a value given on the command line, to list the choices in an error, or to expand
-`%(choices)s` in that subcommand's own `--help` - and the list stays the catalog's (one source
-of truth), not a copy.
+Why this module exists: a command's parser is built before its arguments are read. If
+`add_arguments()` read the catalog for `--framework`'s choices, every run of the command, and its
+`--help`, would parse the catalog to build the parser. `LazyChoices` holds a loader instead:
+argparse asks it only to check a value given on the command line, to list the choices in an
+error, or to expand `%(choices)s` in that subcommand's own `--help` - and the list stays the
+catalog's (one source of truth), not a copy.
 
 Public API:
     LazyChoices(load: Callable[[], Iterable[str]])   a read-only sequence of str, loaded once

@@ -18,20 +18,32 @@ import sys
 from pathlib import Path
 
 from cann_config.app.errors import UsageError
+from cann_config.app.findings import make_finding
 from cann_config.app.i18n import current_language, pick
+from cann_config.app.support.bundle import (
+    DEFAULT_SCAN_SECONDS,
+    bundle_from_json,
+    bundle_variables,
+    collect_bundle,
+    default_bundle_name,
+    dumps_bundle,
+    write_bundle,
+)
+from cann_config.app.units import human_bytes
 
 # app.support.bundle.DEFAULT_SCAN_SECONDS, named here so that building the parser imports no core module
 # (a test keeps the two equal).
 SCAN_SECONDS_SHOWN = 20.0
 
 
-def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = subparsers.add_parser(
-        "collect", parents=[common], help="write a support bundle (JSON) of this host's CANN configuration",
-        description="Gather what support needs to diagnose this host's CANN cache and memory configuration into "
-                    "one JSON file: the npu-smi output, the installed CANN / driver / TF Adapter versions, the "
-                    "environment variables this tool reads (no others), op_cache.ini, and the cache's sizes and "
-                    "counts (no file lists). Read it before you send it.")
+DESCRIPTION = ("Gather what support needs to diagnose this host's CANN cache and memory configuration into "
+               "one JSON file: the npu-smi output, the installed CANN / driver / TF Adapter versions, the "
+               "environment variables this tool reads (no others), op_cache.ini, and the cache's sizes and "
+               "counts (no file lists). Read it before you send it.")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of `cann-config collect` (app/cli/__init__.py creates the parser)."""
     p.add_argument("-o", "--output", metavar="FILE",
                    help="where to write the bundle (default: cann-config-bundle-<date>-<time>.json here; "
                         "'-' prints it)")
@@ -40,12 +52,9 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
     p.add_argument("--scan-seconds", metavar="N", type=float, default=None,
                    help=f"stop measuring the cache and predicting its cleanup after N seconds (default {SCAN_SECONDS_SHOWN:g}); "
                         "the bundle then says what is partial")
-    p.set_defaults(run=run)
 
 
 def _text(code: str, lang: str, **params: object) -> str:
-    from cann_config.app.findings import make_finding
-
     return pick(make_finding(code, **params).text, lang)
 
 
@@ -62,16 +71,6 @@ def _free_name(directory: Path, name: str) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cann_config.app.support.bundle import (
-        DEFAULT_SCAN_SECONDS,
-        bundle_from_json,
-        bundle_variables,
-        collect_bundle,
-        default_bundle_name,
-        dumps_bundle,
-        write_bundle,
-    )
-
     scan_seconds = DEFAULT_SCAN_SECONDS if args.scan_seconds is None else args.scan_seconds
     if not scan_seconds >= 0:
         raise UsageError.from_code("support-error-scan-seconds")
@@ -83,7 +82,6 @@ def run(args: argparse.Namespace) -> int:
         return 0
     path = Path(args.output) if args.output else _free_name(Path.cwd(), default_bundle_name())
     written = write_bundle(data, path)
-    from cann_config.app.units import human_bytes
 
     size = human_bytes(written.stat().st_size)
     bundle = bundle_from_json(data, str(written))

@@ -10,20 +10,20 @@ A file that is not npu-smi output ends with exit 2 and one line naming it.
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+import json
 
+from cann_config.app.device.availability import device_text, source_phrase
+from cann_config.app.device.hostprobe import HostProbe, probe_host
+from cann_config.app.device.npusmi import device_from_npu_smi, read_npu_smi_file
+from cann_config.app.device.table import DeviceInfo, device_from_choice
 from cann_config.app.errors import UsageError, explain
 
-if TYPE_CHECKING:  # the core is imported where it is used, so building the parser stays cheap
-    from cann_config.app.device.hostprobe import HostProbe
-    from cann_config.app.device.table import DeviceInfo
+DESCRIPTION = ("Detect the Ascend device: run npu-smi on this host (with a timeout), or read saved "
+               "npu-smi output, and print the SoC version, the product series and how it was found.")
 
 
-def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = subparsers.add_parser(
-        "detect", parents=[common], help="detect the Ascend device (SoC version and product series)",
-        description="Detect the Ascend device: run npu-smi on this host (with a timeout), or read saved "
-                    "npu-smi output, and print the SoC version, the product series and how it was found.")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of `cann-config detect` (app/cli/__init__.py creates the parser)."""
     p.add_argument("--npu-smi-info", metavar="FILE",
                    help="saved output of 'npu-smi info' (or 'npu-smi info -m') instead of running npu-smi here")
     p.add_argument("--npu-smi-board", metavar="FILE", nargs="+", action="extend", default=[],
@@ -33,15 +33,10 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
                    help="a device chosen by hand (an SoC version such as Ascend910B3, or a series id such as "
                         "atlas-a2) instead of detecting one")
     p.add_argument("--json", action="store_true", help="print the device as JSON")
-    p.set_defaults(run=run)
 
 
 def detect(args: argparse.Namespace) -> tuple[DeviceInfo, HostProbe | None]:
     """The device the arguments describe, and the host probe when one ran."""
-    from cann_config.app.device.hostprobe import probe_host
-    from cann_config.app.device.npusmi import device_from_npu_smi, read_npu_smi_file
-    from cann_config.app.device.table import device_from_choice
-
     if args.device is not None:
         if args.npu_smi_info or args.npu_smi_board:
             raise UsageError.from_code("core-cli-device-with-npu-smi")
@@ -63,8 +58,6 @@ def detect(args: argparse.Namespace) -> tuple[DeviceInfo, HostProbe | None]:
 def format_device(device: DeviceInfo, probe: HostProbe | None = None, files: list[str] | None = None,
                   lang: str | None = None) -> str:
     """The device for a human: what it is, its series, how it was found, its NPUs, the notes."""
-    from cann_config.app.device.availability import device_text, source_phrase
-
     unknown = device_text("devices-label-unknown", lang)
 
     def label(code: str) -> str:
@@ -98,8 +91,6 @@ def format_device(device: DeviceInfo, probe: HostProbe | None = None, files: lis
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
-
     device, probe = detect(args)
     if args.json:
         print(json.dumps(device.to_json(), ensure_ascii=False, indent=2))

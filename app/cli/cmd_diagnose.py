@@ -4,36 +4,44 @@ Exit status (docs/architecture.md#exit-status): 0 no error findings, 1 error fin
 Without `--env-file` the environment is this shell's; with it, only the file's assignments.
 Without `--env-file` (and `--bundle`) the op_cache.ini version lines are also checked against the
 CANN installed on this host; with it they are not: the file is a customer's, read on a support
-machine whose CANN need not be theirs (app/diagnosis.py).
+machine whose CANN need not be theirs (app/support/diagnosis.py).
+
+With `--bundle` the bundle's op_cache.ini, environment and device are used, and the report (text,
+or `--json`) includes the cleanup prediction and the suggested fixes (app/support/report.py);
+`--device`, `--framework` and `--script` still apply. `--report FILE` also writes that report.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib.util
+import json
+import sys
 
+from cann_config.app.catalog import load_catalog
 from cann_config.app.cli.choices import LazyChoices
-from cann_config.app.errors import UsageError, explain
+from cann_config.app.device.table import DeviceInfo, device_from_choice
+from cann_config.app.errors import Message, UsageError, explain
 from cann_config.app.i18n import current_language
+from cann_config.app.support.bundle import load_bundle
+from cann_config.app.support.diagnosis import diagnose
+from cann_config.app.support.report import make_report, render_text, report_format, write_report
 
 
 def _frameworks() -> list[str]:
-    from cann_config.app.catalog import load_catalog
-
     return list(load_catalog().frameworks)
 
 
-def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = subparsers.add_parser(
-        "diagnose", parents=[common], help="show the op cache values CANN will use, where they come from, and why",
-        description="Read op_cache.ini, an env file and a script as CANN would, and show the effective "
-                    "max_op_cache_size, remain_cache_size_ratio, op_compiler_cache_mode and op_compiler_cache_dir "
-                    "with their sources, and every finding. Exit 1 when there are error findings.")
+DESCRIPTION = ("Read op_cache.ini, an env file and a script as CANN would, and show the effective "
+               "max_op_cache_size, remain_cache_size_ratio, op_compiler_cache_mode and op_compiler_cache_dir "
+               "with their sources, and every finding. Exit 1 when there are error findings.")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of `cann-config diagnose` (app/cli/__init__.py creates the parser)."""
     p.add_argument("--ini", metavar="FILE", help="the op_cache.ini to read (default: <cache dir>/kernel_cache/op_cache.ini)")
     p.add_argument("--env-file", metavar="FILE",
                    help="read `export NAME=value` lines as the environment (instead of this shell's)")
-    if importlib.util.find_spec("cann_config.app.io.importers") is not None:
-        p.add_argument("--script", metavar="FILE", help="a training script whose settings to include (read, never run)")
+    p.add_argument("--script", metavar="FILE", help="a training script whose settings to include (read, never run)")
     p.add_argument("--device", metavar="SOC", help="the SoC version (e.g. Ascend910B3) or series id the job runs on")
     p.add_argument("--cache-dir", metavar="DIR",
                    help="the cache base dir (as op_compiler_cache_dir / ASCEND_CACHE_PATH name it), or its kernel_cache")
@@ -45,30 +53,51 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
     p.add_argument("--report", metavar="FILE.md|FILE.html",
                    help="also write a report for a ticket, Markdown or HTML by the file name, in --lang")
     p.add_argument("--json", action="store_true", help="print JSON (keys and codes never change with --lang)")
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
-
-    from cann_config.app.device.table import device_from_choice
-    from cann_config.app.support.diagnosis import diagnose
-
     device = None
     if args.device:
         try:
             device = device_from_choice(args.device)
         except ValueError as exc:
             raise UsageError.from_code("core-cli-device-invalid", detail=explain(exc)) from None
-    if getattr(args, "bundle", None) or getattr(args, "report", None):
-        from cann_config.app.support.report import run_diagnose_command
-
-        return run_diagnose_command(args, device)
-    result = diagnose(ini_path=args.ini, env_file=args.env_file, script=getattr(args, "script", None),
+    if args.bundle or args.report:
+        return _run_report(args, device)
+    result = diagnose(ini_path=args.ini, env_file=args.env_file, script=args.script,
                       device=device, cache_dir=args.cache_dir, framework=args.framework)
     lang = current_language()
     if args.json:
         print(json.dumps(result.to_json(lang), ensure_ascii=False, indent=2))
     else:
         print(result.to_text(lang))
+    return 1 if result.has_errors() else 0
+
+
+def _run_report(args: argparse.Namespace, device: DeviceInfo | None) -> int:
+    """The `--bundle` / `--report` path: the diagnosis as a support report (module docstring)."""
+    if args.report:
+        report_format(args.report)  # refuse a wrong extension before doing any work
+    bundle = None
+    if args.bundle:
+        clash = [flag for flag, value in (("--ini", args.ini), ("--env-file", args.env_file),
+                                          ("--cache-dir", args.cache_dir)) if value]
+        if clash:
+            raise UsageError.from_code("support-error-bundle-clash", flags=", ".join(clash))
+        bundle = load_bundle(args.bundle)
+        result = bundle.diagnosis(framework=args.framework, device=device, script=args.script)
+    else:
+        result = diagnose(ini_path=args.ini, env_file=args.env_file, script=args.script, device=device,
+                          cache_dir=args.cache_dir, framework=args.framework)
+    lang = current_language()
+    report = make_report(result, bundle)
+    if args.json:
+        print(json.dumps(report.to_json(lang), ensure_ascii=False, indent=2))
+    elif bundle is not None:
+        print(render_text(report, lang), end="")
+    else:
+        print(result.to_text(lang))
+    if args.report:
+        written = write_report(args.report, report, lang)
+        print(Message("support-label-report-written", path=written).text(lang), file=sys.stderr)
     return 1 if result.has_errors() else 0

@@ -23,40 +23,36 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from cann_config.app.catalog import load_catalog
 from cann_config.app.cli.choices import LazyChoices
+from cann_config.app.device.table import DeviceInfo, device_from_choice
 from cann_config.app.errors import InputError, UsageError, explain
+from cann_config.app.findings import sort_findings
 from cann_config.app.i18n import current_language
-
-if TYPE_CHECKING:  # the core is imported where it is used, so building the parser stays cheap
-    from cann_config.app.device.table import DeviceInfo
-    from cann_config.app.profile import Profile
+from cann_config.app.io.exporters import FORMATS, export_text, format_fits, formats_for, framework_for_format, text_of
+from cann_config.app.io.exporters.files import write_export
+from cann_config.app.opcache.ini import installed_op_cache_versions, read_op_cache_ini, save_op_cache_ini
+from cann_config.app.profile import DEFAULT_FRAMEWORK, Profile, load_profile
 
 PROG = "cann-config"
 
 
-def _formats() -> tuple[str, ...]:
-    from cann_config.app.io.exporters import FORMATS
-
-    return FORMATS
-
-
 def _frameworks() -> list[str]:
-    from cann_config.app.catalog import load_catalog
-
     return list(load_catalog().frameworks)
 
 
-def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = subparsers.add_parser(
-        "export", parents=[common], help="write the choices as a snippet, env file, op_cache.ini or profile",
-        description="Write the choices as code to paste (tf1-estimator, tf1-session, tf2, ge-options), "
-                    "an env file (env-bash, env-fish), an op_cache.ini or a profile. Exit 1 when a "
-                    "choice is refused for the device or framework; 2 for bad usage, including a "
-                    "format the framework does not take.")
-    p.add_argument("format", choices=LazyChoices(_formats), metavar="FORMAT", help="one of: %(choices)s")
+DESCRIPTION = ("Write the choices as code to paste (tf1-estimator, tf1-session, tf2, ge-options), "
+               "an env file (env-bash, env-fish), an op_cache.ini or a profile. Exit 1 when a "
+               "choice is refused for the device or framework; 2 for bad usage, including a "
+               "format the framework does not take.")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of `cann-config export` (app/cli/__init__.py creates the parser)."""
+    p.add_argument("format", choices=FORMATS, metavar="FORMAT", help="one of: %(choices)s")
     p.add_argument("--profile", metavar="FILE", help="start from a saved profile (JSON)")
     p.add_argument("--set", dest="settings", action="append", default=[], metavar="ID=VALUE",
                    help="choose a value (repeatable), e.g. --set static_memory_policy=2")
@@ -68,7 +64,6 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
                    help="op-cache-ini, new file: add adk_version and ops_version of the CANN installed here")
     p.add_argument("--changed-only", action="store_true", help="only what differs from the defaults")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
-    p.set_defaults(run=run)
 
 
 def _apply_setting(profile: Profile, item: str) -> Profile:
@@ -76,7 +71,6 @@ def _apply_setting(profile: Profile, item: str) -> Profile:
     option_id = option_id.strip()
     if not sep or not option_id:
         raise UsageError.from_code("export-error-set-syntax", item=item)
-    from cann_config.app.catalog import load_catalog
 
     catalog = load_catalog()
     if option_id not in catalog.options:
@@ -91,11 +85,6 @@ def _apply_setting(profile: Profile, item: str) -> Profile:
 def build_profile(args: argparse.Namespace) -> tuple[Profile, DeviceInfo | None]:
     """The Profile the command line describes (--profile, then --framework, --device, --set), and
     the device as chosen by hand when --device is given (so reasons say "chosen by hand")."""
-    from dataclasses import replace
-
-    from cann_config.app.device.table import device_from_choice
-    from cann_config.app.io.exporters import framework_for_format
-    from cann_config.app.profile import DEFAULT_FRAMEWORK, Profile, load_profile
 
     profile = load_profile(args.profile) if args.profile else Profile()
     if args.framework:
@@ -126,10 +115,6 @@ def _same_file(a: str, b: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cann_config.app.findings import sort_findings
-    from cann_config.app.io.exporters import export_text, format_fits, formats_for, text_of
-    from cann_config.app.io.exporters.files import write_export
-
     profile, device = build_profile(args)
     fmt = args.format
     if not format_fits(fmt, profile.framework):
@@ -140,14 +125,10 @@ def run(args: argparse.Namespace) -> int:
     existing = None
     versions = None
     if args.ini:
-        from cann_config.app.opcache.ini import read_op_cache_ini
-
         if args.add_versions:
             raise UsageError.from_code("export-error-add-versions-existing")
         existing = read_op_cache_ini(args.ini)
     elif args.add_versions:
-        from cann_config.app.opcache.ini import installed_op_cache_versions
-
         versions = installed_op_cache_versions()
         if len(versions) < 2:
             raise InputError.from_code("export-error-versions-not-found")
@@ -163,8 +144,6 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if args.output:
         if existing is not None and _same_file(args.output, args.ini):
-            from cann_config.app.opcache.ini import save_op_cache_ini
-
             saved = save_op_cache_ini(args.output, result.data, existing.original)
             if not saved.written:
                 print(text_of("cli-export-unchanged", current_language(), path=args.output))

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
+import json
+from typing import Any
 
+from cann_config.app.catalog import Catalog, Option, load_catalog
 from cann_config.app.i18n import pick
+from cann_config.app.messages import message_table
 
-if TYPE_CHECKING:  # the core is imported by run(), so building the parser stays cheap
-    from cann_config.app.catalog import Catalog, Option
+DESCRIPTION = "List every option of the catalog: type, default, values, devices."
 
 
-def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = subparsers.add_parser("options", parents=[common], help="list every option the assistant knows",
-                              description="List every option of the catalog: type, default, values, devices.")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of `cann-config options` (app/cli/__init__.py creates the parser)."""
     p.add_argument("--json", action="store_true", help="print the whole catalog as JSON (both languages)")
-    p.set_defaults(run=run)
 
 
 def option_to_json(option: Option) -> dict[str, Any]:
@@ -72,8 +72,6 @@ def _shown(value: object) -> str:
 
 def _label(code: str, lang: str | None, **params: object) -> str:
     """A label of resources/messages/cli.toml in `lang`, filled in."""
-    from cann_config.app.findings import message_table
-
     return pick(message_table()[code].text, lang).format_map(params)
 
 
@@ -106,10 +104,6 @@ def format_table(catalog: Catalog, lang: str | None = None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
-
-    from cann_config.app.catalog import load_catalog
-
     catalog = load_catalog()
     if args.json:
         print(json.dumps(catalog_to_json(catalog), ensure_ascii=False, indent=2))

@@ -26,21 +26,23 @@ the bounded variant.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
 from cann_config.app.errors import InputError
+from cann_config.app.findings import Finding, has_errors, make_finding, sort_findings
 from cann_config.app.i18n import current_language, pick
-
-if TYPE_CHECKING:  # the core is imported where it is used, so building the parser stays cheap
-    from cann_config.app.findings import Finding
-    from cann_config.app.opcache.cleanup import CleanupPrediction
-    from cann_config.app.opcache.resolution import Effective
-    from cann_config.app.opcache.scanner import CacheUsage, ScanProgress
+from cann_config.app.opcache.cachedir import INI_NAME, kernel_cache_of
+from cann_config.app.opcache.cleanup import SIZE_MB_UNIT, CleanupPrediction, cache_findings, predict_cleanup
+from cann_config.app.opcache.ini import read_op_cache_ini
+from cann_config.app.opcache.resolution import Effective, resolve_settings
+from cann_config.app.opcache.scanner import CacheUsage, ScanProgress, scan_cache
+from cann_config.app.units import human_bytes
 
 MAX_SIZE = "max_op_cache_size"
 REMAIN_RATIO = "remain_cache_size_ratio"
@@ -51,23 +53,21 @@ PROGRESS_AFTER_SECONDS = 0.3
 PROGRESS_EVERY_SECONDS = 0.1
 
 
-def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = subparsers.add_parser(
-        "scan", parents=[common], help="measure the op cache per SoC dir and predict CANN's next cleanup",
-        description="Measure <cache dir>/kernel_cache per SoC directory (files, apparent and on-disk bytes, "
-                    "hard links once, symlinks not followed, one filesystem), compare it with the effective "
-                    "max_op_cache_size and remain_cache_size_ratio, and show what CANN would delete at the "
-                    "next compiler start.")
+DESCRIPTION = ("Measure <cache dir>/kernel_cache per SoC directory (files, apparent and on-disk bytes, "
+               "hard links once, symlinks not followed, one filesystem), compare it with the effective "
+               "max_op_cache_size and remain_cache_size_ratio, and show what CANN would delete at the "
+               "next compiler start.")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of `cann-config scan` (app/cli/__init__.py creates the parser)."""
     p.add_argument("--cache-dir", metavar="DIR",
                    help="the cache base dir (as op_compiler_cache_dir / ASCEND_CACHE_PATH name it), or its "
                         "kernel_cache (default: as CANN resolves it from this environment)")
     p.add_argument("--json", action="store_true", help="print JSON (keys and codes never change with --lang)")
-    p.set_defaults(run=run)
 
 
 def _label(code: str, lang: str, **params: Any) -> str:
-    from cann_config.app.findings import make_finding
-
     return make_finding(code, **params).message(lang)
 
 
@@ -97,8 +97,6 @@ class _Progress:
         self.last = float("-inf")
 
     def update(self, item: ScanProgress) -> None:
-        from cann_config.app.units import human_bytes
-
         if item.done or item.elapsed < PROGRESS_AFTER_SECONDS:
             return
         text = _label("scan-label-progress", self.lang, files=f"{item.files:,}",
@@ -129,8 +127,6 @@ def _terminal_progress(lang: str) -> _Progress | None:
 
 
 def _scan(kernel_cache: Path, lang: str) -> CacheUsage:
-    from cann_config.app.opcache.scanner import scan_cache
-
     progress = _terminal_progress(lang)
     usage = None
     try:
@@ -151,8 +147,6 @@ def _predict(usage: CacheUsage, max_mb: int, ratio: int, lang: str) -> dict[str,
     predict_cleanup asks `should_stop` before reading each json group; here the question only
     counts the groups for the progress line and the answer is always "go on".
     """
-    from cann_config.app.opcache.cleanup import predict_cleanup
-
     progress = _terminal_progress(lang)
     started = time.monotonic()
     groups = 0
@@ -185,8 +179,6 @@ def _limit_findings(resolution_findings: list[Finding], ini_findings: list[Findi
 
 
 def _limits_json(max_e: Effective, ratio_e: Effective, lang: str) -> dict[str, Any]:
-    from cann_config.app.opcache.cleanup import SIZE_MB_UNIT
-
     ageing = max_e.value != -1
     max_bytes = int(max_e.value) * SIZE_MB_UNIT if ageing else None
     return {
@@ -258,9 +250,6 @@ def report_text(kernel_cache: Path, dir_how: str, usage: CacheUsage | None,
                 predictions: Mapping[str, CleanupPrediction], max_e: Effective, ratio_e: Effective,
                 findings: list[Finding], lang: str) -> str:
     """The readable report."""
-    from cann_config.app.opcache.cleanup import SIZE_MB_UNIT
-    from cann_config.app.units import human_bytes
-
     lines = [_label("scan-label-cache", lang, path=kernel_cache) + (f"  ({dir_how})" if dir_how else "")]
     if usage is not None:
         lines.append(_label("scan-label-filesystem", lang, type=usage.fs_type or "?",
@@ -313,14 +302,6 @@ def report_text(kernel_cache: Path, dir_how: str, usage: CacheUsage | None,
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
-
-    from cann_config.app.findings import has_errors, make_finding, sort_findings
-    from cann_config.app.opcache.cachedir import INI_NAME, kernel_cache_of
-    from cann_config.app.opcache.cleanup import cache_findings
-    from cann_config.app.opcache.ini import read_op_cache_ini
-    from cann_config.app.opcache.resolution import resolve_settings
-
     lang = current_language()
     environ = os.environ
     base_resolution = resolve_settings(ini=None, environ=environ)

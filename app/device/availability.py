@@ -28,8 +28,9 @@ from typing import Any
 
 from cann_config.app.catalog import Catalog, Option, load_catalog
 from cann_config.app.device.table import DeviceInfo, load_device_table
-from cann_config.app.findings import Finding, message_file
+from cann_config.app.findings import Finding
 from cann_config.app.i18n import pick
+from cann_config.app.messages import message_file
 
 
 def device_texts(code: str, **params: Any) -> dict[str, str]:

@@ -54,6 +54,7 @@ from typing import NamedTuple
 from cann_config.app.device.availability import device_text
 from cann_config.app.device.table import DeviceInfo, NpuChip, device_from_soc
 from cann_config.app.errors import InputError, Message
+from cann_config.app.io.inputfiles import read_input_bytes
 
 # Fields npu-smi prints when a value is not available.
 MISSING = frozenset({"", "NA", "N/A", "-", "--"})
@@ -542,8 +543,6 @@ def read_npu_smi_file(path: str | Path) -> str:
     UTF-8 (with or without BOM) and UTF-16 with a BOM (PowerShell's `>` writes it) are read;
     bytes that are not UTF-8 are replaced, as npu-smi's own output is ASCII.
     """
-    from cann_config.app.io.inputfiles import read_input_bytes
-
     p = Path(path)
     data, _ = read_input_bytes(p, Message("devices-kind-npu-smi-file"), MAX_FILE_BYTES)
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):

@@ -20,7 +20,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from cann_config.app.errors import InvalidValue
+from cann_config.app.errors import InvalidValue, Message
 from cann_config.app.i18n import pick
 from cann_config.app.resources import resource
 
@@ -157,15 +157,13 @@ class DeviceInfo:
 
 def device_from_soc(soc_version: str, source: str, npus: tuple[NpuChip, ...] = (), notes: tuple[str, ...] = ()) -> DeviceInfo:
     """A DeviceInfo for an SoC string, its series looked up in the table (unknown stays unknown)."""
-    from cann_config.app.findings import make_finding
-
     match = load_device_table().match(soc_version)
     extra: list[str] = []
     if match is None:
-        extra.append(make_finding("device-soc-unknown", soc=soc_version).message())
+        extra.append(Message("device-soc-unknown", soc=soc_version).text())
         return DeviceInfo(soc_version, None, source, npus, tuple(notes) + tuple(extra))
     if match.inferred:
-        extra.append(make_finding("device-soc-inferred", soc=soc_version, series=pick(match.series.name)).message())
+        extra.append(Message("device-soc-inferred", soc=soc_version, series=pick(match.series.name)).text())
     return DeviceInfo(soc_version, match.series.id, source, npus, tuple(notes) + tuple(extra), match.inferred)
 
 
@@ -187,7 +185,5 @@ def device_from_choice(choice: str, source: str = "manual") -> DeviceInfo:
 
 def no_device() -> DeviceInfo:
     """The DeviceInfo used when nothing is known, its note in the current language."""
-    from cann_config.app.findings import make_finding
-
-    return DeviceInfo(notes=(make_finding("device-none").message(),))
+    return DeviceInfo(notes=(Message("device-none").text(),))
 

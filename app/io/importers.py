@@ -50,9 +50,12 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from cann_config.app.allocconf import VARIABLE, VARIABLES, alloc_options, both_variables_finding, parse_alloc_conf
 from cann_config.app.catalog import Option, Value, load_catalog
 from cann_config.app.errors import InputError, Message, explain
 from cann_config.app.findings import Finding, make_finding
+from cann_config.app.io.envfile import parse_env_text
+from cann_config.app.io.inputfiles import read_input_bytes
 from cann_config.app.io.scripts import (
     UNKNOWN,
     EnvAssignment,
@@ -62,7 +65,8 @@ from cann_config.app.io.scripts import (
     ScriptValue,
     read_script,
 )
-from cann_config.app.profile import Profile, profile_from_json
+from cann_config.app.opcache.ini import cann_stoi, parse_op_cache_ini
+from cann_config.app.profile import DEFAULT_FRAMEWORK, Profile, profile_from_json
 
 # A value known only when the code runs (a parameter, a call, an f-string of either): never guessed.
 _DYNAMIC = UNKNOWN
@@ -121,8 +125,6 @@ class ImportedSettings:
 
     def to_profile(self, framework: str | None = None, device: str | None = None) -> Profile:
         """A Profile holding these settings (framework: the given one, else the detected one)."""
-        from cann_config.app.profile import DEFAULT_FRAMEWORK
-
         return Profile(framework=framework or self.framework or DEFAULT_FRAMEWORK, device=device,
                        options=self.values())
 
@@ -226,8 +228,6 @@ class _Collector:
 
     def env(self, name: str, raw: object, line: int | None, expression: str = "", how: str = "") -> None:
         """An environment variable assignment; ignores variables the catalog does not name."""
-        from cann_config.app.allocconf import VARIABLES
-
         if name in VARIABLES:
             self.frameworks.add("pytorch")
             self.alloc_conf.append((name, raw, line, expression, how))
@@ -252,8 +252,6 @@ class _Collector:
         """torch_npu reads PYTORCH_NPU_ALLOC_CONF, else PYTORCH_ALLOC_CONF (app/allocconf.py); the
         last assignment of the variable it reads is the one in effect, and it replaces the whole
         setting: a key it leaves out is at its default."""
-        from cann_config.app.allocconf import VARIABLE, alloc_options, both_variables_finding, parse_alloc_conf
-
         if not self.alloc_conf:
             return
         last = {name: (raw, line, expression, how) for name, raw, line, expression, how in self.alloc_conf}
@@ -608,8 +606,6 @@ def import_ini_settings(ini: Any) -> ImportedSettings:
     """The size settings of an op_cache.ini (app.opcache.ini.OpCacheIni), read as CANN reads
     them: the number std::stoi finds at the start of the value ("500MB" gives 500). Whether
     CANN uses the file at all (version lines, foreign sections) is the ini's own findings' job."""
-    from cann_config.app.opcache.ini import cann_stoi
-
     catalog = load_catalog()
     out = _Collector(str(ini.source))
     by_key = {o.targets.ini: o for o in catalog.options.values() if o.targets.ini}
@@ -642,14 +638,10 @@ def import_text(text: str, fmt: str, source: str) -> ImportedSettings:
     if fmt in ("tf1-estimator", "tf1-session", "tf2", "ge-options", "torch-npu"):
         return import_script(text, source)
     if fmt == "env-bash":
-        from cann_config.app.io.envfile import parse_env_text
-
         return import_env_settings(parse_env_text(text, source))
     if fmt == "env-fish":
         return import_fish_env(text, source)
     if fmt == "op-cache-ini":
-        from cann_config.app.opcache.ini import parse_op_cache_ini
-
         return import_ini_settings(parse_op_cache_ini(text.encode("utf-8"), source))
     if fmt == "profile":
         return import_profile_text(text, source)
@@ -661,8 +653,6 @@ MAX_SCRIPT_BYTES = 8 << 20
 
 def _read_source_text(path: str | os.PathLike[str], kind: Message) -> str:
     """A script or fish file as text; InputError (one line naming the file) when unusable."""
-    from cann_config.app.io.inputfiles import read_input_bytes
-
     data, _ = read_input_bytes(path, kind, MAX_SCRIPT_BYTES)
     if b"\x00" in data:
         raise InputError.from_code("cache-error-nul", path)

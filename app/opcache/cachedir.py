@@ -29,7 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cann_config.app.catalog import load_catalog
 from cann_config.app.findings import Finding, make_finding
+from cann_config.app.i18n import pick
 
 KERNEL_CACHE = "kernel_cache"
 INI_NAME = "op_cache.ini"
@@ -51,8 +53,6 @@ def _text(code: str, **params: Any) -> dict[str, str]:
 
 def option_name(framework: str | None) -> str:
     """How the framework names the cache-dir option (for messages)."""
-    from cann_config.app.catalog import load_catalog
-
     targets = load_catalog().option("op_compiler_cache_dir").targets
     names = {
         "tf1": targets.npu_run_config,
@@ -108,8 +108,6 @@ class CacheDirResolution:
             return []
 
     def to_json(self, lang: str | None = None) -> dict[str, Any]:
-        from cann_config.app.i18n import pick
-
         return {
             "base": self.value,
             "kernel_cache": str(self.kernel_cache),

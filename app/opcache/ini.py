@@ -51,6 +51,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cann_config.app.catalog import load_catalog
+from cann_config.app.device.hostprobe import installed_versions
 from cann_config.app.errors import InputError, Message, UsageError, explain, os_reason
 from cann_config.app.findings import Finding, make_finding
 from cann_config.app.io.inputfiles import read_input_bytes
@@ -545,7 +547,6 @@ def _ini_key_for(name: str) -> str:
     """The ini key for an option id or a raw ini key; UsageError when op_cache.ini has none."""
     if name in KNOWN_KEYS:
         return name
-    from cann_config.app.catalog import load_catalog
 
     catalog = load_catalog()
     if name in catalog.options and catalog.options[name].targets.ini:
@@ -554,8 +555,6 @@ def _ini_key_for(name: str) -> str:
 
 
 def _normalize_changes(changes: Mapping[str, int | str]) -> dict[str, str]:
-    from cann_config.app.catalog import load_catalog
-
     catalog = load_catalog()
     result: dict[str, str] = {}
     for name, value in changes.items():
@@ -670,8 +669,6 @@ def render_op_cache_ini(existing: OpCacheIni | None, changes: Mapping[str, int |
 
 
 def _new_file(wanted: Mapping[str, str]) -> bytes:
-    from cann_config.app.catalog import load_catalog
-
     catalog = load_catalog()
     lines = [TEMPLATE_HEAD, f"[{SECTION}]"]
     for key in VERSION_KEYS:
@@ -719,7 +716,7 @@ def installed_op_cache_versions(root: Path = Path("/"), environ: Mapping[str, st
     """
     env = os.environ if environ is None else environ
     if probe is None:
-        from cann_config.app.device.hostprobe import installed_versions as probe
+        probe = installed_versions
     try:
         found = probe(root=root, environ=env)
     except Exception:  # noqa: BLE001 - a probe failure means "not known", never a crash

@@ -39,6 +39,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from cann_config.app.allocconf import (
+    VARIABLES,
+    alloc_options,
+    both_variables_finding,
+    check_alloc_values,
+    chosen_variable,
+    parse_alloc_conf,
+)
 from cann_config.app.catalog import Catalog, Value, load_catalog
 from cann_config.app.findings import Finding, make_finding, sort_findings, unique_findings
 from cann_config.app.i18n import pick
@@ -404,15 +412,6 @@ class _Resolver:
 
     def alloc_conf(self) -> None:
         """torch_npu's allocator settings and where they come from (app/allocconf.py)."""
-        from cann_config.app.allocconf import (
-            VARIABLES,
-            alloc_options,
-            both_variables_finding,
-            check_alloc_values,
-            chosen_variable,
-            parse_alloc_conf,
-        )
-
         options = list(alloc_options(self.catalog).values())
         chosen = {o.id: self.settings[o.id] for o in options if o.id in self.settings}
         picked = chosen_variable(self.env)

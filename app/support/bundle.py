@@ -105,21 +105,29 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cann_config.app import __version__
+from cann_config.app.allocconf import VARIABLES as ALLOC_CONF_VARIABLES
 from cann_config.app.catalog import load_catalog
+from cann_config.app.device.hostprobe import find_npu_smi, probe_host, run_command
+from cann_config.app.device.npusmi import device_from_npu_smi
 from cann_config.app.device.table import DeviceInfo
 from cann_config.app.errors import InputError, Message
 from cann_config.app.findings import Finding, make_finding, sort_findings
 from cann_config.app.i18n import pick
+from cann_config.app.io.exporters.files import write_export
+from cann_config.app.io.inputfiles import read_input_bytes
 from cann_config.app.opcache.cachedir import CACHE_PATH_ENV, WORK_PATH_ENV
+from cann_config.app.opcache.cleanup import predict_cleanup
 from cann_config.app.opcache.ini import MAX_FILE_BYTES as MAX_INI_BYTES
 from cann_config.app.opcache.ini import VERSION_KEYS, OpCacheIni, parse_op_cache_ini, read_op_cache_ini
-
-if TYPE_CHECKING:  # pragma: no cover - typing only
-    from cann_config.app.profile import Profile
-    from cann_config.app.support.diagnosis import Diagnosis
+from cann_config.app.opcache.resolution import resolve_settings
+from cann_config.app.opcache.scanner import nfs_lock_problem, scan_cache
+from cann_config.app.profile import Profile
+from cann_config.app.support.diagnosis import Diagnosis, diagnose
+from cann_config.app.support.report import suggested_profile
+from cann_config.app.units import human_bytes
 
 BUNDLE_FORMAT = "cann-config-bundle"
 BUNDLE_VERSION = 1
@@ -151,8 +159,6 @@ MiB = 1048576  # CANN's MB (te_cache_space_manager.cc SIZE_MB_UNIT)
 @lru_cache(maxsize=1)
 def bundle_variables() -> tuple[str, ...]:
     """The environment variables a bundle may hold: those the catalog names, and a few more."""
-    from cann_config.app.allocconf import VARIABLES as ALLOC_CONF_VARIABLES
-
     names: set[str] = set(_EXTRA_VARIABLES)
     for option in load_catalog().options.values():
         names.update(option.targets.env.values())
@@ -169,8 +175,6 @@ def _label(code: str, lang: str | None = None, **params: Any) -> str:
 
 
 def _human(n: int | float | None) -> str:
-    from cann_config.app.units import human_bytes
-
     return human_bytes(n or 0)
 
 
@@ -336,8 +340,6 @@ def _first_line(text: str) -> str:
 
 def _collect_npu_smi(root: Path, environ: Mapping[str, str], runner: Callable[..., Any], timeout: float,
                      unreadable: list[dict[str, str]]) -> tuple[dict[str, Any], dict[str, str | None]]:
-    from cann_config.app.device.hostprobe import find_npu_smi, probe_host
-
     probe = probe_host(timeout=timeout, runner=runner, root=root, environ=environ)
     info = probe.raw.get("npu-smi info")
     boards: list[dict[str, Any]] = []
@@ -403,8 +405,6 @@ def _collect_ini(path: Path | None, unreadable: list[dict[str, str]]) -> tuple[d
 
 def _collect_cache(env: Mapping[str, str], ini: OpCacheIni | None, scan_seconds: float, now: float,
                    unreadable: list[dict[str, str]], clock: Callable[[], float]) -> dict[str, Any]:
-    from cann_config.app.opcache.resolution import resolve_settings
-
     resolution = resolve_settings(ini=ini, environ=env)
     cache_dir = resolution.cache_dir
     max_eff = resolution.effective["max_op_cache_size"]
@@ -425,9 +425,6 @@ def _collect_cache(env: Mapping[str, str], ini: OpCacheIni | None, scan_seconds:
 
 def _scan(kernel_cache: Path, summary: CacheSummary, scan_seconds: float, now: float,
           unreadable: list[dict[str, str]], clock: Callable[[], float]) -> CacheSummary:
-    from cann_config.app.opcache.cleanup import predict_cleanup
-    from cann_config.app.opcache.scanner import nfs_lock_problem, scan_cache
-
     seconds = max(scan_seconds, 0.0)
     deadline = clock() + seconds
     usage = None
@@ -488,9 +485,6 @@ def collect_bundle(*, environ: Mapping[str, str] | None = None, root: Path = Pat
     clock of the time limit in tests. Runs npu-smi (at most `npu_smi_timeout` + 2 s), then
     walks the cache and predicts its cleanup within `scan_seconds`: call it off the GUI thread.
     """
-    from cann_config.app.device.hostprobe import run_command
-    from cann_config.app.opcache.resolution import resolve_settings
-
     env_all = os.environ if environ is None else environ
     env = {name: env_all[name] for name in bundle_variables() if name in env_all}
     when = time.time() if now is None else now
@@ -524,8 +518,6 @@ def dumps_bundle(data: Mapping[str, Any]) -> bytes:
 
 def write_bundle(data: Mapping[str, Any], path: str | os.PathLike[str]) -> Path:
     """Write the bundle atomically (never half a file); InputError naming the file on failure."""
-    from cann_config.app.io.exporters.files import write_export
-
     return write_export(path, dumps_bundle(data))
 
 
@@ -687,8 +679,6 @@ class Bundle:
         and `script` are what the customer said they run. Nothing on this machine is read except
         `script`: the op_cache.ini and the environment are the bundle's.
         """
-        from cann_config.app.support.diagnosis import diagnose
-
         ini = self.op_cache_ini
         result = diagnose(ini_path=self.ini_path if ini is not None else None, op_cache_ini=ini,
                           environ=dict(self.environ), device=device or self.device, framework=framework,
@@ -705,8 +695,6 @@ class Bundle:
 
     def suggested_profile(self, *, framework: str | None = None, device: DeviceInfo | None = None) -> Profile:
         """A Profile with the customer's effective values and every finding's suggestion applied."""
-        from cann_config.app.support.report import suggested_profile
-
         return suggested_profile(self.diagnosis(framework=framework, device=device))
 
     def cache_findings(self, effective: Mapping[str, Any]) -> list[Finding]:
@@ -828,8 +816,6 @@ def _read_npu_smi(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> N
 
 def _device_of(reader: _Reader, bundle: Bundle) -> DeviceInfo:
     """The device the bundle's npu-smi outputs describe (source "bundle"), as detect reads them."""
-    from cann_config.app.device.npusmi import device_from_npu_smi
-
     boards = [b.text for b in bundle.npu_smi_boards]
     sources = [b.command for b in bundle.npu_smi_boards]
     texts = [(bundle.npu_smi_info, "npu-smi info"), (bundle.npu_smi_mapping, "npu-smi info -m")]
@@ -1038,8 +1024,6 @@ def bundle_from_json(data: object, source: str = "<bundle>") -> Bundle:
 
 def load_bundle(path: str | os.PathLike[str]) -> Bundle:
     """Read a bundle file; InputError (exit 2, one line naming the file) when it is not one."""
-    from cann_config.app.io.inputfiles import read_input_bytes
-
     p = Path(path)
     raw, _ = read_input_bytes(p, Message("support-kind-bundle"), MAX_BUNDLE_BYTES)
     try:

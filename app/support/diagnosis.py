@@ -34,11 +34,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cann_config.app.allocconf import page_size_device_finding
 from cann_config.app.catalog import load_catalog
 from cann_config.app.device.table import DeviceInfo
 from cann_config.app.findings import Finding, has_errors, make_finding, sort_findings, unique_findings
 from cann_config.app.i18n import pick
 from cann_config.app.io.envfile import EnvFile, load_env_file
+from cann_config.app.io.importers import import_script_file
 from cann_config.app.opcache.cachedir import CacheDirResolution, kernel_cache_of
 from cann_config.app.opcache.ini import INI_NAME, OpCacheIni, installed_op_cache_versions, read_op_cache_ini
 from cann_config.app.opcache.resolution import Effective, Resolution, Setting, resolve_settings
@@ -183,8 +185,6 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
     settings: dict[str, Setting] = {}
     script_source = None
     if script is not None:
-        from cann_config.app.io.importers import import_script_file
-
         script_source, imported = str(Path(script)), import_script_file(script)
         findings.extend(imported.findings)
         for oid, (value, line) in imported.settings.items():
@@ -225,8 +225,6 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
     findings.extend(resolution.findings)
     page = resolution.effective.get("npu_alloc_page_size")
     if page is not None:
-        from cann_config.app.allocconf import page_size_device_finding
-
         refused = page_size_device_finding(page.value, device, file=page.file, line=page.line)
         if refused is not None:
             findings.append(refused)

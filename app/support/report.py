@@ -32,12 +32,10 @@ Public API:
     render_text(report_or_diagnosis, lang=None) -> str   (the terminal; control characters replaced)
     report_format(path) -> "markdown" | "html"          (UsageError for another extension)
     write_report(path, report_or_diagnosis, lang=None) -> Path   (atomic)
-    run_diagnose_command(args, device) -> int           (`diagnose --bundle/--report`, for the CLI)
 """
 
 from __future__ import annotations
 
-import argparse
 import html
 import os
 import re
@@ -53,10 +51,13 @@ from cann_config.app.device.table import DeviceInfo, device_from_choice
 from cann_config.app.errors import UsageError
 from cann_config.app.findings import Finding, make_finding
 from cann_config.app.i18n import current_language, normalize_language, pick
-from cann_config.app.opcache.ini import VERSION_KEYS
+from cann_config.app.io.exporters import carrier, export_text
+from cann_config.app.io.exporters.files import write_export
+from cann_config.app.opcache.ini import VERSION_KEYS, render_op_cache_ini
 from cann_config.app.profile import DEFAULT_FRAMEWORK, Profile
 from cann_config.app.support.diagnosis import Diagnosis
 from cann_config.app.textsafe import terminal_text
+from cann_config.app.units import human_bytes
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from cann_config.app.support.bundle import Bundle
@@ -114,8 +115,6 @@ def _framework(diagnosis: Diagnosis) -> str:
 def _format_for(diagnosis: Diagnosis, finding: Finding, option_id: str) -> str:
     """Where a suggested value belongs: where CANN decides that value now (docs/cann/op-cache.md#precedence:
     op_cache.ini › environment › default)."""
-    from cann_config.app.io.exporters import carrier
-
     catalog = load_catalog()
     option = catalog.options[option_id]
     framework = _framework(diagnosis)
@@ -192,9 +191,6 @@ def suggested_exports(diagnosis: Diagnosis, changes: Sequence[SuggestedChange], 
     """The files that apply `changes`: op_cache.ini edited in place (only the changed values; the
     one writer, app.opcache.ini), and for each other format named, the suggested profile as that
     format carries it (see `_profile_for`)."""
-    from cann_config.app.io.exporters import export_text
-    from cann_config.app.opcache.ini import render_op_cache_ini
-
     exports: list[SuggestedExport] = []
     formats = list(dict.fromkeys(c.format for c in changes))
     if INI_FORMAT in formats:
@@ -453,8 +449,6 @@ def _findings(report: SupportReport, lang: str) -> list[Block]:
 
 
 def _cleanup(report: SupportReport, lang: str) -> list[Block]:
-    from cann_config.app.units import human_bytes
-
     blocks = [Block("h2", (_t("support-label-cleanup", lang),))]
     cache = report.bundle.cache if report.bundle is not None else None
     if cache is None or cache.error or not cache.socs:
@@ -768,54 +762,6 @@ def report_format(path: str | os.PathLike[str]) -> str:
 
 def write_report(path: str | os.PathLike[str], report: SupportReport | Diagnosis, lang: str | None = None) -> Path:
     """Render the report in the format its file name says and write it atomically."""
-    from cann_config.app.io.exporters.files import write_export
-
     fmt = report_format(path)
     text = render_markdown(report, lang) if fmt == "markdown" else render_html(report, lang)
     return write_export(path, text.encode("utf-8", "replace"))
-
-
-# ---------------------------------------------------------------------------------------------
-# `cann-config diagnose --bundle FILE` / `--report FILE`
-# ---------------------------------------------------------------------------------------------
-
-
-def run_diagnose_command(args: argparse.Namespace, device: DeviceInfo | None) -> int:
-    """The `--bundle` / `--report` path of `cann-config diagnose` (app/cli/cmd_diagnose.py).
-
-    With `--bundle` the bundle's op_cache.ini, environment and device are used, and the report
-    (text, or `--json`) includes the cleanup prediction and the suggested fixes; `--device`,
-    `--framework` and `--script` still apply. Exit 1 when there are error findings.
-    """
-    import json
-    import sys
-
-    from cann_config.app.support.bundle import load_bundle
-    from cann_config.app.support.diagnosis import diagnose
-
-    if args.report:
-        report_format(args.report)  # refuse a wrong extension before doing any work
-    bundle = None
-    script = getattr(args, "script", None)
-    if args.bundle:
-        clash = [flag for flag, value in (("--ini", args.ini), ("--env-file", args.env_file),
-                                          ("--cache-dir", args.cache_dir)) if value]
-        if clash:
-            raise UsageError.from_code("support-error-bundle-clash", flags=", ".join(clash))
-        bundle = load_bundle(args.bundle)
-        result = bundle.diagnosis(framework=args.framework, device=device, script=script)
-    else:
-        result = diagnose(ini_path=args.ini, env_file=args.env_file, script=script, device=device,
-                          cache_dir=args.cache_dir, framework=args.framework)
-    lang = current_language()
-    report = make_report(result, bundle)
-    if args.json:
-        print(json.dumps(report.to_json(lang), ensure_ascii=False, indent=2))
-    elif bundle is not None:
-        print(render_text(report, lang), end="")
-    else:
-        print(result.to_text(lang))
-    if args.report:
-        written = write_report(args.report, report, lang)
-        print(_t("support-label-report-written", lang, path=written), file=sys.stderr)
-    return 1 if result.has_errors() else 0

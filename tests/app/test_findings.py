@@ -8,7 +8,8 @@ import re
 import sys
 from pathlib import Path
 
-from cann_config.app.findings import make_finding, message_table
+from cann_config.app.findings import make_finding
+from cann_config.app.messages import message_table
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -99,7 +100,7 @@ def test_a_message_parameter_is_rendered_in_each_language_of_a_finding():
 
 
 def test_each_message_file_read_alone_is_its_part_of_the_whole_table():
-    from cann_config.app.findings import message_file
+    from cann_config.app.messages import message_file
     from cann_config.app.resources import resource
 
     areas = sorted(n.name[:-5] for n in resource("messages").iterdir() if n.name.endswith(".toml"))
@@ -116,9 +117,9 @@ def test_naming_a_device_reads_the_devices_messages_alone():
 
     code = ("from cann_config.app.device.availability import device_phrase\n"
             "from cann_config.app.device.table import device_from_choice\n"
-            "from cann_config.app import findings\n"
+            "from cann_config.app import messages\n"
             "print(device_phrase(device_from_choice('Ascend910B3', source='manual'), 'en'))\n"
-            "print(findings.message_table.cache_info().currsize, findings.message_file.cache_info().currsize)\n")
+            "print(messages.message_table.cache_info().currsize, messages.message_file.cache_info().currsize)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     phrase, sizes = done.stdout.strip().splitlines()

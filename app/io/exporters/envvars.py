@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cann_config.app.allocconf import VARIABLE, alloc_conf_text
 from cann_config.app.catalog import Value
-from cann_config.app.findings import message_table
-from cann_config.app.io.exporters import Entry, Plan, text_of
+from cann_config.app.io.exporters.plan import Entry, Plan, text_of
+from cann_config.app.messages import message_table
 
 # Entry kinds that write nothing but their comments.
 _COMMENT_ONLY = ("not-set", "refused", "unavailable")
@@ -45,8 +46,6 @@ class EnvVariable:
 
 
 def _alloc_variable(entries: list[Entry], plan: Plan) -> EnvVariable:
-    from cann_config.app.allocconf import VARIABLE, alloc_conf_text
-
     chosen = {e.option.id: e.value for e in entries if e.kind == "set"}
     comments: list[str] = []
     for entry in entries:

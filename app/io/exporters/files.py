@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING
 
 from cann_config.app.errors import InputError, os_reason
 from cann_config.app.findings import Finding
-from cann_config.app.io.exporters import Plan
+from cann_config.app.io.exporters.plan import Plan
+from cann_config.app.opcache.ini import creation_findings, render_op_cache_ini
 from cann_config.app.profile import Profile
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -62,8 +63,6 @@ def ini_changes(plan: Plan, existing: OpCacheIni | None,
 def write_op_cache_ini(plan: Plan, existing: OpCacheIni | None,
                        versions: Mapping[str, str] | None = None) -> tuple[bytes, list[Finding]]:
     """The op_cache.ini bytes, and what to know about a new file (the version lines)."""
-    from cann_config.app.opcache.ini import creation_findings, render_op_cache_ini
-
     changes = ini_changes(plan, existing, versions)
     data = render_op_cache_ini(existing, changes)
     findings = creation_findings(changes) if existing is None else []

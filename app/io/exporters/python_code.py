@@ -22,7 +22,8 @@ Every value is a Python literal from app.io.exporters.quoting; comments come fro
 from __future__ import annotations
 
 from cann_config.app.catalog import Value
-from cann_config.app.io.exporters import Entry, Plan, text_of
+from cann_config.app.io.exporters.envvars import env_variables
+from cann_config.app.io.exporters.plan import Entry, Plan, text_of
 from cann_config.app.io.exporters.quoting import python_str
 
 INDENT = "    "
@@ -126,8 +127,6 @@ def write_ge_options(plan: Plan) -> str:
 
 
 def write_torch_npu(plan: Plan) -> str:
-    from cann_config.app.io.exporters.envvars import env_variables
-
     environment = ["import os"]
     variables = env_variables(plan)
     if variables:

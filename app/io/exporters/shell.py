@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from cann_config.app.catalog import Value
-from cann_config.app.io.exporters import Plan
 from cann_config.app.io.exporters.envvars import env_variables
+from cann_config.app.io.exporters.plan import Plan
 from cann_config.app.io.exporters.quoting import bash_word, fish_word
 
 

@@ -108,23 +108,41 @@ def imported_app_modules(*args):
     return set(result.stdout.split())
 
 
-# Building the parser: the dispatcher, the command modules (argparse only) and the language.
-# Subpackages' __init__ modules hold only their docstring: importing one costs nothing.
-PARSER_MODULES = {"cann_config.app", "cann_config.app.io", "cann_config.app.errors", "cann_config.app.i18n", "cann_config.app.cli", "cann_config.app.cli.choices"}
+# `--help` imports the dispatcher and what it needs to report a failure in the user's language
+# (the errors and their message table); no command module. Subpackages' __init__ modules hold
+# only their docstring.
+HELP_MODULES = {"cann_config.app", "cann_config.app.cli", "cann_config.app.errors", "cann_config.app.i18n",
+                "cann_config.app.messages", "cann_config.app.resources"}
 
 
-def test_building_the_parser_imports_no_core_module():
-    """register() is argparse only: `--help` must not pay for the core (tests/bench/bench_cli.py)."""
-    found = imported_app_modules("--help")
-    commands = {m for m in found if m.startswith("cann_config.app.cli.cmd_")}
-    assert len(commands) >= 7
-    assert found - commands == PARSER_MODULES
+def test_top_level_help_imports_no_command_module():
+    """The command table lists every command by its summary without importing one (tests/bench/bench_cli.py)."""
+    assert imported_app_modules("--help") == HELP_MODULES
+
+
+def test_help_lists_every_command_of_the_table(capsys):
+    from cann_config.app.cli import COMMANDS
+
+    try:
+        main(["--help"])
+    except SystemExit as exc:
+        assert exc.code == 0
+    out = capsys.readouterr().out
+    for name, command in COMMANDS.items():
+        assert name in out and " ".join(command.summary.split()[:4]) in " ".join(out.split())
+
+
+def test_a_command_imports_its_own_module_only():
+    found = imported_app_modules("options", "--json")
+    assert {m for m in found if m.startswith("cann_config.app.cli.cmd_")} == {"cann_config.app.cli.cmd_options"}
+    found = imported_app_modules("export", "--help")
+    assert {m for m in found if m.startswith("cann_config.app.cli.cmd_")} == {"cann_config.app.cli.cmd_export"}
 
 
 def test_options_json_imports_the_catalog_and_nothing_else():
     found = imported_app_modules("options", "--json")
-    core = {m for m in found if not m.startswith("cann_config.app.cli.cmd_")} - PARSER_MODULES
-    assert core <= {"cann_config.app.catalog", "cann_config.app.resources", "cann_config.app.device",
+    core = found - HELP_MODULES - {"cann_config.app.cli.cmd_options"}
+    assert core <= {"cann_config.app.catalog", "cann_config.app.device",
                     "cann_config.app.device.table"} and "cann_config.app.catalog" in core
 
 

@@ -45,7 +45,7 @@ def test_collect_writes_a_bundle_and_says_what_is_in_it(bare_host, capsys):
 
 
 def test_default_name_never_overwrites(bare_host, capsys, monkeypatch):
-    monkeypatch.setattr("cann_config.app.support.bundle.default_bundle_name", lambda: "cann-config-bundle-x.json")
+    monkeypatch.setattr("cann_config.app.cli.cmd_collect.default_bundle_name", lambda: "cann-config-bundle-x.json")
     (bare_host / "cann-config-bundle-x.json").write_text("keep me")
     assert main(["collect"]) == 0
     assert (bare_host / "cann-config-bundle-x.json").read_text() == "keep me"

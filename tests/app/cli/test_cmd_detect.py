@@ -119,7 +119,7 @@ def test_text_output_lists_npus_and_notes(capsys):
 
 def test_probe_without_npu_smi(capsys, monkeypatch, tmp_path):
     # This host as the probe sees it when no driver is installed (a fake, empty `/`).
-    monkeypatch.setattr("cann_config.app.device.hostprobe.probe_host", functools.partial(probe_host, root=tmp_path, environ={"PATH": ""}))
+    monkeypatch.setattr("cann_config.app.cli.cmd_detect.probe_host", functools.partial(probe_host, root=tmp_path, environ={"PATH": ""}))
     data = detect_json(capsys)
     assert data["soc_version"] is None and data["series"] is None and data["source"] == "none"
     assert any("npu-smi was not found" in n for n in data["notes"])

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cann_config.app.cli import main
+from cann_config.app.cli import cmd_export, main
 from cann_config.app.io.exporters import export_text
 from cann_config.app.profile import Profile
 
@@ -154,14 +154,12 @@ def test_ini_rewrite_changes_only_the_chosen_value(capsysbinary, tmp_path):
 
 
 def test_new_ini_with_the_installed_versions(capsysbinary, monkeypatch):
-    import cann_config.app.opcache.ini as opcache_ini
-
-    monkeypatch.setattr(opcache_ini, "installed_op_cache_versions",
+    monkeypatch.setattr(cmd_export, "installed_op_cache_versions",
                         lambda *a, **k: {"adk_version": "8.5.0", "ops_version": "8.5.1"})
     code, out, err = run(capsysbinary, "export", "op-cache-ini", "--add-versions", "--set", "max_op_cache_size=1000")
     assert code == 0
     assert b"adk_version=8.5.0\n" in out and b"ops_version=8.5.1\n" in out and b"max_op_cache_size=1000\n" in out
-    monkeypatch.setattr(opcache_ini, "installed_op_cache_versions", lambda *a, **k: {})
+    monkeypatch.setattr(cmd_export, "installed_op_cache_versions", lambda *a, **k: {})
     code, out, err = run(capsysbinary, "export", "op-cache-ini", "--add-versions")
     assert code == 2 and "were not found on this host" in err
 

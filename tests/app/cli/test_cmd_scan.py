@@ -181,7 +181,7 @@ class FakeTerminal(io.StringIO):
 def test_progress_goes_to_a_terminal_only(tmp_path, capsys, monkeypatch):
     make_tree(tmp_path / "base", files=200, dirs=10)
     monkeypatch.setattr(cmd_scan, "PROGRESS_AFTER_SECONDS", 0)
-    monkeypatch.setattr("cann_config.app.opcache.scanner.scan_cache", lambda path: scan_cache(path, batch_seconds=0))
+    monkeypatch.setattr("cann_config.app.cli.cmd_scan.scan_cache", lambda path: scan_cache(path, batch_seconds=0))
     assert main(["scan", "--cache-dir", str(tmp_path / "base"), "--lang", "en"]) == 0
     assert capsys.readouterr().err == ""  # stderr is not a terminal here
     terminal = FakeTerminal()

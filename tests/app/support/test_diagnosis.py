@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from cann_config.app.findings import message_table
+from cann_config.app.messages import message_table
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from cann_config.app.cli.cmd_gui import NO_DISPLAY, display_problem, seconds_since_process_start
+from cann_config.ui.gui_command import NO_DISPLAY, display_problem, seconds_since_process_start
 
-ROOT = Path(__file__).resolve().parents[3]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_cli(*args, env=None, drop=()):

@@ -1,7 +1,10 @@
 """`cann-config gui` (also `cann-config` with no subcommand): open the wizard.
 
-The front end (ui/, and with it PySide6) is imported only when this command runs, so every other command works on a
-server without it. Before Qt is touched the command checks that there is somewhere to show a
+Why it lives in ui/: it is the front end's command. The CLI's command table (app/cli/__init__.py)
+names this module by its path and imports it only when the wizard is asked for, so the core has
+no import of the front end, and every other command works on a server without PySide6. This
+module itself imports no Qt: the Qt application (ui/app.py) is imported by run(), after the
+checks below, and that import is the test of whether PySide6 can load here. Before Qt is touched the command checks that there is somewhere to show a
 window: without a display a Qt application aborts (SIGABRT, with a misleading xcb message), so
 this exits 2 with one line saying how to run it instead. The files and the device named on the
 command line are read first too, so a bad one is a one-line error, not a dialog.
@@ -9,7 +12,7 @@ command line are read first too, so a bad one is a one-line error, not a dialog.
 `--smoke` opens the window, waits until it has painted, prints `shown <seconds>`, lets the other
 pages be built and exits 0 (for packaging checks and tests/bench/bench_startup.py); it runs no
 device detection. With CANN_CONFIG_SMOKE_READY=1 it also prints `ready <seconds>` once every
-page is built. `--bundle FILE` opens a support bundle (app/bundle.py): the wizard shows the
+page is built. `--bundle FILE` opens a support bundle (app/support/bundle.py): the wizard shows the
 customer's host it describes, and runs no detection of this one. The seconds are counted from the process's real start: its `starttime` in /proc/self/stat (clock
 ticks since boot, 10 ms resolution on Linux), against CLOCK_BOOTTIME; where /proc is missing,
 from the moment this module was imported.
@@ -24,7 +27,10 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
+from cann_config.app.catalog import load_catalog
+from cann_config.app.device.table import device_from_choice
 from cann_config.app.errors import UsageError
+from cann_config.app.profile import load_profile
 
 _IMPORTED_AT = time.monotonic()
 
@@ -33,9 +39,11 @@ NO_DISPLAY = ("no display to open the wizard on: run it in a desktop session (DI
               "(cann-config --help)")
 
 
-def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = subparsers.add_parser("gui", parents=[common], help="open the wizard (the default without a subcommand)",
-                              description="Open the CANN Config Assistant wizard.")
+DESCRIPTION = "Open the CANN Config Assistant wizard."
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of `cann-config gui` (app/cli/__init__.py creates the parser)."""
     p.add_argument("--device", metavar="SOC", help="the device the settings are for: a SoC version "
                    "(Ascend910B3) or a series id (atlas-a2); no detection runs")
     p.add_argument("--framework", metavar="ID", help="where the settings will be used: tf1, tf2, pytorch, atc, ge, acl")
@@ -45,7 +53,6 @@ def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentPa
                    "customer's host): its device, settings and cache, and the suggested fixes")
     p.add_argument("--smoke", action="store_true",
                    help="open the window, wait until it has painted, print 'shown SECONDS' and exit")
-    p.set_defaults(run=run)
 
 
 def seconds_since_process_start() -> float:
@@ -83,22 +90,18 @@ def display_problem(environ: Mapping[str, str] | None = None, platform: str | No
 def _check_arguments(args: argparse.Namespace) -> None:
     """Read what the command line names, so a bad file or device is a one-line error (exit 2)."""
     if args.device is not None:
-        from cann_config.app.device.table import device_from_choice
-
         try:
             device_from_choice(args.device)
         except ValueError as exc:
             raise UsageError(f"--device: {exc}") from None
     if args.framework is not None:
-        from cann_config.app.catalog import load_catalog
-
         frameworks = load_catalog().frameworks
         if args.framework not in frameworks:
             raise UsageError(f"--framework: unknown framework {args.framework!r}; use one of {', '.join(frameworks)}")
     if args.profile is not None:
-        from cann_config.app.profile import load_profile
-
         args.profile = load_profile(Path(args.profile))
+    # The op_cache.ini and bundle readers are imported only when the command line names such a
+    # file: the wizard's first page needs neither, and importing them delays its first paint.
     if args.ini is not None:
         path = Path(args.ini)
         if path.exists():
@@ -117,13 +120,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"cann-config: {problem}", file=sys.stderr)
         return 2
     _check_arguments(args)
-    # The core never imports PySide6 itself: importing the front end (ui/) is what needs it.
+    # The Qt application module: importing it is what needs PySide6 (module docstring).
     try:
-        import cann_config.ui.app  # noqa: F401 - the Qt application module; it fails where PySide6 cannot load
-        from cann_config.ui import run_gui
+        from cann_config.ui.app import run as run_wizard
     except ImportError as exc:
         print(f"cann-config: the wizard needs PySide6, which cannot be imported here ({exc}); "
               "install PySide6-Essentials or use the command line (cann-config --help)", file=sys.stderr)
         return 2
 
-    return run_gui(args, seconds_since_process_start)
+    return run_wizard(args, seconds_since_process_start)
