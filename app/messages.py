@@ -11,21 +11,22 @@ the table here, neither has to import the other's module to read it.
     zh = "..."
     fix.en = "..."     # optional: the suggested fix, same placeholders
     fix.zh = "..."
+
+Why the table's reader is imported when the table is first read: every command imports this
+module (through app/errors.py) to be able to explain a failure, but `cann-config --help` renders
+no text; the TOML parser and importlib.resources behind `resource()` are about half of its
+start-up (tests/app/cli/test_cli_basics.py checks what `--help` imports).
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cache, lru_cache
+from typing import TYPE_CHECKING, NamedTuple
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
-from cann_config.app.resources import resource
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from types import ModuleType
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
@@ -34,15 +35,24 @@ class MessageTableError(Exception):
     """A message file is malformed or defines a code twice."""
 
 
-@dataclass(frozen=True)
-class MessageTemplate:
+class MessageTemplate(NamedTuple):
     code: str
     severity: str
     text: Mapping[str, str]
     fix: Mapping[str, str] | None = None
 
 
+def _toml() -> ModuleType:
+    # Imported here, not at the top: see the module docstring.
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    return tomllib
+
+
 def _parse_messages(text: str, source: str) -> dict[str, MessageTemplate]:
+    tomllib = _toml()
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -64,6 +74,7 @@ def _parse_messages(text: str, source: str) -> dict[str, MessageTemplate]:
 def message_file(area: str) -> Mapping[str, MessageTemplate]:
     """The message templates of one file, resources/messages/<area>.toml, by code: a caller that
     needs one area's texts (the device phrases of the window's first page) parses only that one."""
+    from cann_config.app.resources import resource  # see the module docstring
 
     source = f"resources/messages/{area}.toml"
     return _parse_messages(resource("messages", f"{area}.toml").read_text(encoding="utf-8"), source)
@@ -72,6 +83,7 @@ def message_file(area: str) -> Mapping[str, MessageTemplate]:
 @lru_cache(maxsize=1)
 def message_table() -> Mapping[str, MessageTemplate]:
     """Every message template in resources/messages/, by code."""
+    from cann_config.app.resources import resource  # see the module docstring
 
     table: dict[str, MessageTemplate] = {}
     folder = resource("messages")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import graphlib
+import itertools
 from pathlib import Path
 
 import grimp
@@ -45,7 +46,7 @@ def find_cycle(graph: grimp.ImportGraph) -> list[str] | None:
 
 def describe(graph: grimp.ImportGraph, cycle: list[str]) -> str:
     steps = []
-    for importer, imported in zip(cycle, cycle[1:]):
+    for importer, imported in itertools.pairwise(cycle):
         lines = sorted({d["line_number"] for d in graph.get_import_details(importer=importer, imported=imported)})
         steps.append(f"{importer} (line {', '.join(map(str, lines))}) -> {imported}")
     return "\n".join(steps)

@@ -22,9 +22,7 @@ from cann_config.app.cli.choices import LazyChoices
 from cann_config.app.device.table import DeviceInfo, device_from_choice
 from cann_config.app.errors import Message, UsageError, explain
 from cann_config.app.i18n import current_language
-from cann_config.app.support.bundle import load_bundle
 from cann_config.app.support.diagnosis import diagnose
-from cann_config.app.support.report import make_report, render_text, report_format, write_report
 
 
 def _frameworks() -> list[str]:
@@ -76,6 +74,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_report(args: argparse.Namespace, device: DeviceInfo | None) -> int:
     """The `--bundle` / `--report` path: the diagnosis as a support report (module docstring)."""
+    # Imported for this path only: the bundle reader and the report renderer (and the exporters
+    # they use) would double the start-up of a plain `diagnose` (tests/bench/bench_cli.py).
+    from cann_config.app.support.bundle import load_bundle
+    from cann_config.app.support.report import make_report, render_text, report_format, write_report
+
     if args.report:
         report_format(args.report)  # refuse a wrong extension before doing any work
     bundle = None

@@ -13,8 +13,10 @@ its process started, from /proc/self/stat) is reported beside it.
 Goal (issue 7): at most 1.3x. Run: `QT_QPA_PLATFORM=offscreen .venv/bin/python tests/bench/bench_startup.py`
 
 `--against REV` (repeatable) also times the committed tree of a git revision (`git archive`,
-run with `python -m cann_config.app` from a temporary directory, so its own app/, ui/ and resources/ are
-used), alternating with the others: a before/after measured in the same run.
+run with `python -m cann_config.app`), alternating with the others: a before/after measured in
+the same run. The editable install maps `cann_config` to this checkout whatever the working
+directory, so the tree gets its own import root: `_root/cann_config/{app,ui,resources}`, links to
+its folders, first on PYTHONPATH.
 """
 
 from __future__ import annotations
@@ -80,7 +82,21 @@ def checkout(rev: str, into: Path) -> Path:
     target.mkdir()
     archive = subprocess.run(["git", "archive", "--format=tar", rev], cwd=ROOT, capture_output=True, check=True)
     subprocess.run(["tar", "-x", "-C", str(target)], input=archive.stdout, check=True)
+    root = target / "_root" / "cann_config"
+    root.mkdir(parents=True)
+    for folder in ("app", "ui", "resources"):
+        (root / folder).symlink_to(target / folder, target_is_directory=True)
     return target
+
+
+def tree_env(env: dict[str, str], tree: Path) -> dict[str, str]:
+    """`env` with the tree's own import root first on the module search path (checked)."""
+    env = {**env, "PYTHONPATH": os.pathsep.join(filter(None, [str(tree / "_root"), env.get("PYTHONPATH")]))}
+    where = subprocess.run([sys.executable, "-c", "import cann_config.app as a; print(a.__file__)"], env=env,
+                           cwd=tree, capture_output=True, text=True, check=True).stdout.strip()
+    if not where.startswith(str(tree)):
+        raise SystemExit(f"bench_startup: {tree} would run {where}, not its own app/")
+    return env
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -101,11 +117,12 @@ def main(argv: list[str] | None = None) -> int:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         bare = [sys.executable, str(script)]
         revisions = [(rev, checkout(rev, Path(tmp))) for rev in args.against]
+        rev_envs = {rev: tree_env(env, tree) for rev, tree in revisions}
         smoke = [sys.executable, "-m", "cann_config.app", *ours[1:]]
         for argv in (bare, ours):  # warm the file cache (and write the bytecode) once, not measured
             time_to_shown(argv, env)
-        for _rev, tree in revisions:
-            time_to_shown(smoke, env, tree)
+        for rev, tree in revisions:
+            time_to_shown(smoke, rev_envs[rev], tree)
         ours_env = {**env, "CANN_CONFIG_SMOKE_READY": "1"}
         ours_times, bare_times, reported, ready_times = [], [], [], []
         rev_times: dict[str, list[float]] = {rev: [] for rev, _tree in revisions}
@@ -117,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
             if ready is not None:
                 ready_times.append(ready)
             for rev, tree in revisions:
-                rev_times[rev].append(time_to_shown(smoke, env, tree)[0])
+                rev_times[rev].append(time_to_shown(smoke, rev_envs[rev], tree)[0])
     bare_median = statistics.median(bare_times)
     ours_median = statistics.median(ours_times)
     ratio = ours_median / bare_median
