@@ -6,7 +6,7 @@ import-linter) reads every import statement, those inside functions too; imports
 `if TYPE_CHECKING:` are left out, as they never run (every module has `from __future__ import
 annotations`).
 
-A Qt-free core (DESIGN.md, "Layout"): nothing in app/ imports PySide6, shiboken6 or the front
+A Qt-free core (docs/architecture.md): nothing in app/ imports PySide6, shiboken6 or the front
 end (cann_config.ui), at module level or inside a function, so the CLI runs on a server without
 PySide6 and every rule is tested without a display. Checked on the source with `ast`, every
 import statement anywhere in a module (typing-only ones too). The `gui` command reaches the front
