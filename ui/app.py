@@ -74,7 +74,7 @@ def run(args: Any, started: Callable[[], float] | None = None) -> int:
             wizard.shutdown()
             app.exit(0)
 
-        wizard.after_first_paint(finish)
+        wizard.after_pages_built(finish)
     status = app.exec()
     wizard.shutdown()
     return int(status)

@@ -62,6 +62,7 @@ class ConfigWizard(QWizard):
         self._deferred = deferred
         self._painted = False
         self._after_paint: list[Callable[[], None]] = []
+        self._after_built: list[Callable[[], None]] = []
         # Builds the pages after the first paint, one slice per turn of the event loop.
         self._builder = QTimer(self)
         self._builder.setInterval(0)
@@ -136,6 +137,16 @@ class ConfigWizard(QWizard):
     def _build_next_slice(self) -> None:
         if self._shut_down or self._build_slice():
             self._builder.stop()
+            callbacks, self._after_built = self._after_built, []
+            for callback in callbacks:
+                callback()
+
+    def after_pages_built(self, callback: Callable[[], None]) -> None:
+        """Run `callback` once every page is built (at once if they are)."""
+        if all(page.built for page in self.pages) and not self.device_page.quick_banner:
+            QTimer.singleShot(0, self, callback)
+        else:
+            self._after_built.append(callback)
 
     def after_first_paint(self, callback: Callable[[], None]) -> None:
         """Run `callback` once the window has painted (at once if it already has)."""

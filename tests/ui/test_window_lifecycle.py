@@ -82,3 +82,29 @@ def test_the_application_builds_the_other_pages_after_the_first_paint(make_wizar
     qtbot.waitUntil(lambda: wizard.export_page.built, timeout=10000)
     assert wizard.findChild(OptionEditor, "option_static_memory_policy") is not None
     assert "chosen by hand" in banner.text()  # the full phrase, once the message tables are read
+
+
+def test_after_pages_built_waits_for_the_last_slice(make_wizard, qtbot):
+    wizard = make_wizard(device="Ascend910B3", deferred=True)
+    seen = []
+    wizard.after_pages_built(lambda: seen.append([page.built for page in wizard.pages]))
+    wizard.show()
+    qtbot.waitUntil(lambda: bool(seen), timeout=10000)
+    assert seen == [[True, True, True, True]]
+    built = make_wizard(device="Ascend910B3")
+    later = []
+    built.after_pages_built(lambda: later.append(True))
+    qtbot.waitUntil(lambda: bool(later), timeout=5000)
+
+
+def test_a_page_shown_before_its_turn_is_built_at_once(make_wizard, qtbot):
+    from cann_config.ui.editors import OptionEditor
+
+    wizard = make_wizard(device="Ascend910B3", deferred=True)
+    assert not wizard.cache_page.built
+    wizard.restart()  # on the first page, not shown: the builder has not started
+    wizard.next()
+    wizard.next()
+    assert wizard.currentPage() is wizard.cache_page and wizard.cache_page.built
+    assert wizard.findChild(OptionEditor, "option_max_op_cache_size") is not None
+    assert not wizard.export_page.built
