@@ -22,7 +22,7 @@ from html import escape
 from pathlib import Path
 
 from cann_config.app.device.table import load_device_table
-from cann_config.app.i18n import pick
+from cann_config.app.i18n import current_language, pick
 from cann_config.app.profile import Profile
 from cann_config.ui.controller import WizardController
 from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
@@ -429,8 +429,6 @@ class DevicePage(WizardPage):
         self.bundle_box.setVisible(bundle is not None)
         if bundle is None:
             return
-        from cann_config.app.i18n import current_language
-
         lang = current_language()
         lines = [self.tr("<b>File:</b> %1").replace("%1", escape(bundle.source)), escape(bundle.summary(lang))]
         if bundle.created or bundle.tool_version:
