@@ -532,10 +532,6 @@
         <translation>配置档案（JSON，供 cann-config 使用）</translation>
     </message>
     <message>
-        <source>No findings: these choices are fine for this device and framework.</source>
-        <translation>没有发现问题：这些选择适用于该设备和框架。</translation>
-    </message>
-    <message>
         <source>Copied to the clipboard.</source>
         <translation>已复制到剪贴板。</translation>
     </message>
@@ -610,6 +606,13 @@
     <message>
         <source>&apos;Only my changes&apos; leaves out every option still at its default.</source>
         <translation>“仅导出我的修改”会省略所有仍为默认值的选项。</translation>
+    </message>
+</context>
+<context>
+    <name>ExportPreview</name>
+    <message>
+        <source>No findings: these choices are fine for this device and framework.</source>
+        <translation>没有发现问题：这些选择适用于该设备和框架。</translation>
     </message>
 </context>
 <context>

@@ -44,17 +44,19 @@ from PySide6.QtWidgets import QApplication
 
 app = QApplication(sys.argv[:1])
 gaps, phase = [], ["idle"]
-last = [time.perf_counter(), time.thread_time()]
+last = [time.perf_counter(), time.thread_time(), "idle"]
 
 def tick():
+    # A gap counts in the phase it began in (a block run just before the phase changed is its).
     now, cpu = time.perf_counter(), time.thread_time()
-    gaps.append((phase[0], (now - last[0]) * 1000, (cpu - last[1]) * 1000))
-    last[0], last[1] = now, cpu
+    gaps.append((last[2], (now - last[0]) * 1000, (cpu - last[1]) * 1000, wizard_page[0]))
+    last[0], last[1], last[2] = now, cpu, phase[0]
 
 timer = QTimer()
 timer.setInterval(5)
 timer.timeout.connect(tick)
 result = {}
+wizard_page = [""]  # the page shown when a gap began
 
 def make_window():
     timer.stop()
@@ -71,7 +73,7 @@ def make_window():
     def painted():
         result["first_paint_ms"] = (time.perf_counter() - T0) * 1000
         phase[0] = "building"
-        last[0], last[1] = time.perf_counter(), time.thread_time()
+        last[0], last[1], last[2] = time.perf_counter(), time.thread_time(), "building"
         timer.start()
         started = time.perf_counter()
 
@@ -89,6 +91,7 @@ def make_window():
                 QTimer.singleShot(200, finish)
                 return
             wizard.next()
+            wizard_page[0] = wizard.currentPage().objectName()
             QTimer.singleShot(60, visit)  # the page is shown and painted meanwhile
 
         QTimer.singleShot(0, wait_built)
@@ -102,10 +105,11 @@ def finish():
     wizard.shutdown()
     out = {k: v for k, v in result.items()}
     for name in ("idle", "building", "visiting"):
-        values = [g for p, g, _c in gaps if p == name]
-        cpu = [c for p, _g, c in gaps if p == name]
-        out[name] = {"ticks": len(values), "max": max(values) if values else 0.0,
-                     "median": statistics.median(values) if values else 0.0, "cpu": max(cpu) if cpu else 0.0}
+        mine = [(g, c, page) for p, g, c, page in gaps if p == name]
+        busiest = max(mine, key=lambda m: m[1]) if mine else (0.0, 0.0, "")
+        out[name] = {"ticks": len(mine), "max": max(m[0] for m in mine) if mine else 0.0,
+                     "median": statistics.median(m[0] for m in mine) if mine else 0.0, "cpu": busiest[1],
+                     "cpu_page": busiest[2]}
     print(json.dumps(out), flush=True)
     app.exit(0)
 
@@ -177,7 +181,8 @@ def main(argv: list[str] | None = None) -> int:
         for phase in ("building", "visiting"):
             print(f"  longest stall while {phase}: median {median(phase, 'max'):.1f} ms (runs: "
                   f"{', '.join(format(r[phase]['max'], '.0f') for r in runs)}); GUI-thread CPU in the busiest gap: "
-                  f"median {median(phase, 'cpu'):.1f} ms (runs: {', '.join(format(r[phase]['cpu'], '.0f') for r in runs)})")
+                  f"median {median(phase, 'cpu'):.1f} ms (runs: {', '.join(format(r[phase]['cpu'], '.0f') for r in runs)})"
+                  + (f"; it began on {', '.join(sorted({r[phase]['cpu_page'] for r in runs}))}" if phase == "visiting" else ""))
         print(f"  idle event loop: longest gap median {idle:.1f} ms; worst stall of all runs {worst:.1f} ms "
               f"= {worst / max(idle, 1e-9):.1f}x the idle one; goal <= {GOAL_MS:.0f} ms: "
               f"{'met' if worst <= GOAL_MS else 'NOT met'}")

@@ -1,7 +1,7 @@
 """Page 4 (`exportPage`): the current choices as a snippet or file, ready to paste or save.
 
-The preview (`exportPreview`) is app.io.exporters.export_text of the current Profile, regenerated
-on every change (never cached: PyTorch selector's stale-command pitfall); the formats offered
+The preview (`exportPreview`, ui.pages.export_preview) is app.io.exporters.export_text of the
+current Profile, regenerated on every change; the formats offered
 (`exportFormatCombo`, item data = the CLI's FORMAT id) are those the framework takes (catalog
 `frameworks[fid].exports`). "Only my changes" is the exporters' changed_only mode. The findings
 of the current choices (app.io.exporters.check_choices and the export's own) are listed with their
@@ -14,28 +14,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from html import escape
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from cann_config.app.findings import Finding, sort_findings
+from cann_config.app.findings import Finding
 from cann_config.app.i18n import pick
 from cann_config.ui import dialogs, settings
 from cann_config.ui.controller import WizardController
-from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
 from cann_config.ui.pages.base import WizardPage
-from cann_config.ui.qtprops import USER_ROLE, set_foreground, vertical_splitter
 from PySide6.QtCore import Signal
-from PySide6.QtGui import QFont, QGuiApplication
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QHBoxLayout,
-    QLabel,
-    QListWidget,
-    QListWidgetItem,
-    QPlainTextEdit,
-    QPushButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from cann_config.app.io.exporters import ExportResult
+    from cann_config.ui.pages.export_preview import ExportPreview
 
 
 class ExportPage(WizardPage):
@@ -45,14 +37,13 @@ class ExportPage(WizardPage):
     def __init__(self, controller: WizardController, parent: QWidget | None = None):
         super().__init__(controller, parent)
         self.setObjectName("exportPage")
-        self.result = None  # the last app.io.exporters.ExportResult shown
-        self.findings: list[Finding] = []
+        self.preview_panel: ExportPreview
         self._status_text: Callable[[], str] | None = None  # said again after a language switch
 
     def build(self) -> None:
-        # The page's own imports, made when it is built (this module is imported before the
-        # first paint); the preview's exporters are imported by its first regeneration.
-        from cann_config.ui.highlighter import PreviewHighlighter
+        # The preview, the exporters and the writers are imported when the page is built: this
+        # module is imported before the first paint.
+        from cann_config.ui.pages.export_preview import ExportPreview
 
         controller = self.controller
         layout = QVBoxLayout(self)
@@ -71,22 +62,9 @@ class ExportPage(WizardPage):
         top.addWidget(self.changed_only)
         layout.addLayout(top)
 
-        splitter = vertical_splitter(self)
-        self.preview = QPlainTextEdit(splitter)
-        self.preview.setObjectName("exportPreview")
-        self.preview.setReadOnly(True)
-        self.preview.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.preview.setTabChangesFocus(True)
-        mono = QFont("monospace")
-        mono.setStyleHint(QFont.StyleHint.TypeWriter)
-        self.preview.setFont(mono)
-        self.highlighter = PreviewHighlighter(self.preview.document())
-        self.findings_list = QListWidget(splitter)
-        self.findings_list.setObjectName("findingsList")
-        self.findings_list.setWordWrap(True)
-        splitter.setStretchFactor(0, 4)
-        splitter.setStretchFactor(1, 1)
-        layout.addWidget(splitter, 1)
+        self.preview_panel = ExportPreview(self)
+        self.preview = self.preview_panel.preview
+        layout.addWidget(self.preview_panel, 1)
 
         buttons = QHBoxLayout()
         self.copy_button = QPushButton(self)
@@ -179,44 +157,21 @@ class ExportPage(WizardPage):
         """Export the current Profile again and show it with its findings (on every change)."""
         if not self.built:
             return
-        from cann_config.app.io.exporters import PYTHON_FORMATS, SHELL_FORMATS, check_choices, export_text
-
         c = self.controller
         self._last_preferred = c.preferred_format
         fmt = self.current_format()
         if fmt is None:
             return
-        result = export_text(c.profile, fmt, changed_only=self.changed_only.isChecked(),
-                             existing_ini=c.ini if fmt == "op-cache-ini" else None)
-        self.result = result
-        language = ("python" if fmt in PYTHON_FORMATS else "shell" if fmt in SHELL_FORMATS
-                    else "ini" if fmt == "op-cache-ini" else "json")
-        self.highlighter.set_language(language)
-        scroll = self.preview.verticalScrollBar().value()
-        if self.preview.toPlainText() != result.text:
-            self.preview.setPlainText(result.text)
-            self.preview.verticalScrollBar().setValue(scroll)
-        seen = set()
-        findings = []
-        for finding in sort_findings(list(check_choices(c.profile)) + list(result.findings)):
-            key = (finding.severity, finding.code, finding.message())
-            if key not in seen:
-                seen.add(key)
-                findings.append(finding)
-        self.findings = findings
-        self.findings_list.clear()
-        for finding in findings:
-            where = finding.where()
-            text = f"{severity_prefix(finding.severity)} {finding.message()}" + (f"  ({where})" if where else "")
-            fix = finding.fix_text()
-            if fix:
-                text += "\n  → " + fix
-            item = QListWidgetItem(text, self.findings_list)
-            set_foreground(item, SEVERITY_COLOURS.get(finding.severity, "#000"))
-            item.setData(USER_ROLE, finding.code)
-        if not findings:
-            QListWidgetItem(self.tr("No findings: these choices are fine for this device and framework."),
-                            self.findings_list)
+        self.preview_panel.show_export(c.profile, fmt, changed_only=self.changed_only.isChecked(), existing_ini=c.ini)
+
+    @property
+    def result(self) -> ExportResult | None:
+        """The export shown (app.io.exporters.ExportResult), None before the page is built."""
+        return self.preview_panel.result if self.built else None
+
+    @property
+    def findings(self) -> list[Finding]:
+        return self.preview_panel.findings if self.built else []
 
     # -- copy and save --------------------------------------------------------------------------
 
@@ -232,8 +187,6 @@ class ExportPage(WizardPage):
                 "profile": "cann-config-profile.json"}.get(fmt, "export.txt")
 
     def save(self) -> bool:
-        from cann_config.ui.fileio import write_bytes_atomically
-
         fmt = self.current_format()
         self.regenerate()
         if self.result is None:
@@ -245,13 +198,7 @@ class ExportPage(WizardPage):
         target = Path(path)
         c = self.controller
         try:
-            if fmt == "op-cache-ini" and c.ini is not None and c.ini_path is not None and \
-                    target.resolve() == Path(c.ini_path).resolve():
-                from cann_config.app.opcache.ini import save_op_cache_ini
-
-                save_op_cache_ini(target, self.result.data, c.ini.original)
-            else:
-                write_bytes_atomically(target, self.result.data)
+            self.preview_panel.write_to(target, fmt, edited_ini=c.ini, edited_ini_path=c.ini_path)
         except Exception as exc:  # noqa: BLE001 - any refusal is shown, never silent
             message = str(exc) if not isinstance(exc, OSError) else f"{target}: {exc.strerror or exc}"
             self._set_status(lambda: self.tr("Not saved: %1").replace("%1", message))

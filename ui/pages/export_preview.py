@@ -1,0 +1,96 @@
+"""The export page's preview (`exportPreview`) and its findings (`findingsList`), and the write
+of what it shows.
+
+The preview is app.io.exporters.export_text of the current Profile, regenerated on every change
+(never cached: PyTorch selector's stale-command pitfall), coloured by the highlighter; the
+findings are app.io.exporters.check_choices and the export's own, each with its severity and
+fix. An op_cache.ini export saved over the op_cache.ini being edited goes through
+app.opcache.ini's save, which refuses a file changed on disk since it was read; anything else is
+written atomically. This module is imported when the export page is built, not before the
+window's first paint.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cann_config.app.findings import Finding, sort_findings
+from cann_config.app.io.exporters import PYTHON_FORMATS, SHELL_FORMATS, ExportResult, check_choices, export_text
+from cann_config.app.opcache.ini import save_op_cache_ini
+from cann_config.app.profile import Profile
+from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
+from cann_config.ui.fileio import write_bytes_atomically
+from cann_config.ui.highlighter import PreviewHighlighter
+from cann_config.ui.qtprops import USER_ROLE, set_foreground, vertical_splitter
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QListWidget, QListWidgetItem, QPlainTextEdit, QVBoxLayout, QWidget
+
+
+class ExportPreview(QWidget):
+    """The exported text above, the findings about it below (a splitter between them)."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.result: ExportResult | None = None  # the export shown
+        self.findings: list[Finding] = []
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        splitter = vertical_splitter(self)
+        self.preview = QPlainTextEdit(splitter)
+        self.preview.setObjectName("exportPreview")
+        self.preview.setReadOnly(True)
+        self.preview.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.preview.setTabChangesFocus(True)
+        mono = QFont("monospace")
+        mono.setStyleHint(QFont.StyleHint.TypeWriter)
+        self.preview.setFont(mono)
+        self.highlighter = PreviewHighlighter(self.preview.document())
+        self.findings_list = QListWidget(splitter)
+        self.findings_list.setObjectName("findingsList")
+        self.findings_list.setWordWrap(True)
+        splitter.setStretchFactor(0, 4)
+        splitter.setStretchFactor(1, 1)
+        layout.addWidget(splitter)
+
+    def show_export(self, profile: Profile, fmt: str, *, changed_only: bool, existing_ini: object = None) -> None:
+        """Export `profile` as `fmt` and show it with its findings."""
+        result = export_text(profile, fmt, changed_only=changed_only,
+                             existing_ini=existing_ini if fmt == "op-cache-ini" else None)
+        self.result = result
+        language = ("python" if fmt in PYTHON_FORMATS else "shell" if fmt in SHELL_FORMATS
+                    else "ini" if fmt == "op-cache-ini" else "json")
+        self.highlighter.set_language(language)
+        scroll = self.preview.verticalScrollBar().value()
+        if self.preview.toPlainText() != result.text:
+            self.preview.setPlainText(result.text)
+            self.preview.verticalScrollBar().setValue(scroll)
+        seen = set()
+        findings = []
+        for finding in sort_findings(list(check_choices(profile)) + list(result.findings)):
+            key = (finding.severity, finding.code, finding.message())
+            if key not in seen:
+                seen.add(key)
+                findings.append(finding)
+        self.findings = findings
+        self.findings_list.clear()
+        for finding in findings:
+            where = finding.where()
+            text = f"{severity_prefix(finding.severity)} {finding.message()}" + (f"  ({where})" if where else "")
+            fix = finding.fix_text()
+            if fix:
+                text += "\n  → " + fix
+            item = QListWidgetItem(text, self.findings_list)
+            set_foreground(item, SEVERITY_COLOURS.get(finding.severity, "#000"))
+            item.setData(USER_ROLE, finding.code)
+        if not findings:
+            QListWidgetItem(self.tr("No findings: these choices are fine for this device and framework."),
+                            self.findings_list)
+
+    def write_to(self, target: Path, fmt: str, *, edited_ini: object = None, edited_ini_path: Path | None = None) -> None:
+        """Write the export shown to `target` (raises OSError, InputError or FileChangedError)."""
+        assert self.result is not None
+        if fmt == "op-cache-ini" and edited_ini is not None and edited_ini_path is not None and \
+                target.resolve() == Path(edited_ini_path).resolve():
+            save_op_cache_ini(target, self.result.data, edited_ini.original)  # type: ignore[attr-defined]
+        else:
+            write_bytes_atomically(target, self.result.data)
