@@ -219,7 +219,7 @@ def parse_alloc_conf(text: str, *, variable: str = VARIABLE, file: str | None = 
                                                  token=tokens[i], **where))
                 break
             i += 1
-    present = {options[k].id for k in out.keys if k in options}
+    present = set(out.values)  # the keys that were read (a refused value is reported once)
     out.findings += check_alloc_values(out.values, file=file, line=line, present=present)
     return out
 

@@ -28,6 +28,9 @@ def option_to_json(option: Option) -> dict[str, Any]:
         "unit": option.unit or None,
         "min": option.min,
         "max": option.max,
+        "min_exclusive": option.min_exclusive,
+        "max_exclusive": option.max_exclusive,
+        "requires": dict(option.requires),
         "advanced": option.advanced,
         "documented": option.documented,
         "title": dict(option.title),
@@ -47,6 +50,7 @@ def option_to_json(option: Option) -> dict[str, Any]:
             "acl": t.acl,
             "env": dict(t.env),
             "ini": t.ini,
+            "alloc_conf": t.alloc_conf,
         },
         "legacy_env": option.legacy_env,
         "sources": list(option.sources),
@@ -87,7 +91,8 @@ def format_table(catalog: Catalog, lang: str | None = None) -> str:
         facts = [_label("cli-options-type", lang, type=kind),
                  _label("cli-options-default", lang, value=_shown(option.default))]
         if option.min is not None or option.max is not None:
-            facts.append(_label("cli-options-range", lang, min=option.min, max=option.max))
+            facts.append(_label("cli-options-range", lang, min=option.min, max=option.max,
+                                open="(" if option.min_exclusive else "[", close=")" if option.max_exclusive else "]"))
         overrides = [f"{fid}: {_shown(f.defaults[option.id])}" for fid, f in catalog.frameworks.items()
                      if option.id in f.defaults]
         if overrides:
@@ -97,6 +102,11 @@ def format_table(catalog: Catalog, lang: str | None = None) -> str:
             lines.append(f"    {_shown(v.value):>15}  {pick(v.text, lang)}")
         if option.series is not None:
             lines.append("    " + _label("cli-options-devices", lang, series=", ".join(option.series)))
+        if option.requires:
+            from cann_config.app.catalog import REQUIREMENT_NAMES
+
+            needs = ", ".join(f"{REQUIREMENT_NAMES[key]} >= {version}" for key, version in option.requires.items())
+            lines.append("    " + _label("cli-options-requires", lang, needs=needs))
         for note in option.notes:
             lines.append(f"    ! {pick(note.text, lang)}")
         blocks.append("\n".join(lines))

@@ -159,3 +159,61 @@ def test_loader_names_unknown_framework_option():
     text = _shipped_text().replace('exports = ["tf2"', 'options2 = 1\nexports = ["tf2"', 1)
     with pytest.raises(CatalogError, match="frameworks.tf2: unknown key"):
         parse_catalog(text, "x.toml")
+
+
+def test_torch_npu_allocator_options_match_torch_npus_rules(catalog):
+    """PYTORCH_NPU_ALLOC_CONF keys (torch_npu docs and NPUAllocatorConfig.cpp), declared once here."""
+    keys = {oid: catalog.option(oid).targets.alloc_conf for oid in OPTION_IDS if oid.startswith("npu_alloc_")}
+    assert keys == {"npu_alloc_expandable_segments": "expandable_segments",
+                    "npu_alloc_max_split_size_mb": "max_split_size_mb",
+                    "npu_alloc_garbage_collection_threshold": "garbage_collection_threshold",
+                    "npu_alloc_page_size": "page_size", "npu_alloc_base_addr_aligned_kb": "base_addr_aligned_kb"}
+    pytorch = catalog.frameworks["pytorch"]
+    assert set(keys) <= set(pytorch.options) and pytorch.exports[0] == "torch-npu"
+    for fid, framework in catalog.frameworks.items():
+        if fid != "pytorch":
+            assert not set(keys) & set(framework.options)
+    expandable = catalog.option("npu_alloc_expandable_segments")
+    assert (expandable.type, expandable.default, expandable.allowed_values()) == ("bool", False, (False, True))
+    assert expandable.requires == {"driver": "23.0.0"}
+    split = catalog.option("npu_alloc_max_split_size_mb")
+    assert (split.type, split.default, split.unset_default) == ("int", "", True)
+    assert split.check(20) is not None and split.check(21) is None and split.check("") is None
+    gc = catalog.option("npu_alloc_garbage_collection_threshold")
+    assert gc.type == "float" and gc.check(0.0) and gc.check(1.0) and gc.check(0.5) is None and gc.check(True)
+    page = catalog.option("npu_alloc_page_size")
+    assert page.allowed_values() == ("", "1g") and set(page.series) == {"atlas-a2", "atlas-a3"}
+    assert page.requires == {"driver": "25.0.RC1", "cann": "8.1.RC1"}
+    assert any(n.values == ("1g",) and "training" in n.text["en"] for n in page.notes)
+    base = catalog.option("npu_alloc_base_addr_aligned_kb")
+    assert (base.default, base.min, base.max) == (16, 0, 16)
+    for oid in keys:
+        option = catalog.option(oid)
+        # Every value, including "not set", is documented in both languages.
+        assert option.value_doc(option.default) is not None, oid
+        assert "TorchNPU" not in option.describe("en") or option.requires.get("torch_npu")
+
+
+@pytest.mark.parametrize("option_id,text,expected", [
+    ("npu_alloc_expandable_segments", "TRUE", True),
+    ("npu_alloc_expandable_segments", "false", False),
+    ("npu_alloc_max_split_size_mb", "unset", ""),
+    ("npu_alloc_max_split_size_mb", "", ""),
+    ("npu_alloc_max_split_size_mb", "512", 512),
+    ("npu_alloc_garbage_collection_threshold", "0.6", 0.6),
+    ("npu_alloc_garbage_collection_threshold", ".25", 0.25),
+    ("npu_alloc_page_size", "1g", "1g"),
+])
+def test_parse_accepts_the_allocator_values(catalog, option_id, text, expected):
+    value = catalog.option(option_id).parse(text)
+    assert value == expected and type(value) is type(expected)
+
+
+@pytest.mark.parametrize("option_id,text", [
+    ("npu_alloc_expandable_segments", "1"), ("npu_alloc_max_split_size_mb", "20"),
+    ("npu_alloc_garbage_collection_threshold", "1"), ("npu_alloc_garbage_collection_threshold", "nan"),
+    ("npu_alloc_page_size", "2m"), ("npu_alloc_base_addr_aligned_kb", "17"), ("npu_alloc_base_addr_aligned_kb", "unset"),
+])
+def test_parse_refuses_what_torch_npu_refuses(catalog, option_id, text):
+    with pytest.raises(ValueError):
+        catalog.option(option_id).parse(text)

@@ -1,6 +1,6 @@
 """What the stand-in CANN modules were given, for the export tests to compare with the Profile.
 
-The stand-ins (tensorflow, npu_bridge, npu_device in this folder) register every object a
+The stand-ins (tensorflow, npu_bridge, npu_device, torch, torch_npu in this folder) register every object a
 snippet creates here; `run_snippets.py` turns them into JSON once the snippet has finished, so
 the record shows the objects' final state (a ConfigProto is filled in after it is created).
 """

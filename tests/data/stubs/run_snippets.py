@@ -8,12 +8,13 @@ the objects it created, the events (npu.open()) it caused and the plain data it 
 """
 
 import json
+import os
 import runpy
 import sys
 
 import _stub_record
 
-STUB_PACKAGES = ("tensorflow", "npu_bridge", "npu_device")
+STUB_PACKAGES = ("tensorflow", "npu_bridge", "npu_device", "torch", "torch_npu")
 
 
 def _fresh_modules():
@@ -27,10 +28,14 @@ def run(path):
     _fresh_modules()
     error = None
     names = {}
+    environ = dict(os.environ)  # a snippet's os.environ assignments must not reach the next one
     try:
         names = runpy.run_path(path, run_name="__main__")
     except Exception as exc:  # the test wants to see the snippet's error, whatever it is
         error = f"{type(exc).__name__}: {exc}"
+    finally:
+        os.environ.clear()
+        os.environ.update(environ)
     return {
         "file": path,
         "error": error,
