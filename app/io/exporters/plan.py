@@ -178,18 +178,6 @@ def _allocator_rules(profile: Profile, catalog: Catalog, choices: list[_Choice],
         choices = [_Choice(c.option, c.value, c.default, dict(conflict.text), c.device_note)
                    if c.option.id in clashing else c for c in choices]
     return choices, findings
-    present = set(usable)
-    for finding in check_alloc_values(usable, present=present):
-        findings.append(finding)
-        if finding.severity != "error":
-            continue
-        # The keys that clash with expandable_segments:True are the ones left out.
-        for index, choice in enumerate(choices):
-            if choice.option.id in usable and choice.option.targets.alloc_conf in finding.message("en").split(
-                    " cannot be combined with ")[-1]:
-                choices[index] = _Choice(choice.option, choice.value, choice.default, dict(finding.text),
-                                         choice.device_note)
-    return choices, findings
 
 
 def _encodable(value: str) -> bool:
