@@ -42,7 +42,7 @@ def create_wizard(device: DeviceInfo | str | None = None, profile: Profile | str
     Raises InputError for a profile, op_cache.ini or support bundle that cannot be read,
     ValueError for a device string that is neither a SoC version nor a series id.
     """
-    from cann_config.app.device.table import DeviceInfo, device_from_choice
+    from cann_config.app.device.table import DeviceInfo, DeviceOrigin, device_from_choice
     from cann_config.app.profile import Profile, load_profile
     from cann_config.ui.controller import WizardController
     from cann_config.ui.wizard import ConfigWizard
@@ -58,19 +58,19 @@ def create_wizard(device: DeviceInfo | str | None = None, profile: Profile | str
         from dataclasses import replace
 
         start = replace(start, framework=framework)
-    origin = "none"
+    origin = DeviceOrigin.NONE
     info: DeviceInfo | None = None
     if isinstance(device, DeviceInfo):
-        info, origin = device, "given"
+        info, origin = device, DeviceOrigin.GIVEN
     elif isinstance(device, str):
-        info, origin = device_from_choice(device, source="manual"), "manual"
+        info, origin = device_from_choice(device, source="manual"), DeviceOrigin.MANUAL
     elif start.device:
-        info, origin = start.device_info(), "profile"
+        info, origin = start.device_info(), DeviceOrigin.PROFILE
     if info is not None:
         start = Profile(framework=start.framework, device=info.soc_version or info.series, options=start.options)
     controller = WizardController(start, info, origin)
     if bundle is not None:
-        controller.open_bundle(bundle, keep_device=info is not None and origin != "profile",
+        controller.open_bundle(bundle, keep_device=info is not None and origin != DeviceOrigin.PROFILE,
                                choices=start if profile is not None else None)
     if ini is not None:
         from cann_config.app.opcache.ini import read_op_cache_ini

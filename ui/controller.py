@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from cann_config.app.catalog import Catalog, Option, Value, load_catalog
-from cann_config.app.device.table import DeviceInfo, device_from_choice
+from cann_config.app.device.table import DeviceInfo, DeviceOrigin, device_from_choice
 from cann_config.app.findings import Finding
 from cann_config.app.profile import Profile
 from PySide6.QtCore import QObject, Signal
@@ -35,12 +35,11 @@ class WizardController(QObject):
     bundleChanged = Signal()
 
     def __init__(self, profile: Profile | None = None, device: DeviceInfo | None = None,
-                 device_origin: str = "none", parent: QObject | None = None):
+                 device_origin: DeviceOrigin = DeviceOrigin.NONE, parent: QObject | None = None):
         super().__init__(parent)
         self.catalog: Catalog = load_catalog()
         self._profile = profile or Profile()
         self._device = device
-        # "none", "detected", "manual", "command-line", "profile", "npu-smi", "bundle"
         self.device_origin = device_origin
         self.detected: Any = None  # app.device.hostprobe.HostProbe once detection has finished
         self.detection_state = "idle"  # "idle", "running", "done", "failed"
@@ -114,10 +113,10 @@ class WizardController(QObject):
     def device(self) -> DeviceInfo | None:
         return self._device
 
-    def set_device(self, device: DeviceInfo | None, origin: str) -> None:
+    def set_device(self, device: DeviceInfo | None, origin: DeviceOrigin) -> None:
         """Use `device` for availability and exports; `origin` says how it became known."""
         self._device = device
-        self.device_origin = origin if device is not None else "none"
+        self.device_origin = origin if device is not None else DeviceOrigin.NONE
         self._availability.clear()
         choice = None
         if device is not None:
@@ -130,7 +129,7 @@ class WizardController(QObject):
 
     def set_device_choice(self, choice: str) -> None:
         """A SoC string or a series id chosen by hand (raises ValueError when it is neither)."""
-        self.set_device(device_from_choice(choice, source="manual"), "manual")
+        self.set_device(device_from_choice(choice, source="manual"), DeviceOrigin.MANUAL)
 
     def set_detection(self, state: str, probe: Any = None, error: str = "") -> None:
         self.detection_state = state
@@ -201,7 +200,7 @@ class WizardController(QObject):
         self.imported_findings = []
         if not keep_device:
             known = bundle.device.soc_version or bundle.device.series
-            self.set_device(bundle.device if known else None, "bundle")
+            self.set_device(bundle.device if known else None, DeviceOrigin.BUNDLE)
         if choices is None:
             choices = suggested_profile(self.bundle_diagnosis(), [])
         self.set_profile(replace(choices, framework=self._profile.framework, device=self._profile.device), dirty=False)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from cann_config.app.device.table import DeviceOrigin
 from cann_config.app.io.envfile import load_env_file
 from cann_config.app.io.importers import (
     ImportedSettings,
@@ -48,7 +49,7 @@ def import_file(controller: WizardController, path: str, kind: str) -> None:
     if kind == "profile":
         profile = load_profile(p)
         if profile.device:
-            controller.set_device(profile.device_info(), "profile")
+            controller.set_device(profile.device_info(), DeviceOrigin.PROFILE)
         controller.set_profile(profile)
         controller.add_imported(str(p), [])
     elif kind == "ini":

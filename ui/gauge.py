@@ -25,9 +25,6 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 # alignment enums, so the methods that paint import `Qt` themselves: Python's view of the Qt
 # namespace is built when the gauge is first drawn, not while the page is built (ui/qtprops.py).
 
-MIB = 1024 * 1024  # CANN's MB (SIZE_MB_UNIT = 1048576)
-
-
 translate = QCoreApplication.translate
 
 

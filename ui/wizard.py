@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cann_config.app.device.table import DeviceOrigin
 from cann_config.app.errors import InputError
 from cann_config.app.i18n import current_language
 from cann_config.ui import dialogs, settings
@@ -286,9 +287,9 @@ class ConfigWizard(QWizard):
         c = self.controller
         c.set_detection("done", probe)
         device = getattr(probe, "device", None)
-        if c.device_origin in ("none", "detected") and c.bundle is None:  # a bundle's host is not this one
+        if c.device_origin in (DeviceOrigin.NONE, DeviceOrigin.DETECTED) and c.bundle is None:  # a bundle's host is not this one
             known = device is not None and (device.soc_version or device.series)
-            c.set_device(device if known else None, "detected" if known else "none")
+            c.set_device(device if known else None, DeviceOrigin.DETECTED if known else DeviceOrigin.NONE)
 
     def _detection_failed(self, message: str) -> None:
         self.controller.set_detection("failed", None, message)
@@ -304,7 +305,7 @@ class ConfigWizard(QWizard):
         except InputError as exc:
             dialogs.show_error(self, self.tr("Not npu-smi output"), str(exc))
             return
-        self.controller.set_device(device, "npu-smi")
+        self.controller.set_device(device, DeviceOrigin.NPU_SMI)
 
     def paste_npu_smi(self) -> None:
         from cann_config.ui.npusmi_dialog import NpuSmiDialog

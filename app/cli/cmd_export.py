@@ -133,6 +133,7 @@ def run(args: argparse.Namespace) -> int:
         if len(versions) < 2:
             raise InputError.from_code("export-error-versions-not-found")
     result = export_text(profile, fmt, changed_only=args.changed_only, existing_ini=existing, ini_versions=versions,
+                         environ=os.environ,
                          device=device)
     for finding in sort_findings(result.findings):
         if finding.severity in ("error", "warning"):

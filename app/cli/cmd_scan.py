@@ -38,11 +38,11 @@ from cann_config.app.errors import InputError
 from cann_config.app.findings import Finding, has_errors, make_finding, sort_findings
 from cann_config.app.i18n import current_language, pick
 from cann_config.app.opcache.cachedir import INI_NAME, kernel_cache_of
-from cann_config.app.opcache.cleanup import SIZE_MB_UNIT, CleanupPrediction, cache_findings, predict_cleanup
+from cann_config.app.opcache.cleanup import CleanupPrediction, cache_findings, predict_cleanup
 from cann_config.app.opcache.ini import read_op_cache_ini
 from cann_config.app.opcache.resolution import Effective, resolve_settings
 from cann_config.app.opcache.scanner import CacheUsage, ScanProgress, scan_cache
-from cann_config.app.units import human_bytes
+from cann_config.app.units import CANN_MB, human_bytes
 
 MAX_SIZE = "max_op_cache_size"
 REMAIN_RATIO = "remain_cache_size_ratio"
@@ -180,12 +180,12 @@ def _limit_findings(resolution_findings: list[Finding], ini_findings: list[Findi
 
 def _limits_json(max_e: Effective, ratio_e: Effective, lang: str) -> dict[str, Any]:
     ageing = max_e.value != -1
-    max_bytes = int(max_e.value) * SIZE_MB_UNIT if ageing else None
+    max_bytes = int(max_e.value) * CANN_MB if ageing else None
     return {
         MAX_SIZE: max_e.to_json(lang),
         REMAIN_RATIO: ratio_e.to_json(lang),
         "ageing": ageing,
-        "mb_bytes": SIZE_MB_UNIT,
+        "mb_bytes": CANN_MB,
         "max_bytes": max_bytes,
         "keep_threshold_bytes": max_bytes * int(ratio_e.value) // 100 if max_bytes is not None else None,
     }
@@ -258,7 +258,7 @@ def report_text(kernel_cache: Path, dir_how: str, usage: CacheUsage | None,
     if max_e.value == -1:
         lines.append(_label("scan-label-limit-off", lang, max_source=_limit_source(max_e)))
     else:
-        max_bytes = int(max_e.value) * SIZE_MB_UNIT
+        max_bytes = int(max_e.value) * CANN_MB
         lines.append(_label("scan-label-limit", lang, limit=human_bytes(max_bytes), max_mb=max_e.value,
                             max_source=_limit_source(max_e), keep=human_bytes(max_bytes * int(ratio_e.value) // 100),
                             ratio=ratio_e.value, ratio_source=_limit_source(ratio_e)))

@@ -12,6 +12,7 @@ import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import Enum
 from functools import lru_cache
 from typing import Any
 
@@ -64,10 +65,6 @@ class DeviceTable:
                     return SeriesMatch(s, inferred)
         return None
 
-    def all_socs(self) -> list[str]:
-        """Every SoC string the table names, in series order (for a chooser)."""
-        return [soc for sid in self.order for soc in self.series[sid].socs + self.series[sid].inferred_socs]
-
 
 def parse_device_table(text: str, source: str = "devices.toml") -> DeviceTable:
     try:
@@ -111,6 +108,22 @@ class NpuChip:
 
     def to_json(self) -> dict[str, Any]:
         return {"npu": self.npu, "chip": self.chip, "soc_version": self.soc_version}
+
+
+class DeviceOrigin(str, Enum):
+    """How the wizard came to know the device the settings are for.
+
+    The device page decides by it whether detecting this host may replace the device (only
+    NONE and DETECTED may be replaced) and how the banner words it.
+    """
+
+    NONE = "none"  # nothing known yet
+    DETECTED = "detected"  # npu-smi run on this host (in a worker)
+    NPU_SMI = "npu-smi"  # npu-smi output the user pasted or opened
+    MANUAL = "manual"  # a SoC or series chosen by hand: the device list, or `gui --device`
+    GIVEN = "given"  # a DeviceInfo handed to create_wizard by its caller
+    PROFILE = "profile"  # the device a profile names
+    BUNDLE = "bundle"  # the customer's host a support bundle describes
 
 
 @dataclass(frozen=True)

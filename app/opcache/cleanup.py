@@ -9,7 +9,7 @@ hicann/ge `te_cache_space_manager.cc` `CacheSpaceInitialize`, `DelCacheFileByAcc
 - ageing is off when `max_op_cache_size` is -1; otherwise cleaning triggers when the SoC dir's
   size is >= max. The size is CANN's own measure, `SocUsage.cann_bytes` (regular files'
   `st_size`, every hard-link name, directories not counted; `TeFileUtils::GetDirectorySize`),
-  not du's, and max is in MiB: `SIZE_MB_UNIT = 1048576` in the source, so "500 MB" is
+  not du's, and max is in MiB: `SIZE_MB_UNIT = 1048576` in the source (app.units.CANN_MB), so "500 MB" is
   500 x 1024 x 1024 bytes;
 - CANN then deletes `size - max x ratio / 100` bytes (C integer arithmetic: the division
   truncates); `max x ratio / 100` is the keep threshold;
@@ -52,12 +52,11 @@ from typing import Any
 
 from cann_config.app.findings import Finding, make_finding
 from cann_config.app.opcache.scanner import CacheUsage, JsonEntry, SocUsage, nfs_lock_problem
-from cann_config.app.units import human_bytes
+from cann_config.app.units import CANN_MB, human_bytes
 
 AGEING_OFF = -1
-# te_cache_space_manager.cc: SIZE_MB_UNIT = 1048576 (MiB), PERCENT_UNIT = 100,
+# te_cache_space_manager.cc: SIZE_MB_UNIT = 1048576 (app.units.CANN_MB), PERCENT_UNIT = 100,
 # MIN_CACHE_AGING_TIME = 1800 (seconds), kPreCompileFileSuffix = "_pre.json".
-SIZE_MB_UNIT = 1048576
 PERCENT_UNIT = 100
 MIN_CACHE_AGING_SECONDS = 1800
 PRE_JSON_SUFFIX = "_pre.json"
@@ -279,7 +278,7 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
     if max_mb == AGEING_OFF:
         return CleanupPrediction(soc.name, max_mb, ratio, used, ageing=False, max_bytes=None,
                                  keep_threshold_bytes=None, triggers=False, target_bytes=0)
-    max_bytes = max_mb * SIZE_MB_UNIT
+    max_bytes = max_mb * CANN_MB
     keep = max_bytes * ratio // PERCENT_UNIT
     if used < max_bytes:
         return CleanupPrediction(soc.name, max_mb, ratio, used, ageing=True, max_bytes=max_bytes,
@@ -349,8 +348,8 @@ def cache_findings(usage: CacheUsage, predictions: Mapping[str, CleanupPredictio
     where = str(usage.kernel_cache)
     if usage.stopped:
         found.append(make_finding("scan-stopped", file=where, files=usage.files))
-    if max_mb != AGEING_OFF and usage.free_bytes is not None and max_mb * SIZE_MB_UNIT > usage.free_bytes:
-        found.append(make_finding("scan-limit-above-free", file=where, limit=human_bytes(max_mb * SIZE_MB_UNIT),
+    if max_mb != AGEING_OFF and usage.free_bytes is not None and max_mb * CANN_MB > usage.free_bytes:
+        found.append(make_finding("scan-limit-above-free", file=where, limit=human_bytes(max_mb * CANN_MB),
                                   max_mb=max_mb, free=human_bytes(usage.free_bytes)))
     problem = nfs_lock_problem(usage.mount)
     if problem is not None and usage.mount is not None:

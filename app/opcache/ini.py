@@ -251,11 +251,6 @@ class CannView:
         return "missing-versions"
 
 
-def _name_order(name: str) -> bytes:
-    # std::map<std::string, ...> orders keys bytewise.
-    return name.encode("utf-8", "surrogateescape")
-
-
 def emulate_cann(lines: Sequence[tuple[int, str]]) -> CannView:
     """Read `(line number, text)` pairs with CANN's rules."""
     blocks: list[CannBlock] = []

@@ -149,6 +149,15 @@ def c_atoi(text: str) -> tuple[int, bool, bool]:
     return number, True, match.end() != len(text)
 
 
+def size_in_range(key: str, number: int) -> bool:
+    """Whether CANN takes `number` for the op_cache.ini size `key`: max_op_cache_size is -1
+    (no ageing) or 1..INT_MAX MB, remain_cache_size_ratio 1..100 (the source accepts (0, 100]);
+    docs/cann/op-cache.md#size-limit-and-keep-ratio."""
+    if key == MAX_SIZE:
+        return not (number == 0 or number < AGEING_OFF or number > INT_MAX)
+    return 0 < number <= 100
+
+
 def _env_where(env_file: EnvFile | None, name: str) -> tuple[str | None, int | None]:
     if env_file is not None and name in env_file.values:
         return env_file.source, env_file.lines.get(name)
@@ -299,10 +308,10 @@ class _Resolver:
                 continue
             number = parsed.value
             assert number is not None
-            if entry.key == MAX_SIZE and (number == 0 or number < AGEING_OFF or number > INT_MAX):
+            if entry.key == MAX_SIZE and not size_in_range(MAX_SIZE, number):
                 self.add("cache-ini-max-invalid", src, entry.line, value=shown)
                 ok = False
-            elif entry.key == REMAIN_RATIO and not 0 < number <= 100:
+            elif entry.key == REMAIN_RATIO and not size_in_range(REMAIN_RATIO, number):
                 self.add("cache-ini-ratio-invalid", src, entry.line, value=shown)
                 ok = False
             elif parsed.prefix_only and "#" not in entry.value and entry.value[parsed.number_span[1]:].strip():
@@ -523,3 +532,61 @@ def resolve_settings(*, ini: OpCacheIni | None, environ: Mapping[str, str], prof
 
 
 __all__ = ["Effective", "Resolution", "Setting", "resolve_settings", "c_atoi", "SOURCES", "CACHE_OPTIONS"]
+
+
+# ---------------------------------------------------------------------------------------------
+# What a save of op_cache.ini writes
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IniEdit:
+    """The size keys a save writes into op_cache.ini, and what the user must know about them."""
+
+    changes: dict[str, Value]  # ini key -> value
+    findings: list[Finding]
+
+
+def plan_ini_edit(existing: OpCacheIni | None, chosen: Mapping[str, Value], environ: Mapping[str, str], *,
+                  file: str | None = None) -> IniEdit:
+    """Which size keys a save of op_cache.ini writes: the one decision `export op-cache-ini` and
+    the wizard's Save both call.
+
+    `chosen` are the size values the user chose (option id -> value); `existing` is the file as
+    read (None for a new one); `environ` the environment CANN runs with. CANN uses the file's
+    sizes only when both max_op_cache_size and remain_cache_size_ratio are valid, and otherwise
+    takes both from the environment or the defaults (docs/cann/op-cache.md#precedence,
+    `UpdateOpCacheSizeCfg`). So a save that writes one size also writes the other when the file
+    lacks a valid one, with the value CANN uses now (environment or default), and says so
+    (`cache-ini-size-filled`): without it, the value written would be ignored. A new file gets
+    both sizes (the choice, else the value CANN uses now); an existing file is left alone when
+    nothing is chosen.
+    """
+    catalog = load_catalog()
+    sizes = {o.id: o.targets.ini for o in catalog.options.values() if o.targets.ini in (MAX_SIZE, REMAIN_RATIO)}
+    picked = {oid: chosen[oid] for oid in sizes if oid in chosen}
+    if existing is not None and not picked:
+        return IniEdit({}, [])
+    in_use = resolve_settings(ini=existing, environ=environ).effective
+    in_file = existing.values_as_cann_reads() if existing is not None and existing.counts else {}
+    changes: dict[str, Value] = {}
+    findings: list[Finding] = []
+    for oid, key in sizes.items():
+        if oid in picked:
+            changes[key] = picked[oid]
+            continue
+        entry = in_file.get(key)
+        parsed = cann_stoi(entry.value) if entry is not None else None
+        if parsed is not None and parsed.value is not None and parsed.error is None \
+                and size_in_range(key, parsed.value):
+            continue  # the file's own value stays, and CANN can use it
+        now = in_use[oid]
+        changes[key] = now.value
+        if picked:
+            findings.append(make_finding("cache-ini-size-filled", file=file or _source_of(existing), key=key, value=now.value,
+                                         source=now.source, chosen=", ".join(sizes[o] for o in picked)))
+    return IniEdit(changes, findings)
+
+
+def _source_of(ini: OpCacheIni | None) -> str | None:
+    return ini.source if ini is not None else None

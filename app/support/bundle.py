@@ -127,7 +127,7 @@ from cann_config.app.opcache.scanner import nfs_lock_problem, scan_cache
 from cann_config.app.profile import Profile
 from cann_config.app.support.diagnosis import Diagnosis, diagnose
 from cann_config.app.support.report import suggested_profile
-from cann_config.app.units import human_bytes
+from cann_config.app.units import CANN_MB, human_bytes
 
 BUNDLE_FORMAT = "cann-config-bundle"
 BUNDLE_VERSION = 1
@@ -153,7 +153,6 @@ _TFPLUGIN_INFO = Path("tfplugin") / "latest" / "ascend_tfplugin_install.info"
 _TF_ADAPTER_DISTRIBUTIONS = (("npu_bridge", "npu_bridge_version"), ("npu_device", "npu_device_version"))
 _BOARD_COMMAND = re.compile(r"npu-smi info -t board -i ([0-9]{1,6})(?: -c ([0-9]{1,6}))?")
 _STDERR_SUFFIX = " [stderr]"
-MiB = 1048576  # CANN's MB (te_cache_space_manager.cc SIZE_MB_UNIT)
 
 
 @lru_cache(maxsize=1)
@@ -719,8 +718,8 @@ class Bundle:
                                       seconds=f"{cache.time_limit_seconds or 0:g}"))
         max_now = getattr(effective.get("max_op_cache_size"), "value", None)
         ratio_now = getattr(effective.get("remain_cache_size_ratio"), "value", None)
-        if _is_int(max_now) and max_now > 0 and cache.free_bytes is not None and max_now * MiB > cache.free_bytes:
-            found.append(make_finding("support-cache-limit-above-free", file=where, limit=_human(max_now * MiB),
+        if _is_int(max_now) and max_now > 0 and cache.free_bytes is not None and max_now * CANN_MB > cache.free_bytes:
+            found.append(make_finding("support-cache-limit-above-free", file=where, limit=_human(max_now * CANN_MB),
                                       free=_human(cache.free_bytes)))
         if cache.nfs_lock_problem:
             found.append(make_finding("support-cache-nfs-locks", file=where, fs_type=cache.fs_type or "nfs",

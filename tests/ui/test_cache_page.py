@@ -8,9 +8,9 @@ import time
 from pathlib import Path
 
 from cann_config.app.opcache.scanner import scan_to_end
+from cann_config.app.units import CANN_MB as MIB
 from cann_config.ui import dialogs
 from cann_config.ui.editors import OptionEditor
-from cann_config.ui.gauge import MIB
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QPushButton, QToolButton
 
@@ -241,3 +241,19 @@ def test_closing_during_a_scan_stops_and_joins_the_worker(make_wizard, qtbot, tm
     gate.open()
     wizard.close()
     assert worker.isFinished()
+
+
+def test_saving_a_size_into_a_file_without_the_other_writes_the_value_cann_uses_now(make_wizard, tmp_path, monkeypatch):
+    # The core decides (app.opcache.resolution.plan_ini_edit), as for `export op-cache-ini`.
+    ini = tmp_path / "op_cache.ini"
+    ini.write_bytes(b"[op_compiler_cache]\nadk_version=8.5.0\nops_version=8.5.0\nmax_op_cache_size=800\n")
+    monkeypatch.setenv("ASCEND_REMAIN_CACHE_SIZE_RATIO", "70")
+    reviews = []
+    monkeypatch.setattr(dialogs, "run_dialog", lambda dialog: reviews.append(dialog) or True)
+    wizard = make_wizard(device="Ascend910B3", ini=ini)
+    editor(wizard, "max_op_cache_size").setProperty("value", 1000)
+    wizard.findChild(QPushButton, "saveIniButton").click()
+    assert ini.read_bytes().endswith(b"max_op_cache_size=1000\nremain_cache_size_ratio=70\n")
+    [review] = reviews
+    notes = [label.text() for label in review.findChildren(QLabel)]
+    assert any("remain_cache_size_ratio=70" in note and "env" in note for note in notes)

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from html import escape
 from pathlib import Path
 
-from cann_config.app.device.table import load_device_table
+from cann_config.app.device.table import DeviceOrigin, load_device_table
 from cann_config.app.i18n import current_language, pick
 from cann_config.app.profile import Profile
 from cann_config.ui.controller import WizardController
@@ -310,7 +310,7 @@ class DevicePage(WizardPage):
         if data == "":
             probe = self.controller.detected
             device = getattr(probe, "device", None)
-            self.controller.set_device(device, "detected" if device is not None else "none")
+            self.controller.set_device(device, DeviceOrigin.DETECTED if device is not None else DeviceOrigin.NONE)
         elif data:
             self.controller.set_device_choice(data)
 
@@ -323,7 +323,7 @@ class DevicePage(WizardPage):
 
     def _combo_data_for_device(self) -> str:
         device = self.controller.device
-        if device is None or self.controller.device_origin in ("detected", "none"):
+        if device is None or self.controller.device_origin in (DeviceOrigin.DETECTED, DeviceOrigin.NONE):
             return ""
         return device.soc_version or device.series or ""
 
@@ -373,7 +373,7 @@ class DevicePage(WizardPage):
                          .replace("%1", escape(c.bundle.source)))
             if c.device is None:
                 lines.append(self.tr("The bundle names no device: choose the customer's device below."))
-        if c.device is not None and c.device_origin not in ("detected", "none"):
+        if c.device is not None and c.device_origin not in (DeviceOrigin.DETECTED, DeviceOrigin.NONE):
             lines.append(self.tr("<b>Settings for:</b> %1").replace("%1", escape(device_phrase(c.device))))
         if state == "running":
             lines.append(self.tr("Detecting the device on this computer (npu-smi, with a time limit)…"))

@@ -112,7 +112,8 @@ def _mismatch(profile: Profile, fmt: str, lang: str) -> ExportResult:
 
 def export_text(profile: Profile, fmt: str, *, changed_only: bool = False,
                 existing_ini: OpCacheIni | None = None, lang: str | None = None,
-                ini_versions: Mapping[str, str] | None = None, device: DeviceInfo | None = None) -> ExportResult:
+                ini_versions: Mapping[str, str] | None = None, device: DeviceInfo | None = None,
+                environ: Mapping[str, str] | None = None) -> ExportResult:
     """The export `fmt` of `profile`, in `lang` (default: the current language).
 
     `existing_ini` (op-cache-ini only): an op_cache.ini read by app.opcache.ini; its text is
@@ -120,7 +121,9 @@ def export_text(profile: Profile, fmt: str, *, changed_only: bool = False,
     `ini_versions` (op-cache-ini, new file only): {"adk_version": ..., "ops_version": ...} of the
     installed CANN (app.opcache.ini.installed_op_cache_versions), written into the new file.
     `device`: the Profile's device as the caller knows it (detected, chosen by hand); default:
-    built from `profile.device`.
+    built from `profile.device`. `environ` (op-cache-ini): the environment CANN runs with, for
+    the size value CANN uses now that a save must add (app.opcache.resolution.plan_ini_edit);
+    default: none set, CANN's defaults.
     A format the Profile's framework does not take gives a one-line explanation with `refused`
     True (the CLI refuses such a command line before it gets here). Raises ValueError for an
     unknown format.
@@ -132,7 +135,7 @@ def export_text(profile: Profile, fmt: str, *, changed_only: bool = False,
         return _mismatch(profile, fmt, lang)
     plan = make_plan(profile, fmt, changed_only=changed_only, lang=lang, device=device)
     if fmt == "op-cache-ini":
-        data, extra = files.write_op_cache_ini(plan, existing_ini, ini_versions)
+        data, extra = files.write_op_cache_ini(plan, existing_ini, ini_versions, environ or {})
         return ExportResult(fmt, data, plan.findings + extra, plan.refused)
     return ExportResult(fmt, _WRITERS[fmt](plan).encode("utf-8"), plan.findings, plan.refused)
 

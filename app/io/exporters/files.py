@@ -2,9 +2,10 @@
 
 op-cache-ini is written by app.opcache.ini (one writer for the whole tool, so the export and the
 wizard's "save" produce the same bytes): a new file gets CANN's documented template, an existing
-file keeps every byte except the values that change. Both size values always go into a new file,
-because CANN uses the file's sizes only when both are valid, and takes both from the environment
-otherwise (docs/cann/op-cache.md#precedence, `UpdateOpCacheSizeCfg`). A new file without adk_version and
+file keeps every byte except the values that change. Which size keys are written is decided by
+app.opcache.resolution.plan_ini_edit, for the export and the wizard alike: CANN uses the file's
+sizes only when both are valid, and takes both from the environment otherwise
+(docs/cann/op-cache.md#precedence, `UpdateOpCacheSizeCfg`). A new file without adk_version and
 ops_version is ignored by CANN 8.5+ (an inference from the source): the export says so, and
 writes them when the caller knows the installed versions.
 
@@ -27,45 +28,36 @@ from cann_config.app.errors import InputError, os_reason
 from cann_config.app.findings import Finding
 from cann_config.app.io.exporters.plan import Plan
 from cann_config.app.opcache.ini import creation_findings, render_op_cache_ini
+from cann_config.app.opcache.resolution import IniEdit, plan_ini_edit
 from cann_config.app.profile import Profile
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from cann_config.app.opcache.ini import OpCacheIni
 
 
-def ini_changes(plan: Plan, existing: OpCacheIni | None,
-                versions: Mapping[str, str] | None = None) -> dict[str, int | str]:
-    """The ini keys to write.
+def ini_changes(plan: Plan, existing: OpCacheIni | None, versions: Mapping[str, str] | None = None,
+                environ: Mapping[str, str] | None = None) -> IniEdit:
+    """The ini keys to write, and what the user must know about them.
 
-    An existing file changes only where the Profile made a choice (an option in
-    `profile.options`), so values the user did not touch here stay as the file has them. A new
-    file gets every ini option (the choice, else the default) and the version lines when known.
+    Which size keys: app.opcache.resolution.plan_ini_edit, from the Profile's choices (an option
+    in `profile.options` that the device and framework can take); a value the user did not
+    choose stays as the file has it. A new file also gets the version lines when known.
     """
-    changes: dict[str, int | str] = {}
-    for entry in plan.entries:
-        if entry.slot != "ini" or entry.name is None:
-            continue
-        usable = entry.kind in ("set", "default")
-        if existing is not None:
-            if usable and entry.option.id in plan.profile.options:
-                changes[entry.name] = entry.value
-        else:
-            changes[entry.name] = entry.value if usable else plan.catalog.default_for(entry.option.id)
+    chosen = {entry.option.id: entry.value for entry in plan.entries
+              if entry.slot == "ini" and entry.kind in ("set", "default") and entry.option.id in plan.profile.options}
+    edit = plan_ini_edit(existing, chosen, environ or {})
+    changes = dict(edit.changes)
     if existing is None:
-        for option in plan.catalog.options.values():
-            if option.targets.ini and option.targets.ini not in changes:
-                changes[option.targets.ini] = plan.catalog.default_for(option.id)
-        for key, value in (versions or {}).items():
-            changes[key] = value
-    return changes
+        changes.update(versions or {})
+    return IniEdit(changes, edit.findings)
 
 
-def write_op_cache_ini(plan: Plan, existing: OpCacheIni | None,
-                       versions: Mapping[str, str] | None = None) -> tuple[bytes, list[Finding]]:
-    """The op_cache.ini bytes, and what to know about a new file (the version lines)."""
-    changes = ini_changes(plan, existing, versions)
-    data = render_op_cache_ini(existing, changes)
-    findings = creation_findings(changes) if existing is None else []
+def write_op_cache_ini(plan: Plan, existing: OpCacheIni | None, versions: Mapping[str, str] | None = None,
+                       environ: Mapping[str, str] | None = None) -> tuple[bytes, list[Finding]]:
+    """The op_cache.ini bytes, and what to know: a size filled in, a new file's version lines."""
+    edit = ini_changes(plan, existing, versions, environ)
+    data = render_op_cache_ini(existing, edit.changes)
+    findings = list(edit.findings) + (creation_findings(edit.changes) if existing is None else [])
     return data, findings
 
 

@@ -174,3 +174,16 @@ def test_same_bytes_whatever_the_hash_seed(tmp_path):
         assert done.returncode == 0, done.stderr
         outputs.add(done.stdout)
     assert len(outputs) == 1
+
+
+def test_editing_a_file_without_the_ratio_writes_the_ratio_cann_uses_now_and_says_so(capsysbinary, tmp_path,
+                                                                                      monkeypatch):
+    ini = tmp_path / "op_cache.ini"
+    ini.write_bytes(b"[op_compiler_cache]\nadk_version=8.5.0\nops_version=8.5.0\nmax_op_cache_size=800\n")
+    monkeypatch.setenv("ASCEND_REMAIN_CACHE_SIZE_RATIO", "70")
+    code, out, err = run(capsysbinary, "export", "op-cache-ini", "--ini", str(ini), "--set", "max_op_cache_size=1000",
+                         "-o", str(ini), "--lang", "en")
+    assert code == 0, err
+    assert ini.read_bytes() == (b"[op_compiler_cache]\nadk_version=8.5.0\nops_version=8.5.0\nmax_op_cache_size=1000\n"
+                                b"remain_cache_size_ratio=70\n")
+    assert f"warning: {ini}: The save also writes remain_cache_size_ratio=70" in err and "(from env)" in err

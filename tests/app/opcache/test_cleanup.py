@@ -19,7 +19,7 @@ from cann_config.app.opcache.cleanup import (
 from cann_config.app.opcache.scanner import JsonEntry, MountInfo, scan_to_end
 
 NOW = 1_700_000_000
-MiB = 1024 * 1024
+MiB = 1024 * 1024  # written out, not app.units.CANN_MB: the test states CANN's unit itself
 
 
 def put(path: Path, data: bytes, atime: int | None = None) -> None:

@@ -134,9 +134,11 @@ class IniPanel(QGroupBox):
 
         c = self.controller
         path = self.state.ini_path()
-        changes = self.state.ini_changes()
         notes: list[str] = []
         try:
+            edit = self.state.ini_edit()
+            changes = dict(edit.changes)
+            notes += [f"{severity_prefix(finding.severity)} {finding.message()}" for finding in edit.findings]
             if c.ini is None:
                 findings = creation_findings(changes, installed_op_cache_versions(), file=str(path))
                 for finding in findings:

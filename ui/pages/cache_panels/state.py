@@ -16,7 +16,7 @@ from cann_config.app.catalog import Value
 from cann_config.app.errors import InputError
 from cann_config.app.opcache.cachedir import CacheDirResolution, resolve_cache_dir
 from cann_config.app.opcache.ini import read_op_cache_ini
-from cann_config.app.opcache.resolution import Resolution, resolve_settings
+from cann_config.app.opcache.resolution import IniEdit, Resolution, plan_ini_edit, resolve_settings
 from cann_config.ui.controller import WizardController
 
 DIR_OPTION = "op_compiler_cache_dir"
@@ -123,13 +123,11 @@ class CacheState:
         c = self.controller
         return [o.id for o in c.catalog.on_page("cache") if o.targets.ini]
 
-    def ini_changes(self) -> dict[str, Value]:
-        """The size values to write: both, as the editors show them, when either was chosen."""
+    def ini_edit(self) -> IniEdit:
+        """The size values a save writes, as the core decides it (app.opcache.resolution.plan_ini_edit)."""
         c = self.controller
-        ids = self.ini_options()
-        if not any(oid in c.profile.options for oid in ids):
-            return {}
-        return {oid: self.shown_value(oid) for oid in ids}
+        chosen = {oid: c.profile.options[oid] for oid in self.ini_options() if oid in c.profile.options}
+        return plan_ini_edit(c.ini, chosen, c.environ, file=str(self.ini_path()))
 
     def size_settings(self) -> tuple[int, int]:
         """(max_op_cache_size in MB, remain_cache_size_ratio in %) as the editors show them."""
