@@ -11,7 +11,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from cann_config.app.catalog import Catalog, Option, Value
+from cann_config.app.catalog import REQUIREMENT_NAMES, Catalog, Option, Value
 from cann_config.app.device.table import load_device_table
 from cann_config.app.i18n import pick
 from PySide6.QtCore import QCoreApplication
@@ -61,6 +61,8 @@ def _targets_rows(option: Option, catalog: Catalog) -> list[tuple[str, str]]:
         rows.append((translate("DocPane", "Environment variable (%1)").replace("%1", who), var))
     if t.ini:
         rows.append((translate("DocPane", "op_cache.ini key"), t.ini))
+    if t.alloc_conf:
+        rows.append((translate("DocPane", "PYTORCH_NPU_ALLOC_CONF key (torch_npu)"), f"{t.alloc_conf}:…"))
     if option.legacy_env:
         rows.append((translate("DocPane", "Legacy environment variable (do not combine)"), option.legacy_env))
     return rows
@@ -106,7 +108,11 @@ def option_html(option: Option, catalog: Catalog, *, current: Value | None = Non
     if option.unit:
         facts.append(escape(translate("DocPane", "Unit: %1").replace("%1", option.unit)))
     if option.min is not None or option.max is not None:
-        facts.append(escape(translate("DocPane", "Range: %1").replace("%1", f"[{option.min}, {option.max}]")))
+        low, high = "(" if option.min_exclusive else "[", ")" if option.max_exclusive else "]"
+        facts.append(escape(translate("DocPane", "Range: %1").replace("%1", f"{low}{option.min}, {option.max}{high}")))
+    if option.requires:
+        needs = ", ".join(f"{REQUIREMENT_NAMES[key]} ≥ {version}" for key, version in option.requires.items())
+        facts.append(escape(translate("DocPane", "Needs: %1").replace("%1", needs)))
     parts.append("<p>" + " &nbsp;·&nbsp; ".join(facts) + "</p>")
     table = load_device_table()
     if option.series is None:

@@ -415,6 +415,10 @@
         <translation>op_cache.ini 配置项</translation>
     </message>
     <message>
+        <source>PYTORCH_NPU_ALLOC_CONF key (torch_npu)</source>
+        <translation>PYTORCH_NPU_ALLOC_CONF 中的键（torch_npu）</translation>
+    </message>
+    <message>
         <source>Legacy environment variable (do not combine)</source>
         <translation>历史环境变量（不要同时设置）</translation>
     </message>
@@ -446,6 +450,10 @@
         <source>, </source>
         <comment>list separator</comment>
         <translation>，</translation>
+    </message>
+    <message>
+        <source>Needs: %1</source>
+        <translation>版本要求：%1</translation>
     </message>
     <message>
         <source>; </source>

@@ -48,7 +48,8 @@ def test_pytorch_shows_the_allocator_greys_memoryconfig_and_previews_torch_npu(m
     # The docs pane explains an allocator option when asked.
     docs = wizard.findChild(QTextBrowser, "docPane")
     wizard.findChild(QWidget, "memoryPage").docRequested.emit("npu_alloc_page_size")
-    assert "1g" in docs.toPlainText() and "25.0.RC1" in docs.toPlainText()
+    shown = docs.toPlainText()
+    assert "1g" in shown and "driver (HDK) ≥ 25.0.RC1, CANN ≥ 8.1.RC1" in shown and "page_size:…" in shown
     # true/false in any case through the value property, written True/False.
     editor(wizard, "npu_alloc_expandable_segments").setProperty("value", "TRUE")
     assert wizard.controller.profile.options["npu_alloc_expandable_segments"] is True
