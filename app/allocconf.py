@@ -38,6 +38,7 @@ Public API:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -62,6 +63,12 @@ OTHER_KEYS = frozenset({
     "release_lock_on_cudamalloc", "pinned_use_cuda_host_register",
 })
 _SEPARATORS = ",:[]"
+# PyTorch reads these two with std::stoi / std::stod, which take a number's leading characters and
+# ignore the rest ("64MB" is 64); torch_npu reads base_addr_aligned_kb digits only.
+_C_NUMBER_PREFIX = {
+    "max_split_size_mb": re.compile(r"[+-]?[0-9]+"),
+    "garbage_collection_threshold": re.compile(r"[+-]?([0-9]+\.?[0-9]*([eE][+-]?[0-9]+)?|\.[0-9]+([eE][+-]?[0-9]+)?)"),
+}
 EXPANDABLE = "npu_alloc_expandable_segments"
 MAX_SPLIT = "npu_alloc_max_split_size_mb"
 GC_THRESHOLD = "npu_alloc_garbage_collection_threshold"
@@ -144,6 +151,14 @@ def _value_of(option: Option, key: str, raw: str, variable: str, where: dict) ->
             return raw, None
         return None, make_finding("torchnpu-alloc-page-size-value", key=key, value=raw, variable=variable,
                                   expected=", ".join(map(str, allowed)), **where)
+    lenient = None
+    prefix = _C_NUMBER_PREFIX.get(key)
+    if prefix is not None:
+        match = prefix.match(raw)
+        if match and match.group(0) != raw:
+            lenient = make_finding("torchnpu-alloc-number-prefix", key=key, value=raw, number=match.group(0),
+                                   variable=variable, **where)
+            raw = match.group(0)
     try:
         value = option.parse(raw)
     except ValueError as exc:
@@ -155,7 +170,7 @@ def _value_of(option: Option, key: str, raw: str, variable: str, where: dict) ->
     if isinstance(value, str) and value == "":  # "unset" is not a value torch_npu reads
         return None, make_finding("torchnpu-alloc-bad-value", key=key, value=raw, variable=variable,
                                   expected=option.type, **where)
-    return value, None
+    return value, lenient
 
 
 def _is_number(raw: str) -> bool:
@@ -201,8 +216,8 @@ def parse_alloc_conf(text: str, *, variable: str = VARIABLE, file: str | None = 
             value, problem = _value_of(options[key], key, raw, variable, where)
             if problem is not None:
                 out.findings.append(problem)
-            else:
-                out.values[options[key].id] = value  # type: ignore[assignment]
+            if value is not None:
+                out.values[options[key].id] = value
         elif key in OTHER_KEYS:
             out.keys.append(key)
             out.other_keys.append(key)

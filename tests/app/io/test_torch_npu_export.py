@@ -187,10 +187,12 @@ def stand_in_verdicts(tmp_path: Path, texts: list[str]) -> list[str | None]:
 
 KEY_NAMES = ["expandable_segments", "max_split_size_mb", "garbage_collection_threshold", "page_size",
              "base_addr_aligned_kb", "segment_size_mb", "Expandable_Segments", "page-size", "foo"]
-# Values as people write them; numbers only in the forms both parsers read the same way (the tool
-# is stricter than C's stoi/stod about trailing garbage such as "64MB" and negative sizes).
+# Values as people write them, "64MB" and "0.5x" included (torch_npu reads their leading number).
+# Not here: negative sizes, which C's stoi wraps to a huge size_t that torch_npu takes as "no
+# limit" while the tool refuses them.
 VALUE_WORDS = ["True", "False", "true", "FALSE", "1g", "1G", "2m", "0", "8", "16", "17", "20", "21", "64",
-               "4096", "0.5", "0.0", "1.0", "0.999", ".25", "1e-3", "yes", ""]
+               "4096", "0.5", "0.0", "1.0", "0.999", ".25", "1e-3", "yes", "", "64MB", "0.5x", "8kb", "-0.5",
+               "1.5e0", "20.5"]
 
 
 @st.composite
