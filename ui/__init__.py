@@ -10,8 +10,10 @@ Public API:
         a DeviceInfo or a SoC/series string; given one, no detection runs. `profile` is a
         Profile or a path; `ini` a path to an op_cache.ini. `probe` replaces the host probe
         (app.device.hostprobe.probe_host) that runs in a worker once the window is shown. With
-        `deferred`, the memory, cache and export pages are built after the window's first paint
-        (what the application does, so the window appears sooner). `bundle` is a support bundle
+        `deferred`, the memory, cache and export pages are built after the window's first paint,
+        a slice per turn of the event loop, or at once when one is shown first (what the
+        application does, so the window appears sooner and never stalls); without it, every
+        page is built before this returns. `bundle` is a support bundle
         (an app.support.bundle.Bundle or a path): the wizard opens on the customer's host it describes
         (WizardController.open_bundle), and no detection of this computer runs; a `device`
         given stands in for the bundle's, a `profile` given for the customer's values, an `ini`

@@ -110,7 +110,7 @@ class ConfigWizard(QWizard):
             self.restoreGeometry(geometry)
         else:
             self.resize(1180, 780)
-        self.retranslate()
+        self.retranslate(pages=False)  # each page built so far set its own texts
 
     # -- building and first paint ----------------------------------------------------------------
 
@@ -198,9 +198,10 @@ class ConfigWizard(QWizard):
     def _language_chosen(self, action: QAction) -> None:
         self.set_language(action.data())
 
-    def retranslate(self) -> None:
+    def retranslate(self, *, pages: bool = True) -> None:
         """Every text of the window again, in the current language (app.i18n and the installed
-        translators): the pages, Qt's buttons, the language switch, the documentation pane."""
+        translators): the pages (unless `pages` is False: a page built just now has its texts),
+        Qt's buttons, the language switch, the documentation pane."""
         self.setWindowTitle(self.tr("CANN Config Assistant"))
         for which, source in QT_WIZARD_BUTTONS:
             self.setButtonText(which, QCoreApplication.translate("QWizard", source))
@@ -211,7 +212,7 @@ class ConfigWizard(QWizard):
         self.language_button.setAccessibleName(self.tr("Language"))
         for code, action in self.language_actions.items():
             action.setChecked(code == lang)
-        for page in self.pages:
+        for page in self.pages if pages else ():
             if page.built:
                 page.retranslate()
                 page.refresh()
@@ -393,8 +394,7 @@ class ConfigWizard(QWizard):
             return c.bundle_diagnosis()
         from cann_config.app.support.diagnosis import diagnose
 
-        self.cache_page.ensure_built()
-        ini_path = self.cache_page.ini_path()
+        ini_path = self.cache_page.ini_path()  # builds the page if it was not yet
         return diagnose(ini_path=ini_path if ini_path.is_file() else None,
                         env_file=c.env_file.source if c.env_file is not None else None,
                         device=c.device, framework=c.profile.framework, profile=c.profile)
