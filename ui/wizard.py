@@ -64,6 +64,7 @@ class ConfigWizard(QWizard):
         self._painted = False
         self._after_paint: list[Callable[[], None]] = []
         self._after_built: list[Callable[[], None]] = []
+        self._qt_namespace_made = False
         # Builds the pages after the first paint, one slice per turn of the event loop.
         self._builder = QTimer(self)
         self._builder.setInterval(0)
@@ -123,7 +124,10 @@ class ConfigWizard(QWizard):
         """One slice of what is left to build after the first paint; True when nothing is left.
 
         The device banner's full phrases first (they need the message tables), then the pages
-        in the order they are shown, each in its own slices (ui/pages/base.py).
+        in the order they are shown, each in its own slices (ui/pages/base.py), then Python's
+        view of Qt's `Qt` namespace in a slice of its own (ui/qtprops.py): the cache gauge's
+        first paint and the dialogs need it, and the page being shown would otherwise stall for
+        the ~15 ms it takes.
         """
         if self.device_page.quick_banner:
             self.device_page.quick_banner = False
@@ -133,6 +137,11 @@ class ConfigWizard(QWizard):
             if not page.built:
                 page.build_slice()
                 return False
+        if not self._qt_namespace_made:
+            self._qt_namespace_made = True
+            from PySide6.QtCore import Qt  # noqa: F401 - importing the name is what makes the namespace
+
+            return False
         return True
 
     def _build_next_slice(self) -> None:
