@@ -34,8 +34,9 @@ test: $(STAMP) $(QM)
 	QT_QPA_PLATFORM=$${QT_QPA_PLATFORM:-offscreen} $(PY) -m ruff check .
 	QT_QPA_PLATFORM=$${QT_QPA_PLATFORM:-offscreen} $(PY) -m pytest $(PYTEST_ARGS)
 
-bench: $(STAMP)
-	@for b in tests/bench/bench_*.py; do echo "== $$b"; QT_QPA_PLATFORM=offscreen $(PY) $$b || exit 1; done
+# Every benchmark (tests/bench/), then one table: measure, ratio, spread, goal, met?
+bench: $(STAMP) $(QM)
+	QT_QPA_PLATFORM=offscreen $(PY) tests/bench/run_all.py $(BENCH)
 
 # The desktop bundle: dist/cann-config/ and dist/cann-config-<version>-linux-<arch>.tar.gz
 # (PyInstaller from the `dist` extra, installed into .venv; see packaging/build.sh).

@@ -1,66 +1,63 @@
-"""Wall time of two everyday CLI commands against a bare interpreter, in the same run.
+"""Everyday CLI commands on a server against what any Python command costs, as whole processes.
 
     .venv/bin/python tests/bench/bench_cli.py [ROUNDS]   (default 21)
 
-Each round runs, in a rotating order, `python -c pass` (the baseline: what any Python command
-costs here), `cann-config diagnose --ini tests/data/ini/template.ini --json` and
-`cann-config options --json`. Prints each command's median and its ratio to the baseline's
-median, and the command's own cost above the baseline. Alternating the commands spreads the
-machine's noise (other jobs, CPU frequency) over all of them alike.
+Three measures, each its own A/B pair alternating round by round (harness.alternate):
 
-`cann-config` is the console script beside this interpreter (`python -m cann_config.app` when there is
-none). The commands run from the checkout in LANG=C.UTF-8, with stdout captured.
+- `cann-config diagnose --json --ini tests/data/ini/template.ini` against
+  `python -c "import configobj"` (the least a tool that reads op_cache.ini with configobj does);
+- `cann-config options --json` against the same baseline;
+- `cann-config scan --cache-dir D` on an empty cache (D/kernel_cache exists, holds nothing)
+  against `python -c pass`.
+
+The console script is `.venv/bin/cann-config` with its bytecode compiled; the baselines run with
+the same interpreter; every command runs in LANG=C.UTF-8 with HOME in an empty temporary dir and
+no ASCEND_* variables, so the user's own files and cache do not change the work.
+Goals (issue 16): 2.5x, 2x, 3x.
 """
 
 from __future__ import annotations
 
 import os
-import statistics
-import subprocess
 import sys
-import time
+import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.bench.harness import ROOT, alternate, cann_config, child_env, compile_bytecode, emit_row, wall  # noqa: E402
+
 INI = ROOT / "tests" / "data" / "ini" / "template.ini"
 
 
-def cann_config() -> list[str]:
-    script = Path(sys.executable).with_name("cann-config")
-    return [str(script)] if script.is_file() else [sys.executable, "-m", "cann_config.app"]
-
-
-def wall(cmd: list[str], env: dict[str, str]) -> float:
-    start = time.perf_counter()
-    result = subprocess.run(cmd, capture_output=True, env=env, cwd=ROOT)
-    elapsed = time.perf_counter() - start
-    if result.returncode not in (0, 1):  # diagnose exits 1 for error findings; 2 is a failure
-        sys.exit(f"bench_cli: {' '.join(cmd)} exited {result.returncode}: {result.stderr.decode(errors='replace')}")
-    return elapsed
-
-
 def main() -> int:
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 21
-    env = {**os.environ, "LANG": "C.UTF-8"}
+    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else int(os.environ.get("BENCH_ROUNDS", 21))
+    compile_bytecode()
     cli = cann_config()
-    cases = [
-        ("python -c pass (baseline)", [sys.executable, "-c", "pass"]),
-        ("diagnose --ini template.ini --json", [*cli, "diagnose", "--ini", str(INI), "--json"]),
-        ("options --json", [*cli, "options", "--json"]),
-    ]
-    for _, cmd in cases:  # warm the page cache and the bytecode caches
-        wall(cmd, env)
-    times: dict[str, list[float]] = {label: [] for label, _ in cases}
-    for number in range(rounds):
-        shift = number % len(cases)
-        for label, cmd in cases[shift:] + cases[:shift]:
-            times[label].append(wall(cmd, env))
-    base = statistics.median(times[cases[0][0]])
-    print(f"{rounds} rounds, commands alternating; cann-config = {' '.join(cli)}")
-    for label, _ in cases:
-        median = statistics.median(times[label])
-        extra = "" if label == cases[0][0] else f"   +{(median - base) * 1000:.0f} ms over the baseline"
-        print(f"{label:36s} median {median * 1000:6.1f} ms   ratio {median / base:5.2f}{extra}")
+    python = sys.executable
+    with tempfile.TemporaryDirectory(prefix="bench_cli_") as tmp:
+        env = child_env(HOME=tmp)
+        for name in list(env):
+            if name.startswith(("ASCEND_", "ACL_")):
+                del env[name]
+        empty = Path(tmp) / "empty-cache"
+        (empty / "kernel_cache").mkdir(parents=True)
+        configobj = [python, "-c", "import configobj"]
+        pairs = [
+            ("diagnose --json --ini F / import configobj", [*cli, "diagnose", "--json", "--ini", str(INI)],
+             configobj, "python -c 'import configobj'", 2.5),
+            ("options --json / import configobj", [*cli, "options", "--json"], configobj,
+             "python -c 'import configobj'", 2.0),
+            ("scan on an empty cache / python -c pass", [*cli, "scan", "--cache-dir", str(empty)],
+             [python, "-c", "pass"], "python -c pass", 3.0),
+        ]
+        rows = []
+        for label, command, baseline, base_name, goal in pairs:
+            result = alternate(label, wall(command, env, ok=(0, 1)), wall(baseline, env), rounds)
+            print(result.describe(" ".join(command[1:3]), base_name))
+            rows.append((label, result, goal))
+    for label, result, goal in rows:
+        emit_row(label, result.ratio, result.spread, goal)
     return 0
 
 
