@@ -37,10 +37,10 @@ from typing import Any, TextIO
 from cann_config.app.errors import InputError
 from cann_config.app.findings import Finding, has_errors, make_finding, sort_findings
 from cann_config.app.i18n import current_language, pick
-from cann_config.app.opcache.cachedir import INI_NAME, kernel_cache_of
-from cann_config.app.opcache.cleanup import CleanupPrediction, cache_findings, predict_cleanup
+from cann_config.app.opcache.cachedir import INI_NAME, kernel_cache_of, resolve_cache_dir
+from cann_config.app.opcache.cleanup import AGEING_OFF, CleanupPrediction, cache_findings, predict_cleanup
 from cann_config.app.opcache.ini import read_op_cache_ini
-from cann_config.app.opcache.resolution import Effective, resolve_settings
+from cann_config.app.opcache.resolution import Effective, environment_framework, resolve_settings
 from cann_config.app.opcache.scanner import CacheUsage, ScanProgress, scan_cache
 from cann_config.app.units import CANN_MB, human_bytes
 
@@ -126,11 +126,11 @@ def _terminal_progress(lang: str) -> _Progress | None:
     return _Progress(stream, lang) if stream is not None and stream.isatty() else None
 
 
-def _scan(kernel_cache: Path, lang: str) -> CacheUsage:
+def _scan(kernel_cache: Path, lang: str, candidates_from: int | None) -> CacheUsage:
     progress = _terminal_progress(lang)
     usage = None
     try:
-        for item in scan_cache(kernel_cache):
+        for item in scan_cache(kernel_cache, candidates_from=candidates_from):
             if progress is not None:
                 progress.update(item)
             usage = item.usage
@@ -304,7 +304,6 @@ def report_text(kernel_cache: Path, dir_how: str, usage: CacheUsage | None,
 def run(args: argparse.Namespace) -> int:
     lang = current_language()
     environ = os.environ
-    base_resolution = resolve_settings(ini=None, environ=environ)
     if args.cache_dir:
         given = Path(args.cache_dir)
         if not given.exists():
@@ -316,7 +315,9 @@ def run(args: argparse.Namespace) -> int:
                                     "how": "--cache-dir"}
         dir_how = "--cache-dir"
     else:
-        cache_dir = base_resolution.cache_dir
+        # The dir as resolve_settings resolves it (it does not depend on op_cache.ini, which lives
+        # inside it), without resolving everything twice.
+        cache_dir = resolve_cache_dir(environment_framework(environ), "", environ)
         kernel_cache = cache_dir.kernel_cache
         dir_info = cache_dir.to_json(lang)
         dir_how = pick(cache_dir.how, lang)
@@ -339,7 +340,9 @@ def run(args: argparse.Namespace) -> int:
     if not os.path.lexists(kernel_cache):
         found.append(make_finding("scan-no-cache", file=str(kernel_cache), path=str(kernel_cache)))
     else:
-        usage = _scan(kernel_cache, lang)
+        max_mb = int(max_e.value)
+        # CANN cleans a SoC dir only once it has reached max: below that no candidate is needed.
+        usage = _scan(kernel_cache, lang, None if max_mb == AGEING_OFF else max_mb * CANN_MB)
         predictions = _predict(usage, int(max_e.value), int(ratio_e.value), lang)
         found += cache_findings(usage, predictions, int(max_e.value))
     findings = sort_findings(found)

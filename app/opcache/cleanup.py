@@ -29,7 +29,14 @@ hicann/ge `te_cache_space_manager.cc` `CacheSpaceInitialize`, `DelCacheFileByAcc
 Where the prediction may differ from CANN (say so where it matters): CANN's json order among
 equal access times is its directory-reading order (here: by path); CANN follows symlinks when it
 measures and sizes files (here: symlinks are never followed); CANN re-checks a json's access time
-just before deleting and skips the group if it changed (a job running meanwhile).
+just before deleting and skips the group if it changed (a job running meanwhile); CANN joins a
+`jsonList` name or a binary name to the json's directory as it is, so "../x.json" reaches out of
+the cache (here such a name is not followed out of the SoC dir: the group keeps the json alone,
+noted as bad-json); CANN would read a FIFO or device named `*.json` (here only regular files are
+opened, without blocking: anything else is a bad-json group of itself).
+
+Cost: one bounded read per json (its `st_size`, at most MAX_JSON_BYTES), and memory in
+proportion to the candidates (compact tuples per group), never to the files of the SoC dir.
 
 Public API:
     predict_cleanup(soc, max_mb, ratio, now=None, *, read_json=..., should_stop=None) -> CleanupPrediction
@@ -42,13 +49,13 @@ Public API:
 from __future__ import annotations
 
 import errno
-import json
 import os
-import stat as stat_mod
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from json import JSONDecodeError
+from json import loads as json_loads
+from typing import Any, NamedTuple
 
 from cann_config.app.findings import Finding, make_finding
 from cann_config.app.opcache.scanner import CacheUsage, JsonEntry, SocUsage, nfs_lock_problem
@@ -73,18 +80,21 @@ NOTE_NOT_READ = "not-read"  # another user's json: reading it would refresh its 
 # deletes in. So jsons are opened with O_NOATIME, which Linux allows to the file's owner and to
 # root (CAP_FOWNER) only; another user's json is left unread rather than disturbed.
 _NOT_READ = object()
-_READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | getattr(os, "O_NOATIME", 0)
+# O_NONBLOCK: a FIFO (or a device) named *.json must not hang the scan; fstat then refuses
+# anything but a regular file before a byte is read.
+_READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK | getattr(os, "O_NOATIME", 0)
+_S_IFMT = 0o170000
+_S_IFREG = 0o100000
+_S_IFDIR = 0o040000
 
 
-@dataclass(frozen=True)
-class GroupMember:
+class GroupMember(NamedTuple):
     path: str
     size: int
 
 
-@dataclass(frozen=True)
-class Group:
-    """A json and the files CANN deletes with it."""
+class Group(NamedTuple):
+    """A json and the files CANN deletes with it (a tuple: a cache over its limit has many)."""
 
     json_path: str
     atime: int
@@ -168,7 +178,8 @@ class CleanupPrediction:
 def _read_json(path: str) -> Any:
     """The parsed json; None when it cannot be used; _NOT_READ when reading would touch its atime.
 
-    Never follows a symlink, never changes the file's access time.
+    Opens only a regular file (never a FIFO, device or socket, and never blocks), never follows
+    a symlink, never changes the file's access time, and reads no more than the file holds.
     """
     try:
         fd = os.open(path, _READ_FLAGS)
@@ -177,28 +188,60 @@ def _read_json(path: str) -> Any:
     except OSError:
         return None
     try:
-        with os.fdopen(fd, "rb") as fh:
-            data = fh.read(MAX_JSON_BYTES + 1)
+        st = os.fstat(fd)
+        size = st.st_size
+        if st.st_mode & _S_IFMT != _S_IFREG or size > MAX_JSON_BYTES:
+            return None
+        data = os.read(fd, size + 1)
+        while len(data) < size:  # a short read: the rest
+            more = os.read(fd, size + 1 - len(data))
+            if not more:
+                break
+            data += more
+        while size < len(data) <= MAX_JSON_BYTES:  # it grew since fstat: read on in bounded steps
+            more = os.read(fd, 65536)
+            if not more:
+                break
+            data += more
     except OSError:
         return None
+    finally:
+        os.close(fd)
     if len(data) > MAX_JSON_BYTES:
         return None
     try:
-        return json.loads(data)
-    except (ValueError, RecursionError):
+        return json_loads(data)
+    except (JSONDecodeError, UnicodeDecodeError, ValueError, RecursionError):
         return None
 
 
 def _size_of(path: str) -> int | None:
-    """lstat size of a regular file; None when missing or a directory (CANN skips those)."""
+    """lstat size of a file; None when missing or a directory (CANN skips those)."""
     try:
         st = os.lstat(path)
     except OSError:
         return None
-    return None if stat_mod.S_ISDIR(st.st_mode) else st.st_size
+    return None if st.st_mode & _S_IFMT == _S_IFDIR else st.st_size
 
 
-def _binary_of(folder: str, info: Any, members: list[GroupMember], notes: list[str]) -> None:
+def _inside(folder: str, name: str, boundary: str) -> str | None:
+    """`folder/name` when it stays inside `boundary` (the SoC dir), else None.
+
+    A plain name stays in `folder`, which the walk reached without following a symlink. A name
+    with "/" (a subdir, "..", an absolute-looking path) is followed only when its directory,
+    resolved, is the boundary or below it.
+    """
+    if "/" not in name:
+        return None if name in (".", "..") else folder + "/" + name
+    path = os.path.normpath(folder + "/" + name)
+    real_dir = os.path.realpath(os.path.dirname(path))
+    real_boundary = os.path.realpath(boundary)
+    if real_dir != real_boundary and not real_dir.startswith(real_boundary.rstrip("/") + "/"):
+        return None
+    return path
+
+
+def _binary_of(folder: str, info: Any, members: list[GroupMember], notes: list[str], boundary: str) -> None:
     # AddBinFileInfoFromJson: <json dir>/<binFileName><binFileSuffix>, only when both keys exist.
     # Confirmed in te_cache_space_manager.cc and in kernel jsons written by CANN's op compilers
     # (e.g. {"binFileName": "te_op_add", "binFileSuffix": ".o", "blockDim": ..., "kernelName": ...}).
@@ -210,7 +253,10 @@ def _binary_of(folder: str, info: Any, members: list[GroupMember], notes: list[s
         # nlohmann's get<std::string>() would throw here (inference: CANN's cleaner fails on this json).
         notes.append(NOTE_BAD_JSON)
         return
-    path = folder + "/" + name + suffix
+    path = _inside(folder, name + suffix, boundary)
+    if path is None:
+        notes.append(NOTE_BAD_JSON)  # names a file outside the SoC dir: not followed
+        return
     size = _size_of(path)
     if size is None:
         notes.append(NOTE_BIN_MISSING)
@@ -218,8 +264,12 @@ def _binary_of(folder: str, info: Any, members: list[GroupMember], notes: list[s
         members.append(GroupMember(path, size))
 
 
-def resolve_group(entry: JsonEntry, read_json: Callable[[str], Any] = _read_json) -> Group:
-    """The files CANN deletes with the json `entry` (GetFilesAccessTime)."""
+def resolve_group(entry: JsonEntry, read_json: Callable[[str], Any] = _read_json,
+                  soc_dir: str | None = None) -> Group:
+    """The files CANN deletes with the json `entry` (GetFilesAccessTime).
+
+    Names in the json are followed only inside `soc_dir` (default: the json's own directory).
+    """
     members = [GroupMember(entry.path, entry.size)]
     notes: list[str] = []
     atime = int(entry.atime)
@@ -231,8 +281,9 @@ def resolve_group(entry: JsonEntry, read_json: Callable[[str], Any] = _read_json
     if info is None:
         return Group(entry.path, atime, tuple(members), (NOTE_BAD_JSON,))
     folder = os.path.dirname(entry.path)
+    boundary = folder if soc_dir is None else soc_dir
     if not isinstance(info, dict) or "jsonList" not in info:
-        _binary_of(folder, info, members, notes)
+        _binary_of(folder, info, members, notes, boundary)
     else:
         listed = info["jsonList"]
         if not isinstance(listed, list):
@@ -243,7 +294,10 @@ def resolve_group(entry: JsonEntry, read_json: Callable[[str], Any] = _read_json
             if not isinstance(sub_name, str):
                 notes.append(NOTE_BAD_JSON)
                 continue
-            sub_path = folder + "/" + sub_name
+            sub_path = _inside(folder, sub_name, boundary)
+            if sub_path is None:
+                notes.append(NOTE_BAD_JSON)  # a listed json outside the SoC dir: not followed
+                continue
             size = _size_of(sub_path)
             if size is None:
                 notes.append(NOTE_BIN_MISSING)
@@ -256,8 +310,8 @@ def resolve_group(entry: JsonEntry, read_json: Callable[[str], Any] = _read_json
             if sub_info is None:
                 continue
             # The binaries of listed jsons sit in the main json's directory (jsonFileDirPath).
-            _binary_of(folder, sub_info, members, notes)
-    return Group(entry.path, atime, tuple(members), tuple(dict.fromkeys(notes)))
+            _binary_of(folder, sub_info, members, notes, boundary)
+    return Group(entry.path, atime, tuple(members), tuple(dict.fromkeys(notes)) if notes else ())
 
 
 def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = None, *,
@@ -283,22 +337,25 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
     if used < max_bytes:
         return CleanupPrediction(soc.name, max_mb, ratio, used, ageing=True, max_bytes=max_bytes,
                                  keep_threshold_bytes=keep, triggers=False, target_bytes=0)
+    if not soc.candidates_complete:
+        raise ValueError(f"the scan of {soc.path} did not gather the cleanup candidates for this limit")
     target = used - keep
     now_s = int(time.time() if now is None else now)
     # A multimap keyed by st_atime (whole seconds), oldest first; ties by path here.
     candidates = sorted(soc.json_candidates(), key=lambda e: (int(e.atime), e.path))
     cache = soc.group_cache
+    soc_dir = str(soc.path)
     stopped = False
 
     def resolve(entry: JsonEntry) -> Group | None:
         """The entry's group; None once `should_stop` has said stop."""
         nonlocal stopped
-        group = cache.get(entry)
+        group = cache.get(entry.path)
         if group is None:
             if stopped or (should_stop is not None and should_stop()):
                 stopped = True
                 return None
-            group = cache[entry] = resolve_group(entry, read_json)
+            group = cache[entry.path] = resolve_group(entry, read_json, soc_dir)
         return group
 
     def resolve_all(entries: list[JsonEntry]) -> list[Group]:

@@ -491,6 +491,11 @@ def _settings_from(profile: Profile | None, settings: Mapping[str, Setting | Val
     return result
 
 
+def environment_framework(environ: Mapping[str, str]) -> str | None:
+    """"pytorch" when the environment sets torch_npu's cache variables, else None (unknown)."""
+    return "pytorch" if environ.get(TORCH_MODE_ENV) or environ.get(TORCH_DIR_ENV) else None
+
+
 def resolve_settings(*, ini: OpCacheIni | None, environ: Mapping[str, str], profile: Profile | None = None,
                      framework: str | None = None, settings: Mapping[str, Setting | Value] | None = None,
                      env_file: EnvFile | None = None, home: str | None = None,
@@ -508,7 +513,7 @@ def resolve_settings(*, ini: OpCacheIni | None, environ: Mapping[str, str], prof
     if framework is None and profile is not None and (profile.options or profile.device):
         framework = profile.framework
     extra: list[Finding] = []
-    if framework is None and (environ.get(TORCH_MODE_ENV) or environ.get(TORCH_DIR_ENV)):
+    if framework is None and environment_framework(environ):
         framework = "pytorch"
         extra.append(make_finding("cache-framework-assumed-pytorch"))
     if framework is not None and framework not in catalog.frameworks:
@@ -531,7 +536,7 @@ def resolve_settings(*, ini: OpCacheIni | None, environ: Mapping[str, str], prof
 
 
 
-__all__ = ["Effective", "Resolution", "Setting", "resolve_settings", "c_atoi", "SOURCES", "CACHE_OPTIONS"]
+__all__ = ["Effective", "Resolution", "Setting", "environment_framework", "resolve_settings", "c_atoi", "SOURCES", "CACHE_OPTIONS"]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -27,7 +27,10 @@ Besides du's numbers every SoC dir carries `cann_bytes`, the size CANN itself co
 all. It also records the cleanup candidates CANN would collect (`*.json` except `*_mix_aic.json`
 and `*_mix_aiv.json`, `te_cache_space_manager.cc` `CollectCacheJsonFileAccessTime`) with their
 access time, so `app.opcache.cleanup.predict_cleanup` needs no second walk; json contents are read
-there, never here.
+there, never here. A caller that knows the limit before the walk (`scan`, `collect`) passes it as
+`candidates_from`: a SoC dir's candidates are then gathered only once its CANN size has reached
+the limit (CANN cleans only then), and the dirs walked before that moment are listed again for
+their `*.json` names only, so a cache under its limit costs no candidate at all.
 
 Files directly in kernel_cache (op_cache.ini, CANN's lock files) and the kernel_cache dir itself
 are counted in `CacheUsage.top`, apart from the SoC dirs.
@@ -105,9 +108,11 @@ class SocUsage:
     # sizes). Kept raw so the hot loop builds no string and no tuple per file;
     # `json_candidates()` applies CANN's filter and gives JsonEntry items.
     jsons: list[tuple[str, list[str], array, array]] = field(default_factory=list)
-    # app.opcache.cleanup's resolved groups by (json path, atime, size): repeated predictions (the wizard
-    # recomputes one on every change of the limit) read each json once.
-    group_cache: dict[tuple[str, float, int], Any] = field(default_factory=dict, repr=False, compare=False)
+    # False when the walk left the candidates out (the SoC dir stayed under `candidates_from`).
+    candidates_complete: bool = True
+    # app.opcache.cleanup's resolved groups by json path: repeated predictions on one scan (the
+    # wizard recomputes one on every change of the limit) read each json once.
+    group_cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def json_candidates(self) -> list[JsonEntry]:
         """The jsons CANN's cleaner would collect under this dir (CollectCacheJsonFileAccessTime).
@@ -253,6 +258,8 @@ class _Walker:
         self.unreadable: list[tuple[str, str]] = []
         self.other_fs: list[str] = []
         self.other_uids: set[int] = set()
+        # Whether the names of "*.json" files are kept (cleanup candidates) as the walk goes.
+        self.collect = True
 
     def open_dir(self, name: str, parent_fd: int, path: str) -> _Frame | None:
         """Open a subdir relative to its parent without following a symlink; None if unreadable."""
@@ -301,6 +308,8 @@ class _Walker:
                 acc.other_users_files += count - mine
                 self.other_uids.update(uids)
                 self.other_uids.discard(self.uid)
+            if not self.collect:
+                return
             mask = list(map(_ends_with_json, names))
             if True in mask:
                 acc.jsons.append((prefix, list(compress(names, mask)), array("d", map(_get_atime, compress(sts, mask))),
@@ -363,7 +372,7 @@ class _Walker:
                 others += 1
                 self.other_uids.add(st.st_uid)
             # CANN collects every name that is not a directory (d_type != DT_DIR).
-            if name.endswith(JSON_SUFFIX):
+            if self.collect and name.endswith(JSON_SUFFIX):
                 json_names.append(name)
                 json_atimes.append(st.st_atime)
                 json_sizes.append(st.st_size)
@@ -377,6 +386,41 @@ class _Walker:
         acc.other_users_files += others
         if json_names:
             acc.jsons.append((prefix, json_names, json_atimes, json_sizes))
+
+
+    def catch_up(self, acc: SocUsage, frames: list[_Frame], finished: list[str]) -> None:
+        """The candidates of what was walked before collecting began: the names already read of
+        the open dirs, and every dir finished before (listed again, `*.json` names only)."""
+        for frame in frames:
+            self._collect_names(acc, frame.fd, frame.path + "/", frame.names[:frame.pos])
+        for path in finished:
+            try:
+                fd = os.open(path, _DIR_FLAGS)
+            except OSError:
+                continue  # gone since it was walked
+            try:
+                self._collect_names(acc, fd, path + "/", self.listdir(fd))
+            except OSError:
+                pass
+            finally:
+                os.close(fd)
+
+    @staticmethod
+    def _collect_names(acc: SocUsage, fd: int, prefix: str, names: list[str]) -> None:
+        json_names: list[str] = []
+        atimes = array("d")
+        sizes = array("q")
+        for name in filter(_ends_with_json, names):
+            try:
+                st = os.lstat(name, dir_fd=fd)
+            except OSError:
+                continue
+            if st.st_mode & _S_IFMT != _S_IFDIR:
+                json_names.append(name)
+                atimes.append(st.st_atime)
+                sizes.append(st.st_size)
+        if json_names:
+            acc.jsons.append((prefix, json_names, atimes, sizes))
 
 
 def parse_mounts(text: str) -> list[MountInfo]:
@@ -455,12 +499,16 @@ def scan_cache(path: str | Path, *, batch_seconds: float = 0.1,
                should_stop: Callable[[], bool] = lambda: False,
                listdir: ListdirFunc = os.listdir,
                mounts_text: str | None = None,
-               clock: Callable[[], float] = time.monotonic) -> Iterator[ScanProgress]:
+               clock: Callable[[], float] = time.monotonic,
+               candidates_from: int | None = 0) -> Iterator[ScanProgress]:
     """Walk the kernel_cache dir `path`, yielding a ScanProgress per batch; the last is final.
 
     `should_stop` is polled at every batch boundary; when it returns True the walk ends and
     the final item has `stopped=True` (its usage covers what was walked). `listdir` (given a
     directory fd) and `mounts_text` (the text of /proc/mounts) are injectable for tests.
+    `candidates_from`: gather a SoC dir's cleanup candidates once its `cann_bytes` reach this
+    many bytes (0: always, for a caller that may predict with any limit; None: never, ageing
+    off); a SoC dir that stays below has `candidates_complete=False`.
     Raises InputError at the first step when `path` is not a directory that can be opened.
     """
     started = clock()
@@ -523,11 +571,19 @@ def scan_cache(path: str | Path, *, batch_seconds: float = 0.1,
             frame = walker.open_dir(name, root_fd, str(root / name))
             if frame is None:
                 continue
+            # Collecting waits until the SoC dir reaches `candidates_from` (CANN cleans a SoC
+            # dir only when its size is >= max); `finished` lists the dirs walked before then.
+            walker.collect = candidates_from is not None and acc.cann_bytes >= candidates_from
+            finished: list[str] = []
             frames.append(frame)
             while frames:
                 frame = frames[-1]
                 if not frame.exhausted:
                     walker.read_chunk(frame, acc)
+                    if not walker.collect and candidates_from is not None and acc.cann_bytes >= candidates_from:
+                        walker.collect = True
+                        walker.catch_up(acc, frames, finished)
+                        finished = []
                 elif frame.next < len(frame.subdirs):
                     child = frame.subdirs[frame.next]
                     frame.next += 1
@@ -537,6 +593,8 @@ def scan_cache(path: str | Path, *, batch_seconds: float = 0.1,
                 else:
                     os.close(frame.fd)
                     frames.pop()
+                    if not walker.collect:
+                        finished.append(frame.path)
                 now = clock()
                 if now >= next_batch:
                     current = frames[-1].path if frames else acc.name
@@ -545,6 +603,7 @@ def scan_cache(path: str | Path, *, batch_seconds: float = 0.1,
                     if should_stop():
                         stopped = True
                         break
+            acc.candidates_complete = walker.collect
 
         usage = CacheUsage(
             kernel_cache=root,

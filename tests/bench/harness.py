@@ -8,8 +8,8 @@ against a baseline in the same run.
   at every start and the benchmark would measure the compiler.
 - A and B alternate (A B, B A, A B, ...) after one unmeasured warm-up each, so the machine's noise
   (other jobs, CPU frequency, the page cache) falls on both alike.
-- The result is the ratio of the medians and, as its spread, the 25th-75th percentile of the
-  per-round ratios A_i / B_i.
+- The result is the median of the per-round ratios A_i / B_i and, as its spread, their 25th-75th
+  percentile (the medians of A and B are printed beside).
 - A benchmark ends with one `ROW` line per measure (`emit_row`); `tests/bench/run_all.py`
   (`make bench`) gathers them into one table.
 """
@@ -104,13 +104,19 @@ class Comparison:
     b: list[float] = field(default_factory=list)
 
     @property
+    def ratios(self) -> list[float]:
+        return sorted(x / y for x, y in zip(self.a, self.b, strict=True))
+
+    @property
     def ratio(self) -> float:
-        return statistics.median(self.a) / statistics.median(self.b)
+        """The median of the per-round ratios: each A is judged against the B run beside it, so
+        a burst of load on the machine falls on one pair, not on one side."""
+        return statistics.median(self.ratios)
 
     @property
     def spread(self) -> tuple[float, float]:
         """The 25th and 75th percentile of the per-round ratios."""
-        ratios = sorted(x / y for x, y in zip(self.a, self.b, strict=True))
+        ratios = self.ratios
         if len(ratios) < 4:
             return ratios[0], ratios[-1]
         q = statistics.quantiles(ratios, n=4)

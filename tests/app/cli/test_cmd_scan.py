@@ -181,7 +181,8 @@ class FakeTerminal(io.StringIO):
 def test_progress_goes_to_a_terminal_only(tmp_path, capsys, monkeypatch):
     make_tree(tmp_path / "base", files=200, dirs=10)
     monkeypatch.setattr(cmd_scan, "PROGRESS_AFTER_SECONDS", 0)
-    monkeypatch.setattr("cann_config.app.cli.cmd_scan.scan_cache", lambda path: scan_cache(path, batch_seconds=0))
+    monkeypatch.setattr("cann_config.app.cli.cmd_scan.scan_cache",
+                        lambda path, **kw: scan_cache(path, batch_seconds=0, **kw))
     assert main(["scan", "--cache-dir", str(tmp_path / "base"), "--lang", "en"]) == 0
     assert capsys.readouterr().err == ""  # stderr is not a terminal here
     terminal = FakeTerminal()
@@ -228,3 +229,24 @@ def test_the_prediction_is_complete_and_shows_progress_on_a_terminal(tmp_path, c
     assert cleanup["stopped"] is False and cleanup["target_reached"] and cleanup["delete_groups"] == 27
     shown = terminal.getvalue()
     assert "\rpredicting CANN's cleanup: 27 kernel json groups read" in shown and shown.endswith("\r\x1b[K")
+
+
+def test_fifos_in_and_out_of_the_cache_never_block_the_scan(tmp_path, capsys):
+    """A FIFO named *.json in a SoC dir and a jsonList entry naming a FIFO outside the cache:
+    the scan and its prediction finish, and the odd jsons are reported, not read."""
+    kc = tmp_path / "base" / "kernel_cache"
+    meta = kc / "Ascend910B3" / "kernel_meta"
+    meta.mkdir(parents=True)
+    (kc / "op_cache.ini").write_text(INI_WITH_VERSIONS, encoding="utf-8")
+    os.mkfifo(tmp_path / "outside.json")
+    os.mkfifo(meta / "pipe.json")
+    (meta / "k.json").write_text(json.dumps({"jsonList": [{"jsonFileName": "../../../../outside.json"}]}))
+    (meta / "big.o").write_bytes(b"x" * (2 * 1024 * 1024))
+    old = 1_600_000_000
+    for name in ("pipe.json", "k.json"):
+        os.utime(meta / name, (old, old))
+    data = scan_json(capsys, "--cache-dir", str(tmp_path / "base"))
+    cleanup = data["socs"]["Ascend910B3"]["cleanup"]
+    assert cleanup["triggers"] and cleanup["unparsed_jsons"] == 2
+    unparsed = next(f for f in data["findings"] if f["code"] == "scan-json-unparsed")
+    assert unparsed["file"] in (str(meta / "pipe.json"), str(meta / "k.json"))

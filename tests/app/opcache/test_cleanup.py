@@ -1,6 +1,7 @@
 """The cleanup prediction replays CANN's cleaner (te_cache_space_manager.cc) on a scanned tree;
 every expected number below is worked out by hand from the file sizes the fixture writes."""
 
+import dataclasses
 import json
 import os
 from pathlib import Path
@@ -344,3 +345,101 @@ def test_no_app_module_imports_another_modules_private_names():
                 offenders += [f"{path.relative_to(root)}: {node.module}.{a.name}" for a in node.names
                               if a.name.startswith("_") and not a.name.startswith("__")]
     assert offenders == []
+
+
+# -- odd files: nothing but regular files is opened, nothing outside the SoC dir is followed --
+
+def test_a_fifo_named_json_is_a_bad_json_group_and_never_blocks(tmp_path):
+    soc = tmp_path / "kernel_cache" / "S"
+    put(soc / "a.json", json100({"binFileName": "a", "binFileSuffix": ".o"}), NOW - 10_000)
+    put(soc / "a.o", b"o" * (2 * MiB))
+    os.mkfifo(soc / "pipe.json")
+    os.utime(soc / "pipe.json", (NOW - 20_000, NOW - 20_000))  # older: read first
+    assert _read_json(str(soc / "pipe.json")) is None  # returns at once: no writer needed
+    usage = scan_to_end(tmp_path / "kernel_cache")
+    pred = predict_cleanup(usage.socs["S"], 1, 1, now=NOW)
+    by_json = {Path(g.json_path).name: g for g in pred.delete}
+    assert by_json["pipe.json"].notes == (NOTE_BAD_JSON,) and len(by_json["pipe.json"].members) == 1
+    assert [Path(m.path).name for m in by_json["a.json"].members] == ["a.json", "a.o"]
+    found = cache_findings(usage, {"S": pred}, 1)
+    unparsed = next(f for f in found if f.code == "scan-json-unparsed")
+    assert unparsed.file == str(soc / "pipe.json")
+
+
+def test_a_device_or_directory_named_json_is_not_read(tmp_path):
+    os.mkdir(tmp_path / "dir.json")
+    assert _read_json(str(tmp_path / "dir.json")) is None
+    assert _read_json("/dev/null") is None  # a character device: refused before any read
+
+
+def test_a_json_list_entry_out_of_the_soc_dir_is_never_followed(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    os.mkfifo(outside / "p.json")
+    put(outside / "secret.json", json100({"binFileName": "secret", "binFileSuffix": ".o"}))
+    put(outside / "secret.o", b"s" * 100)
+    soc = tmp_path / "kernel_cache" / "S"
+    meta = soc / "meta"
+    meta.mkdir(parents=True)
+    os.symlink(outside, meta / "link")
+    listed = ["../../../outside/p.json", "../../../outside/secret.json", "link/secret.json", "..", "ok_mix_aic.json"]
+    put(meta / "k.json", json.dumps({"jsonList": [{"jsonFileName": n} for n in listed]}).encode(), NOW - 10_000)
+    put(meta / "ok_mix_aic.json", json100({"binFileName": "ok", "binFileSuffix": ".o"}), NOW - 10_000)
+    put(meta / "ok.o", b"k" * 10)
+    put(meta / "orphan.bin", b"b" * (2 * MiB))  # over the limit; no group ever reaches the target
+    put(meta / "up.json", json100({"binFileName": "../../../outside/secret", "binFileSuffix": ".o"}), NOW - 9_000)
+    read = []
+
+    def spy(path):
+        read.append(path)
+        return _read_json(path)
+
+    usage = scan_to_end(tmp_path / "kernel_cache")
+    pred = predict_cleanup(usage.socs["S"], 1, 1, now=NOW, read_json=spy)
+    groups = {Path(g.json_path).name: g for g in pred.delete}
+    assert [Path(m.path).name for m in groups["k.json"].members] == ["k.json", "ok_mix_aic.json", "ok.o"]
+    assert NOTE_BAD_JSON in groups["k.json"].notes
+    assert [Path(m.path).name for m in groups["up.json"].members] == ["up.json"]
+    assert groups["up.json"].notes == (NOTE_BAD_JSON,)
+    assert not [p for p in read if "outside" in p or "link" in p]
+    assert all(str(outside) not in m.path for g in pred.delete for m in g.members)
+
+
+def test_a_json_list_entry_in_a_subdir_of_the_soc_dir_is_followed(tmp_path):
+    soc = tmp_path / "kernel_cache" / "S"
+    put(soc / "a" / "k.json", json100({"jsonList": [{"jsonFileName": "../b/s.json"}]}), NOW - 10_000)
+    put(soc / "b" / "s.json", json100({"binFileName": "s", "binFileSuffix": ".o"}), NOW - 10_000)
+    put(soc / "a" / "s.o", b"x" * 10)
+    put(soc / "orphan.bin", b"b" * (2 * MiB))
+    usage = scan_to_end(tmp_path / "kernel_cache")
+    pred = predict_cleanup(usage.socs["S"], 1, 1, now=NOW)
+    k = next(g for g in pred.delete if g.json_path.endswith("k.json"))
+    assert [m.path for m in k.members] == [str(soc / "a" / "k.json"), str(soc / "b" / "s.json"), str(soc / "a" / "s.o")]
+    assert k.notes == ()
+
+
+def test_a_json_is_read_only_as_far_as_it_is_long(tmp_path, monkeypatch):
+    path = tmp_path / "k.json"
+    put(path, json100({"binFileName": "k", "binFileSuffix": ".o"}))
+    asked = []
+    real_read = os.read
+
+    def recording_read(fd, n):
+        asked.append(n)
+        return real_read(fd, n)
+
+    monkeypatch.setattr(os, "read", recording_read)
+    assert _read_json(str(path)) == {"binFileName": "k", "binFileSuffix": ".o"}
+    assert asked == [101]
+
+
+def test_a_prediction_needs_the_candidates_of_its_limit(tmp_path):
+    put(tmp_path / "kernel_cache" / "S" / "a.json", json100({}), NOW - 10_000)
+    from cann_config.app.opcache.scanner import scan_cache
+
+    usage = list(scan_cache(tmp_path / "kernel_cache", candidates_from=MiB))[-1].usage
+    soc = usage.socs["S"]
+    assert not soc.candidates_complete and soc.json_candidates() == []
+    assert not predict_cleanup(soc, 1, 50, now=NOW).triggers  # under its limit: no candidate needed
+    with pytest.raises(ValueError):  # over a limit the scan did not gather candidates for
+        predict_cleanup(dataclasses.replace(soc, cann_bytes=2 * MiB), 1, 50, now=NOW)

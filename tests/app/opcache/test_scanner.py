@@ -298,3 +298,21 @@ def test_nfs_lock_problems():
 
 def test_parse_mounts_skips_short_lines():
     assert [m.mount_point for m in parse_mounts("garbage\n/dev/a /a ext4 rw 0 0\n")] == ["/a"]
+
+
+def test_candidates_gathered_from_a_limit_are_those_gathered_always(tmp_path):
+    """A scan told the limit starts gathering when a SoC dir reaches it, then lists the dirs it
+    walked before for their jsons: the candidates are the same as a scan that gathers always."""
+    kc = make_tree(tmp_path, files=2000, dirs=40)
+    always = scan_to_end(kc)
+    for name, soc in always.socs.items():
+        half = soc.cann_bytes // 2
+        late = list(scan_cache(kc, candidates_from=half))[-1].usage.socs[name]
+        assert late.candidates_complete
+        assert sorted(late.json_candidates()) == sorted(soc.json_candidates())
+        assert late.totals() == soc.totals()
+    never = list(scan_cache(kc, candidates_from=None))[-1].usage
+    assert all(not s.candidates_complete and not s.jsons for s in never.socs.values())
+    above = list(scan_cache(kc, candidates_from=10**12))[-1].usage
+    assert all(not s.candidates_complete and not s.jsons for s in above.socs.values())
+    assert {n: s.totals() for n, s in above.socs.items()} == {n: s.totals() for n, s in always.socs.items()}
