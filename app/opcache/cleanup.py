@@ -53,12 +53,11 @@ import os
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from json import JSONDecodeError
-from json import loads as json_loads
+from json import JSONDecodeError, JSONDecoder
 from typing import Any, NamedTuple
 
 from cann_config.app.findings import Finding, make_finding
-from cann_config.app.opcache.scanner import CacheUsage, JsonEntry, SocUsage, nfs_lock_problem
+from cann_config.app.opcache.scanner import JSON_SUFFIX, CacheUsage, JsonEntry, SocUsage, nfs_lock_problem
 from cann_config.app.units import CANN_MB, human_bytes
 
 AGEING_OFF = -1
@@ -80,6 +79,9 @@ NOTE_NOT_READ = "not-read"  # another user's json: reading it would refresh its 
 # deletes in. So jsons are opened with O_NOATIME, which Linux allows to the file's owner and to
 # root (CAP_FOWNER) only; another user's json is left unread rather than disturbed.
 _NOT_READ = object()
+_NOTES_BAD_JSON = (NOTE_BAD_JSON,)
+_decode = JSONDecoder().decode
+_NOTES_NOT_READ = (NOTE_NOT_READ,)
 # O_NONBLOCK: a FIFO (or a device) named *.json must not hang the scan; fstat then refuses
 # anything but a regular file before a byte is read.
 _READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK | getattr(os, "O_NOATIME", 0)
@@ -93,22 +95,84 @@ class GroupMember(NamedTuple):
     size: int
 
 
-class Group(NamedTuple):
-    """A json and the files CANN deletes with it (a tuple: a cache over its limit has many)."""
+class Group:
+    """A json and the files CANN deletes with it.
 
-    json_path: str
-    atime: int
-    members: tuple[GroupMember, ...]
-    notes: tuple[str, ...] = ()
+    Kept compact, as a cache over its limit has a group per kernel: the json's directory (one
+    string shared by the groups of a directory) and a flat tuple (name, size, name, size, ...)
+    of the members relative to it, the json first; paths and GroupMember items are made when
+    asked for.
+    """
+
+    __slots__ = ("folder", "files", "atime", "notes")
+
+    def __init__(self, json_path: str, atime: int, members: tuple[GroupMember, ...],
+                 notes: tuple[str, ...] = ()) -> None:
+        folder = os.path.dirname(json_path)
+        files: list[str | int] = []
+        for member in members:
+            files += (_relative(member.path, folder), member.size)
+        self.folder, self.files, self.atime, self.notes = folder, tuple(files), atime, notes
+
+    @classmethod
+    def _of(cls, folder: str, files: tuple[str | int, ...], atime: int, notes: tuple[str, ...]) -> Group:
+        group = cls.__new__(cls)
+        group.folder, group.files, group.atime, group.notes = folder, files, atime, notes
+        return group
+
+    @property
+    def json_path(self) -> str:
+        return _join(self.folder, self.files[0])  # type: ignore[arg-type]
+
+    @property
+    def members(self) -> tuple[GroupMember, ...]:
+        return tuple(GroupMember(_join(self.folder, name), size)  # type: ignore[arg-type]
+                     for name, size in zip(_names(self.files), self.files[1::2], strict=True))
 
     @property
     def bytes(self) -> int:
         """The bytes CANN counts for this group (its members' sizes)."""
-        return sum(m.size for m in self.members)
+        return sum(self.files[1::2])  # type: ignore[arg-type]
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.folder, tuple(_names(self.files)), self.files[1::2], self.atime, self.notes)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Group) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Group(json_path={self.json_path!r}, atime={self.atime}, members={self.members!r}, notes={self.notes!r})"
 
     def to_json(self) -> dict[str, Any]:
         return {"json": self.json_path, "atime": self.atime, "bytes": self.bytes,
                 "files": [m.path for m in self.members], "notes": list(self.notes)}
+
+
+class _StemSuffix(str):
+    """A member named like its json, "<json stem><this suffix>" (`k.json` -> `k.o`): one shared
+    object per suffix instead of a name per group."""
+
+
+_STEMS: dict[str, _StemSuffix] = {}
+
+
+def _names(files: tuple[str | int, ...]) -> list[str]:
+    """The member names of a group's `files`, stems spelled out."""
+    first = files[0]
+    return [first[:-len(JSON_SUFFIX)] + name if type(name) is _StemSuffix else name  # type: ignore[index,operator]
+            for name in files[0::2]]
+
+
+def _join(folder: str, name: str) -> str:
+    return folder + "/" + name if "/" not in name else os.path.normpath(folder + "/" + name)
+
+
+def _relative(path: str, folder: str) -> str:
+    rest = path[len(folder) + 1:]
+    return rest if path.startswith(folder + "/") and "/" not in rest else os.path.relpath(path, folder)
 
 
 @dataclass(frozen=True)
@@ -210,7 +274,8 @@ def _read_json(path: str) -> Any:
     if len(data) > MAX_JSON_BYTES:
         return None
     try:
-        return json_loads(data)
+        # UTF-8 (a BOM allowed), as CANN's JSON library reads it.
+        return _decode(data.decode("utf-8-sig"))
     except (JSONDecodeError, UnicodeDecodeError, ValueError, RecursionError):
         return None
 
@@ -225,23 +290,25 @@ def _size_of(path: str) -> int | None:
 
 
 def _inside(folder: str, name: str, boundary: str) -> str | None:
-    """`folder/name` when it stays inside `boundary` (the SoC dir), else None.
+    """`name` as a path relative to `folder` when `folder/name` stays inside `boundary` (the SoC
+    dir), else None.
 
     A plain name stays in `folder`, which the walk reached without following a symlink. A name
     with "/" (a subdir, "..", an absolute-looking path) is followed only when its directory,
     resolved, is the boundary or below it.
     """
     if "/" not in name:
-        return None if name in (".", "..") else folder + "/" + name
+        return None if name in (".", "..") else name
     path = os.path.normpath(folder + "/" + name)
     real_dir = os.path.realpath(os.path.dirname(path))
     real_boundary = os.path.realpath(boundary)
     if real_dir != real_boundary and not real_dir.startswith(real_boundary.rstrip("/") + "/"):
         return None
-    return path
+    return _relative(path, folder)
 
 
-def _binary_of(folder: str, info: Any, members: list[GroupMember], notes: list[str], boundary: str) -> None:
+def _binary_of(folder: str, info: Any, files: list[str | int], notes: list[str], boundary: str,
+               json_name: str = "") -> None:
     # AddBinFileInfoFromJson: <json dir>/<binFileName><binFileSuffix>, only when both keys exist.
     # Confirmed in te_cache_space_manager.cc and in kernel jsons written by CANN's op compilers
     # (e.g. {"binFileName": "te_op_add", "binFileSuffix": ".o", "blockDim": ..., "kernelName": ...}).
@@ -253,37 +320,36 @@ def _binary_of(folder: str, info: Any, members: list[GroupMember], notes: list[s
         # nlohmann's get<std::string>() would throw here (inference: CANN's cleaner fails on this json).
         notes.append(NOTE_BAD_JSON)
         return
-    path = _inside(folder, name + suffix, boundary)
-    if path is None:
+    rel = _inside(folder, name + suffix, boundary)
+    if rel is None:
         notes.append(NOTE_BAD_JSON)  # names a file outside the SoC dir: not followed
         return
-    size = _size_of(path)
+    size = _size_of(_join(folder, rel))
     if size is None:
         notes.append(NOTE_BIN_MISSING)
+    elif json_name.endswith(JSON_SUFFIX) and name == json_name[:-len(JSON_SUFFIX)] and "/" not in suffix:
+        stem = _STEMS.get(suffix)
+        if stem is None:
+            stem = _STEMS[suffix] = _StemSuffix(suffix)
+        files += (stem, size)
     else:
-        members.append(GroupMember(path, size))
+        files += (rel, size)
 
 
-def resolve_group(entry: JsonEntry, read_json: Callable[[str], Any] = _read_json,
-                  soc_dir: str | None = None) -> Group:
-    """The files CANN deletes with the json `entry` (GetFilesAccessTime).
-
-    Names in the json are followed only inside `soc_dir` (default: the json's own directory).
-    """
-    members = [GroupMember(entry.path, entry.size)]
-    notes: list[str] = []
-    atime = int(entry.atime)
-    if entry.path.endswith(PRE_JSON_SUFFIX):
-        return Group(entry.path, atime, tuple(members))
-    info = read_json(entry.path)
+def _resolve(folder: str, name: str, atime: int, size: int, read_json: Callable[[str], Any],
+             boundary: str) -> Group:
+    """The group of the json `folder/name` (GetFilesAccessTime); see resolve_group."""
+    if name.endswith(PRE_JSON_SUFFIX):
+        return Group._of(folder, (name, size), atime, ())
+    info = read_json(folder + "/" + name)
     if info is _NOT_READ:
-        return Group(entry.path, atime, tuple(members), (NOTE_NOT_READ,))
+        return Group._of(folder, (name, size), atime, _NOTES_NOT_READ)
     if info is None:
-        return Group(entry.path, atime, tuple(members), (NOTE_BAD_JSON,))
-    folder = os.path.dirname(entry.path)
-    boundary = folder if soc_dir is None else soc_dir
+        return Group._of(folder, (name, size), atime, _NOTES_BAD_JSON)
+    files: list[str | int] = [name, size]
+    notes: list[str] = []
     if not isinstance(info, dict) or "jsonList" not in info:
-        _binary_of(folder, info, members, notes, boundary)
+        _binary_of(folder, info, files, notes, boundary, name)
     else:
         listed = info["jsonList"]
         if not isinstance(listed, list):
@@ -294,24 +360,35 @@ def resolve_group(entry: JsonEntry, read_json: Callable[[str], Any] = _read_json
             if not isinstance(sub_name, str):
                 notes.append(NOTE_BAD_JSON)
                 continue
-            sub_path = _inside(folder, sub_name, boundary)
-            if sub_path is None:
+            rel = _inside(folder, sub_name, boundary)
+            if rel is None:
                 notes.append(NOTE_BAD_JSON)  # a listed json outside the SoC dir: not followed
                 continue
-            size = _size_of(sub_path)
-            if size is None:
+            sub_path = _join(folder, rel)
+            sub_size = _size_of(sub_path)
+            if sub_size is None:
                 notes.append(NOTE_BIN_MISSING)
             else:
-                members.append(GroupMember(sub_path, size))
-            sub_info = read_json(sub_path) if size is not None else None
+                files += (rel, sub_size)
+            sub_info = read_json(sub_path) if sub_size is not None else None
             if sub_info is _NOT_READ:
                 notes.append(NOTE_NOT_READ)
                 continue
             if sub_info is None:
                 continue
             # The binaries of listed jsons sit in the main json's directory (jsonFileDirPath).
-            _binary_of(folder, sub_info, members, notes, boundary)
-    return Group(entry.path, atime, tuple(members), tuple(dict.fromkeys(notes)) if notes else ())
+            _binary_of(folder, sub_info, files, notes, boundary)
+    return Group._of(folder, tuple(files), atime, tuple(dict.fromkeys(notes)) if notes else ())
+
+
+def resolve_group(entry: JsonEntry, read_json: Callable[[str], Any] = _read_json,
+                  soc_dir: str | None = None) -> Group:
+    """The files CANN deletes with the json `entry` (GetFilesAccessTime).
+
+    Names in the json are followed only inside `soc_dir` (default: the json's own directory).
+    """
+    folder, name = os.path.split(entry.path)
+    return _resolve(folder, name, int(entry.atime), entry.size, read_json, folder if soc_dir is None else soc_dir)
 
 
 def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = None, *,
@@ -342,23 +419,28 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
     target = used - keep
     now_s = int(time.time() if now is None else now)
     # A multimap keyed by st_atime (whole seconds), oldest first; ties by path here.
-    candidates = sorted(soc.json_candidates(), key=lambda e: (int(e.atime), e.path))
-    cache = soc.group_cache
+    candidates = soc.sorted_candidates()
+    # Groups by directory, then by name (strings the scan already holds; no path per group).
+    cache: dict[str, dict[str, Group]] = soc.group_cache
     soc_dir = str(soc.path)
     stopped = False
 
-    def resolve(entry: JsonEntry) -> Group | None:
-        """The entry's group; None once `should_stop` has said stop."""
+    def resolve(candidate: tuple[int, str, str, str, int]) -> Group | None:
+        """The candidate's group; None once `should_stop` has said stop."""
         nonlocal stopped
-        group = cache.get(entry.path)
+        atime, _path, folder, name, size = candidate
+        in_dir = cache.get(folder)
+        if in_dir is None:
+            in_dir = cache[folder] = {}
+        group = in_dir.get(name)
         if group is None:
             if stopped or (should_stop is not None and should_stop()):
                 stopped = True
                 return None
-            group = cache[entry.path] = resolve_group(entry, read_json, soc_dir)
+            group = in_dir[name] = _resolve(folder, name, atime, size, read_json, soc_dir)
         return group
 
-    def resolve_all(entries: list[JsonEntry]) -> list[Group]:
+    def resolve_all(entries: list[tuple[int, str, str, str, int]]) -> list[Group]:
         groups = []
         for entry in entries:
             group = resolve(entry)
@@ -370,12 +452,12 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
     delete: list[Group] = []
     kept: list[Group] | None = None
     counted = 0
-    for index, entry in enumerate(candidates):
-        if now_s - int(entry.atime) < MIN_CACHE_AGING_SECONDS:
+    for index, candidate in enumerate(candidates):
+        if now_s - candidate[0] < MIN_CACHE_AGING_SECONDS:
             # Sorted by access time: every later group is recent too.
             kept = resolve_all(candidates[index:])
             break
-        group = resolve(entry)
+        group = resolve(candidate)
         if group is None:
             break
         delete.append(group)
@@ -383,9 +465,8 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
         if counted >= target:
             break
     if kept is None:
-        kept = [] if stopped else resolve_all(
-            [e for e in candidates if now_s - int(e.atime) < MIN_CACHE_AGING_SECONDS])
-    freed = sum({m.path: m.size for g in delete for m in g.members}.values())
+        kept = [] if stopped else resolve_all([c for c in candidates if now_s - c[0] < MIN_CACHE_AGING_SECONDS])
+    freed = _distinct_bytes(delete)
     bad = tuple(g.json_path for g in (*delete, *kept) if NOTE_BAD_JSON in g.notes)
     not_read = tuple(g.json_path for g in (*delete, *kept) if NOTE_NOT_READ in g.notes)
     return CleanupPrediction(soc.name, max_mb, ratio, used, ageing=True, max_bytes=max_bytes,
@@ -393,6 +474,34 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
                              delete=tuple(delete), kept_recent=tuple(kept), counted_bytes=counted,
                              freed_bytes=freed, target_reached=counted >= target,
                              candidates=len(candidates), bad_json=bad, not_read=not_read, stopped=stopped)
+
+
+def _distinct_bytes(groups: list[Group]) -> int:
+    """The bytes of the distinct files of `groups` (a file named by two groups counts once).
+
+    One directory at a time, so no more than one directory's names are spelled out at once."""
+    by_folder: dict[str, list[tuple[str, int]] | list[Group]] = {}
+    elsewhere: dict[str, list[tuple[str, int]]] = {}  # members named with "/" (other dirs)
+    for group in groups:
+        by_folder.setdefault(group.folder, []).append(group)  # type: ignore[arg-type]
+        if any("/" in name for name in group.files[0::2] if type(name) is str):  # type: ignore[operator]
+            for name, size in zip(_names(group.files), group.files[1::2], strict=True):
+                if "/" in name:
+                    folder, base = os.path.split(_join(group.folder, name))
+                    elsewhere.setdefault(folder, []).append((base, size))  # type: ignore[arg-type]
+    freed = 0
+    for folder in {*by_folder, *elsewhere}:
+        seen: set[str] = set()
+        for group in by_folder.get(folder, ()):
+            for name, size in zip(_names(group.files), group.files[1::2], strict=True):  # type: ignore[union-attr]
+                if "/" not in name and name not in seen:
+                    seen.add(name)
+                    freed += size  # type: ignore[operator]
+        for name, size in elsewhere.get(folder, ()):
+            if name not in seen:
+                seen.add(name)
+                freed += size
+    return freed
 
 
 def _percent(value: float) -> str:

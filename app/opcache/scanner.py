@@ -110,9 +110,9 @@ class SocUsage:
     jsons: list[tuple[str, list[str], array, array]] = field(default_factory=list)
     # False when the walk left the candidates out (the SoC dir stayed under `candidates_from`).
     candidates_complete: bool = True
-    # app.opcache.cleanup's resolved groups by json path: repeated predictions on one scan (the
-    # wizard recomputes one on every change of the limit) read each json once.
-    group_cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    # app.opcache.cleanup's resolved groups by json dir and name: repeated predictions on one scan
+    # (the wizard recomputes one on every change of the limit) read each json once.
+    group_cache: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
 
     def json_candidates(self) -> list[JsonEntry]:
         """The jsons CANN's cleaner would collect under this dir (CollectCacheJsonFileAccessTime).
@@ -125,6 +125,18 @@ class SocUsage:
             for name, atime, size in zip(names, atimes, sizes, strict=True):
                 if len(name) > len(JSON_SUFFIX) and not (len(name) > _MIX_LEN and name.endswith(MIX_SUFFIXES)):
                     found.append(JsonEntry(prefix + name, atime, size))
+        return found
+
+    def sorted_candidates(self) -> list[tuple[int, str, str, str, int]]:
+        """The candidates as CANN orders them: (atime in whole seconds, path, dir, name, size),
+        oldest first, ties by path. The dir and name are the strings the walk holds."""
+        found = []
+        for prefix, names, atimes, sizes in self.jsons:
+            folder = prefix[:-1]
+            for name, atime, size in zip(names, atimes, sizes, strict=True):
+                if len(name) > len(JSON_SUFFIX) and not (len(name) > _MIX_LEN and name.endswith(MIX_SUFFIXES)):
+                    found.append((int(atime), prefix + name, folder, name, size))
+        found.sort()
         return found
 
     def totals(self) -> SocTotals:
