@@ -101,10 +101,10 @@ def main() -> int:
         ticks.mark("idle_start")
         QTimer.singleShot(TAIL_MS, finish)
 
-    def scan(wizard) -> None:
+    def scan(wizard: QWizard) -> None:
         from cann_config.ui.editors import OptionEditor
 
-        page = wizard.cache_page
+        page = wizard.cache_page.usage_panel  # the gauge and the scan
         wizard.findChild(OptionEditor, "option_op_compiler_cache_dir").setProperty("value", cache_base)
         wizard.findChild(OptionEditor, "option_max_op_cache_size").setProperty("value", 1)
 
