@@ -1,0 +1,301 @@
+"""The fleet exports: an Ansible playbook that rolls the cache settings out to every node, a
+playbook that gathers a support bundle from every node, and a Kubernetes ConfigMap.
+
+Why this module exists: clusters of Ascend nodes are configured by the engines those sites already
+run (Ansible, often air-gapped with ansible-core's builtin modules only; Kubernetes for pods), but
+those engines do not know CANN's rules, and two of them make a naive roll-out harmful
+(docs/cann/fleets.md, docs/cann/op-cache.md): an op_cache.ini without both version lines is
+ignored (read from the CANN 8.5+ source), and version lines that differ from a node's installed
+CANN make CANN empty that node's cache. So the playbook never pushes the controller's versions: a
+read-only probe (app/io/exporters/node_probe.py, embedded as text) finds each node's cache
+directory and versions the way this tool does locally, and only ansible.builtin modules write.
+
+- `ansible`: the probe, then `file` / `copy` (new op_cache.ini, CANN's documented template with
+  that node's versions), `copy` (a backup) and `lineinfile` (key=value, no spaces, only the lines
+  that must change), and `copy` of the env-bash export into a profile file. Idempotent.
+- `ansible-collect`: `cann-config collect` on every node, `fetch` to bundles/<host>.json.
+- `k8s-configmap`: the environment variables as ConfigMap data (a ConfigMap volume is read-only
+  and CANN writes op_cache.ini, so the sizes travel as variables).
+
+The environment variables are those of the env-bash export (the same Plan entries, slot "env").
+Values inside YAML are double-quoted scalars written by `yaml_str`; texts the playbook must not
+template are tagged `!unsafe`, so a `{{` in a user's path stays text.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+from cann_config.app.findings import message_table
+from cann_config.app.i18n import pick
+from cann_config.app.io.exporters import Plan, _one_line, text_of
+
+DEFAULT_GROUP = "ascend"
+DEFAULT_ENV_FILE = "/etc/profile.d/cann-config.sh"
+CONFIGMAP_NAME = "cann-config"
+REASON_CODES = ("no-home", "not-a-file", "unreadable", "too-large", "foreign-section", "no-section", "section-twice",
+                "no-versions-new", "no-versions-existing")
+_YAML_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def yaml_str(value: str) -> str:
+    """A YAML double-quoted scalar that reads back as exactly `value` (non-printable characters,
+    line and paragraph separators included, are escapes)."""
+    out = []
+    for ch in value:
+        special = _YAML_ESCAPES.get(ch)
+        if special is not None:
+            out.append(special)
+        elif ch.isprintable():
+            out.append(ch)
+        elif ord(ch) < 0x10000:
+            out.append(f"\\u{ord(ch):04x}")
+        else:
+            out.append(f"\\U{ord(ch):08x}")
+    return '"' + "".join(out) + '"'
+
+
+def _comments(lines: list[str], indent: str = "") -> list[str]:
+    return [f"{indent}# {_one_line(line)}" if line else f"{indent}#" for line in lines]
+
+
+def _block(text: str, indent: str) -> list[str]:
+    """`text` as the lines of a YAML literal block scalar at `indent`."""
+    return [f"{indent}{line}" if line else "" for line in text.rstrip("\n").split("\n")]
+
+
+def probe_script() -> str:
+    """The node probe's source, as embedded in the playbook."""
+    return (Path(__file__).with_name("node_probe.py")).read_text(encoding="utf-8")
+
+
+def env_file_text(plan: Plan) -> str:
+    """The env-bash export of the same choices: the profile file the playbook writes."""
+    from cann_config.app.io.exporters.shell import write_env_bash
+
+    header = plan.header[:2] + [text_of("export-text-use-env-bash", plan.lang)]
+    return write_env_bash(replace(plan, fmt="env-bash", header=header))
+
+
+def _ini_sizes(plan: Plan) -> tuple[int, int]:
+    values = []
+    for oid in ("max_op_cache_size", "remain_cache_size_ratio"):
+        value = plan.profile.value(oid, plan.catalog)
+        values.append(value if isinstance(value, int) else int(plan.catalog.default_for(oid)))
+    return values[0], values[1]
+
+
+def _reasons(lang: str) -> str:
+    table = message_table()
+    return json.dumps({code: pick(table[f"fleet-reason-{code}"].text, lang) for code in REASON_CODES},
+                      ensure_ascii=False, sort_keys=True)
+
+
+def _new_ini_template(max_size: int, ratio: int) -> str:
+    """CANN's documented template (app.opcache.ini writes the same for a new file), with the
+    node's versions filled in by Ansible."""
+    from cann_config.app.opcache.ini import SECTION, TEMPLATE_COMMENTS, TEMPLATE_HEAD
+
+    return "\n".join([
+        TEMPLATE_HEAD, f"[{SECTION}]",
+        "adk_version={{ cann_node.versions.adk_version }}",
+        "ops_version={{ cann_node.versions.ops_version }}",
+        TEMPLATE_COMMENTS["max_op_cache_size"], f"max_op_cache_size={max_size}",
+        TEMPLATE_COMMENTS["remain_cache_size_ratio"], f"remain_cache_size_ratio={ratio}",
+    ]) + "\n"
+
+
+def write_ansible(plan: Plan) -> str:
+    lang = plan.lang
+    max_size, ratio = _ini_sizes(plan)
+    chosen_dir = plan.profile.value("op_compiler_cache_dir", plan.catalog)
+    head = plan.header + [""] + [text_of(f"fleet-ansible-{part}", lang) for part in
+                                 ("what", "run", "user", "dir", "versions", "ini", "env", "fail")]
+    out = ["---"] + _comments(head)
+    out += [
+        f"- name: {yaml_str(text_of('fleet-ansible-title', lang))}",
+        '  hosts: "{{ cann_hosts | default(\'' + DEFAULT_GROUP + '\') }}"',
+        "  gather_facts: false",
+        '  environment: "{{ cann_environment | default({}) }}"',
+        "  vars:",
+    ]
+    out += _comments([text_of("fleet-ansible-vars-sizes", lang)], "    ")
+    out += [f"    cann_max_op_cache_size: {max_size}", f"    cann_remain_cache_size_ratio: {ratio}"]
+    out += _comments([text_of("fleet-ansible-vars-dir", lang)], "    ")
+    out += [f"    cann_cache_dir: !unsafe {yaml_str(str(chosen_dir or ''))}",
+            f"    cann_framework: {yaml_str(plan.profile.framework)}",
+            f"    cann_reasons_json: !unsafe {yaml_str(_reasons(lang))}",
+            "    cann_env_text: !unsafe |"]
+    out += _block(env_file_text(plan), "      ")
+    out += _comments([text_of("fleet-ansible-vars-probe", lang)], "    ")
+    out += ["    cann_probe_script: !unsafe |"] + _block(probe_script(), "      ")
+    out += ["", "  tasks:"]
+    task = lambda code: f"    - name: {yaml_str(text_of(code, lang))}"  # noqa: E731
+    out += [
+        task("fleet-ansible-task-probe"),
+        "      ansible.builtin.command:",
+        "        argv:",
+        "          - \"{{ cann_python | default(ansible_python_interpreter | default('python3')) }}\"",
+        '          - "-"',
+        '          - "{{ cann_cache_dir }}"',
+        '          - "{{ cann_framework }}"',
+        '          - "{{ cann_max_op_cache_size }}"',
+        '          - "{{ cann_remain_cache_size_ratio }}"',
+        '          - "{{ cann_reasons_json }}"',
+        '        stdin: "{{ cann_probe_script }}"',
+        "      register: cann_probe",
+        "      changed_when: false",
+        "      check_mode: false",
+        "",
+        "    - name: cann_node",
+        "      ansible.builtin.set_fact:",
+        '        cann_node: "{{ cann_probe.stdout | from_json }}"',
+        "",
+        task("fleet-ansible-task-fail"),
+        "      ansible.builtin.fail:",
+        '        msg: "{{ inventory_hostname }}: {{ cann_node.problem }}"',
+        "      when: cann_node.problem is not none",
+        "",
+        task("fleet-ansible-task-mkdir"),
+        "      ansible.builtin.file:",
+        '        path: "{{ cann_node.kernel_cache }}"',
+        "        state: directory",
+        "      when: not cann_node.exists",
+        "",
+        task("fleet-ansible-task-create"),
+        "      ansible.builtin.copy:",
+        '        dest: "{{ cann_node.ini }}"',
+        '        mode: "0640"',
+        "        force: false",
+        "        content: |",
+    ]
+    out += _block(_new_ini_template(max_size, ratio), "          ")
+    out += [
+        "      when: not cann_node.exists",
+        "",
+        task("fleet-ansible-task-backup"),
+        "      ansible.builtin.copy:",
+        '        src: "{{ cann_node.ini }}"',
+        "        dest: \"{{ cann_node.ini }}.{{ now(utc=true, fmt='%Y%m%dT%H%M%SZ') }}.bak\"",
+        "        remote_src: true",
+        "        mode: preserve",
+        "      when: cann_node.exists and cann_node.edits | length > 0",
+        "",
+        task("fleet-ansible-task-edit"),
+        "      ansible.builtin.lineinfile:",
+        '        path: "{{ cann_node.ini }}"',
+        "        regexp: \"^[ \\t]*{{ item.key }}[ \\t]*=\"",
+        '        line: "{{ item.line }}"',
+        "        insertafter: \"^\\\\[[ \\t]*op_compiler_cache[ \\t]*\\\\]\"",
+        "      loop: \"{{ cann_node.edits }}\"",
+        "      loop_control:",
+        '        label: "{{ item.line }}"',
+        "",
+        task("fleet-ansible-task-env"),
+        "      ansible.builtin.copy:",
+        "        dest: \"{{ cann_env_file | default('" + DEFAULT_ENV_FILE + "') }}\"",
+        '        content: "{{ cann_env_text }}"',
+        '        mode: "0644"',
+        "        backup: true",
+        '      become: "{{ cann_env_become | default(false) | bool }}"',
+    ]
+    return "\n".join(out) + "\n"
+
+
+def write_ansible_collect(plan: Plan) -> str:
+    lang = plan.lang
+    head = [text_of("fleet-collect-what", lang), text_of("fleet-collect-tool", lang)]
+    out = ["---"] + _comments(head)
+    task = lambda code: f"    - name: {yaml_str(text_of(code, lang))}"  # noqa: E731
+    tool = "{{ cann_tool if (cann_tool | default('')) else (cann_tool_dir ~ '/cann-config/cann-config') }}"
+    out += [
+        f"- name: {yaml_str(text_of('fleet-collect-title', lang))}",
+        '  hosts: "{{ cann_hosts | default(\'' + DEFAULT_GROUP + '\') }}"',
+        "  gather_facts: false",
+        "  vars:",
+        "    cann_tool_dir: /tmp/cann-config-tool",
+        "    cann_bundles_dir: bundles",
+        "  tasks:",
+        "    - name: cann_tool",
+        "      ansible.builtin.fail:",
+        f"        msg: {yaml_str(text_of('fleet-collect-no-tool', lang))}",
+        "      when: not (cann_tool | default('')) and not (cann_tool_tarball | default(''))",
+        "",
+        task("fleet-collect-task-dir"),
+        "      ansible.builtin.file:",
+        '        path: "{{ cann_tool_dir }}"',
+        "        state: directory",
+        '        mode: "0755"',
+        "      when: not (cann_tool | default(''))",
+        "",
+        task("fleet-collect-task-unpack"),
+        "      ansible.builtin.unarchive:",
+        '        src: "{{ cann_tool_tarball }}"',
+        '        dest: "{{ cann_tool_dir }}"',
+        "      when: not (cann_tool | default(''))",
+        "",
+        task("fleet-collect-task-tempfile"),
+        "      ansible.builtin.tempfile:",
+        "        suffix: .json",
+        "      register: cann_bundle_file",
+        "",
+        task("fleet-collect-task-collect"),
+        "      ansible.builtin.command:",
+        "        argv:",
+        f'          - "{tool}"',
+        "          - collect",
+        "          - -o",
+        '          - "{{ cann_bundle_file.path }}"',
+        "          - --lang",
+        f"          - {lang}",
+        "      changed_when: false",
+        "",
+        task("fleet-collect-task-fetch"),
+        "      ansible.builtin.fetch:",
+        '        src: "{{ cann_bundle_file.path }}"',
+        '        dest: "{{ cann_bundles_dir }}/{{ inventory_hostname }}.json"',
+        "        flat: true",
+        "",
+        task("fleet-collect-task-clean"),
+        "      ansible.builtin.file:",
+        '        path: "{{ cann_bundle_file.path }}"',
+        "        state: absent",
+        "      changed_when: false",
+        "",
+        task("fleet-collect-task-clean-tool"),
+        "      ansible.builtin.file:",
+        '        path: "{{ cann_tool_dir }}"',
+        "        state: absent",
+        "      when: not (cann_tool | default('')) and not (cann_tool_keep | default(false) | bool)",
+    ]
+    return "\n".join(out) + "\n"
+
+
+def write_k8s_configmap(plan: Plan) -> str:
+    lang = plan.lang
+    head = plan.header + [""] + [text_of("fleet-k8s-what", lang), "", text_of("fleet-k8s-use", lang)]
+    usage = ["  containers:", "    - name: train", "      envFrom:", "        - configMapRef:",
+             f"            name: {CONFIGMAP_NAME}"]
+    out = _comments(head) + [f"#   {line}" for line in usage] + _comments(
+        ["", text_of("fleet-k8s-why-env", lang), text_of("fleet-k8s-shared", lang)])
+    out += ["apiVersion: v1", "kind: ConfigMap", "metadata:", f"  name: {CONFIGMAP_NAME}",
+            "  labels:", "    app.kubernetes.io/managed-by: cann-config"]
+    entries = [e for e in plan.in_slot("env") if e.name]
+    data: list[str] = []
+    any_set = False
+    for entry in entries:
+        data += _comments(list(entry.comments), "  ")
+        value = yaml_str(str(entry.value))
+        if entry.kind == "set":
+            data.append(f"  {entry.name}: {value}")
+            any_set = True
+        elif entry.kind == "default":
+            data.append(f"  # {entry.name}: {value}")
+    # A ConfigMap without keys is valid as `data: {}`: the manifest still applies.
+    out += ["data:" if any_set else "data: {}"] + data
+    trailing = [line for e in plan.trailing() for line in e.comments]
+    if trailing:
+        out += _comments(trailing)
+    return "\n".join(out) + "\n"
