@@ -14,7 +14,8 @@ OPTION_IDS = [
     "op_compiler_cache_mode", "op_compiler_cache_dir", "max_op_cache_size", "remain_cache_size_ratio",
 ]
 FRAMEWORK_IDS = ["tf1", "tf2", "pytorch", "atc", "ge", "acl"]
-EXPORT_FORMATS = {"tf1-estimator", "tf1-session", "tf2", "ge-options", "torch-npu", "env-bash", "env-fish", "op-cache-ini", "profile"}
+EXPORT_FORMATS = {"tf1-estimator", "tf1-session", "tf2", "ge-options", "torch-npu", "env-bash", "env-fish", "op-cache-ini",
+                  "profile", "ansible", "ansible-collect", "k8s-configmap"}
 
 
 @pytest.fixture(scope="module")

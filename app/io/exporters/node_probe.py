@@ -245,7 +245,7 @@ def probe(chosen, framework, max_size, ratio, reasons, root="/", environ=None):
     if result["exists"]:
         # lineinfile puts each new line right under the section header: the last one added
         # ends up first, so the versions go in last, in reverse, to read adk, ops, sizes.
-        for key, wanted in reversed(list(zip(SIZE_KEYS, (max_size, ratio)))):
+        for key, wanted in ((SIZE_KEYS[1], ratio), (SIZE_KEYS[0], max_size)):
             current = result["values"].get(key)
             if current is None or stoi(current) != int(wanted):
                 result["edits"].append({"key": key, "line": key + "=" + str(int(wanted))})

@@ -75,7 +75,8 @@ def test_format_for_another_framework_is_exit_2(capsysbinary):
     code, out, err = run(capsysbinary, "export", "tf2", "--framework", "pytorch")
     assert code == 2 and out == b""
     assert err == ("cann-config: the tf2 export is not for framework pytorch; "
-                   "pytorch takes: torch-npu, env-bash, env-fish, op-cache-ini, profile\n")
+                   "pytorch takes: torch-npu, env-bash, env-fish, op-cache-ini, profile, ansible, ansible-collect, "
+                   "k8s-configmap\n")
 
 
 def test_refused_choice_is_exit_1_with_the_reason_and_no_file(capsysbinary, tmp_path):
