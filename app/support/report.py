@@ -30,6 +30,8 @@ Public API:
     render_html(report_or_diagnosis, lang=None) -> str   (one self-contained page: a QTextBrowser
                                                           or any browser shows it as is)
     render_text(report_or_diagnosis, lang=None) -> str   (the terminal; control characters replaced)
+    markdown_of_blocks(blocks, lang=None) / html_of_blocks(blocks, lang=None) -> str
+                                                        (the same renderers for other reports' Blocks)
     report_format(path) -> "markdown" | "html"          (UsageError for another extension)
     write_report(path, report_or_diagnosis, lang=None) -> Path   (atomic)
 """
@@ -569,9 +571,14 @@ def _colon(lang: str | None) -> str:
 
 def render_markdown(report: SupportReport | Diagnosis, lang: str | None = None) -> str:
     """The report as Markdown (CommonMark + GFM tables), safe for any bundle content."""
+    return markdown_of_blocks(report_blocks(report, lang), lang)
+
+
+def markdown_of_blocks(blocks: Sequence[Block], lang: str | None = None) -> str:
+    """Any report's blocks as Markdown (the fleet comparison renders its own blocks with it)."""
     out: list[str] = []
     colon = _colon(lang)
-    for block in report_blocks(report, lang):
+    for block in blocks:
         kind, parts = block.kind, block.parts
         if kind in ("h1", "h2", "h3"):
             out += ["#" * int(kind[1]) + " " + _md_text(parts[0]), ""]
@@ -640,7 +647,12 @@ def render_html(report: SupportReport | Diagnosis, lang: str | None = None) -> s
     """The report as one self-contained HTML page (inline CSS, no scripts, no external files);
     every text is escaped."""
     lang = normalize_language(lang or current_language())
-    blocks = report_blocks(report, lang)
+    return html_of_blocks(report_blocks(report, lang), lang)
+
+
+def html_of_blocks(blocks: Sequence[Block], lang: str | None = None) -> str:
+    """Any report's blocks as one self-contained HTML page."""
+    lang = normalize_language(lang or current_language())
     title = blocks[0].parts[0] if blocks and blocks[0].kind == "h1" else "cann-config"
     out = ["<!DOCTYPE html>", f'<html lang="{"zh-CN" if lang == "zh_CN" else "en"}">', "<head>",
            '<meta charset="utf-8">', '<meta name="viewport" content="width=device-width, initial-scale=1">',

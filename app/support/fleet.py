@@ -1,0 +1,254 @@
+"""Comparing nodes: one table of what each node of a cluster really runs, from its support bundle.
+
+Why this module exists: support receives one bundle per node (`cann-config export
+ansible-collect` fetches them as bundles/<host>.json), and the question is which node differs.
+Each bundle is read and diagnosed exactly as `diagnose --bundle` does (app.support.bundle), and
+the comparison lines up, per node: the device, the CANN versions, every effective setting with
+its source, and the number of error findings. A row whose cells differ between nodes (value or
+source: 500 from op_cache.ini on one node and 500 from the default on another means one node's
+file is ignored) is marked. `--same ID` names settings that must be equal everywhere (value
+only); a node with an error finding or a disagreement on such a setting makes the comparison
+fail (exit 1), DESIGN.md's exit statuses otherwise.
+
+Public API:
+    bundle_paths(inputs) -> list[Path]          files as given, a directory as its *.json (sorted)
+    compare_bundles(paths, same=()) -> FleetComparison      (InputError for an unusable input)
+    FleetComparison: nodes, rows, same_findings; .failed; .to_json(lang); .to_text(lang);
+                     .blocks(lang) -> report Blocks; .markdown(lang); .html(lang)
+    display_width(text) -> int                  terminal columns (East Asian wide characters count 2)
+"""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cann_config.app.catalog import load_catalog
+from cann_config.app.errors import InputError, UsageError
+from cann_config.app.findings import Finding, make_finding
+from cann_config.app.i18n import current_language, normalize_language, pick
+from cann_config.app.support.bundle import Bundle, load_bundle
+from cann_config.app.support.diagnosis import Diagnosis
+from cann_config.app.textsafe import terminal_text
+
+VERSION_KEYS = ("toolkit_version", "driver_version", "adk_version", "ops_version")
+DIFFERS_MARK = "≠"
+SOURCE_LABELS = {"op_cache.ini": "support-label-source-op_cache-ini", "env": "support-label-source-env",
+                 "default": "support-label-source-default", "profile": "support-label-source-profile"}
+
+
+def _t(code: str, lang: str, **params: Any) -> str:
+    return pick(make_finding(code, **params).text, lang)
+
+
+def display_width(text: str) -> int:
+    """Columns `text` takes in a terminal: wide and fullwidth East Asian characters take two,
+    combining marks none."""
+    width = 0
+    for ch in text:
+        if unicodedata.combining(ch):
+            continue
+        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+    return width
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(0, width - display_width(text))
+
+
+def bundle_paths(inputs: Iterable[str | os.PathLike[str]]) -> list[Path]:
+    """The bundle files named: a file as it is, a directory as the *.json files in it (sorted).
+    InputError for a directory without any."""
+    paths: list[Path] = []
+    for item in inputs:
+        p = Path(item)
+        if p.is_dir():
+            found = sorted(c for c in p.glob("*.json") if c.is_file())
+            if not found:
+                raise InputError.from_code("fleet-error-no-bundles", p)
+            paths.extend(found)
+        else:
+            paths.append(p)
+    return paths
+
+
+@dataclass
+class FleetNode:
+    name: str
+    bundle: Bundle
+    diagnosis: Diagnosis
+
+    @property
+    def errors(self) -> list[Finding]:
+        return [f for f in self.diagnosis.findings if f.severity == "error"]
+
+
+@dataclass
+class FleetRow:
+    """One line of the table: a key (device, a version key or an option id) and a cell per node."""
+
+    key: str
+    kind: str  # "device" | "version" | "setting"
+    values: list[Any]  # what is compared for --same (the value alone)
+    cells: list[dict[str, Any]]  # {"value": ..., "source": ... | None} per node
+    differs: bool
+
+
+@dataclass
+class FleetComparison:
+    nodes: list[FleetNode]
+    rows: list[FleetRow]
+    same: list[str] = field(default_factory=list)
+    same_findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.same_findings) or any(node.errors for node in self.nodes)
+
+    def row(self, key: str) -> FleetRow:
+        return next(r for r in self.rows if r.key == key)
+
+    def cell_text(self, row: FleetRow, index: int, lang: str) -> str:
+        cell = row.cells[index]
+        value = cell["value"]
+        if value is None:
+            text = _t("fleet-label-not-found", lang)
+        elif value == "":
+            text = '""'
+        else:
+            text = str(value)
+        if cell.get("source"):
+            source = cell["source"]
+            label = _t(SOURCE_LABELS[source], lang) if source in SOURCE_LABELS else source
+            text += f" ({label})"
+        return text
+
+    def row_label(self, row: FleetRow, lang: str) -> str:
+        return _t("fleet-label-device", lang) if row.kind == "device" else row.key
+
+    # -- outputs ----------------------------------------------------------------------------
+
+    def to_json(self, lang: str | None = None) -> dict[str, Any]:
+        return {
+            "nodes": [{"name": n.name, "bundle": n.bundle.source, "errors": len(n.errors),
+                       "error_codes": [f.code for f in n.errors]} for n in self.nodes],
+            "rows": [{"key": r.key, "kind": r.kind, "differs": r.differs, "cells": r.cells} for r in self.rows],
+            "same": list(self.same),
+            "findings": [f.to_json(lang) for f in self.same_findings],
+            "failed": self.failed,
+        }
+
+    def table(self, lang: str) -> tuple[list[str], list[list[str]]]:
+        """Header and rows as text: mark, key, one column per node; the error counts last."""
+        header = ["", _t("fleet-label-corner", lang)] + [n.name for n in self.nodes]
+        body = [[DIFFERS_MARK if r.differs else "", self.row_label(r, lang)]
+                + [self.cell_text(r, i, lang) for i in range(len(self.nodes))] for r in self.rows]
+        body.append(["", _t("fleet-label-errors", lang)] + [str(len(n.errors)) for n in self.nodes])
+        return header, body
+
+    def summary(self, lang: str) -> str:
+        failing = [n.name for n in self.nodes if n.errors]
+        return _t("fleet-label-summary", lang, differing=sum(r.differs for r in self.rows), rows=len(self.rows),
+                  failing=", ".join(failing) if failing else _t("fleet-label-none", lang))
+
+    def to_text(self, lang: str | None = None) -> str:
+        """The table for a terminal, columns aligned by display width (CJK counts double); every
+        text from a bundle passes app.textsafe.terminal_text."""
+        lang = normalize_language(lang or current_language())
+        header, body = self.table(lang)
+        rows = [[terminal_text(c) for c in header]] + [[terminal_text(c) for c in row] for row in body]
+        widths = [max(display_width(row[i]) for row in rows) for i in range(len(header))]
+        out = [_t("fleet-label-title", lang, count=len(self.nodes)),
+               _t("fleet-label-legend", lang, mark=DIFFERS_MARK), ""]
+        for row in rows:
+            out.append("  ".join(_pad(c, w) for c, w in zip(row, widths, strict=True)).rstrip())
+        out.append("")
+        out.append(self.summary(lang))
+        colon = "：" if lang == "zh_CN" else ": "
+        out += [f"{_t('export-severity-error', lang)}{colon}{terminal_text(f.message(lang))}" for f in self.same_findings]
+        return "\n".join(out) + "\n"
+
+    def blocks(self, lang: str | None = None) -> list[Any]:
+        """The comparison as report Blocks (app.support.report), for Markdown and HTML."""
+        from cann_config.app.support.report import Block, Text
+
+        lang = normalize_language(lang or current_language())
+        header, body = self.table(lang)
+
+        def code(i: int, j: int) -> bool:
+            # Keys and values are code; the mark, the "device" label and the error counts are prose.
+            return i < len(self.rows) and (j > 1 or (j == 1 and self.rows[i].kind != "device"))
+
+        rows = tuple(tuple((Text(cell, code=code(i, j)),) for j, cell in enumerate(row)) for i, row in enumerate(body))
+        blocks = [Block("h1", (_t("fleet-label-title", lang, count=len(self.nodes)),)),
+                  Block("p", ((Text(_t("fleet-label-legend", lang, mark=DIFFERS_MARK)),),)),
+                  Block("table", (tuple(header), rows)),
+                  Block("p", ((Text(self.summary(lang)),),))]
+        if self.same_findings:
+            blocks.append(Block("list", tuple((Text(f.message(lang)),) for f in self.same_findings)))
+        return blocks
+
+    def markdown(self, lang: str | None = None) -> str:
+        from cann_config.app.support.report import markdown_of_blocks
+
+        return markdown_of_blocks(self.blocks(lang), lang)
+
+    def html(self, lang: str | None = None) -> str:
+        from cann_config.app.support.report import html_of_blocks
+
+        return html_of_blocks(self.blocks(lang), lang)
+
+
+def _node_name(bundle: Bundle, path: Path, taken: set[str]) -> str:
+    name = bundle.hostname or path.stem
+    if name in taken:
+        name = str(path)
+    taken.add(name)
+    return name
+
+
+def _row(key: str, kind: str, cells: list[dict[str, Any]]) -> FleetRow:
+    values = [c["value"] for c in cells]
+    shown = {(repr(c["value"]), c.get("source")) for c in cells}
+    return FleetRow(key, kind, values, cells, len(shown) > 1)
+
+
+def compare(nodes: Sequence[FleetNode], same: Sequence[str] = ()) -> FleetComparison:
+    """The comparison of already diagnosed nodes (the GUI reads the bundles in a worker)."""
+    catalog = load_catalog()
+    rows = [_row("device", "device", [{"value": n.bundle.device.soc_version or n.bundle.device.series, "source": None}
+                                      for n in nodes])]
+    for key in VERSION_KEYS:
+        rows.append(_row(key, "version", [{"value": n.bundle.versions.get(key), "source": None} for n in nodes]))
+    seen = [oid for oid in catalog.options if any(oid in n.diagnosis.effective for n in nodes)]
+    for oid in seen:
+        cells = []
+        for n in nodes:
+            eff = n.diagnosis.effective.get(oid)
+            cells.append({"value": eff.value, "source": eff.source} if eff is not None else {"value": None, "source": None})
+        rows.append(_row(oid, "setting", cells))
+    keys = [r.key for r in rows]
+    findings = []
+    for oid in same:
+        if oid not in keys:
+            raise UsageError.from_code("fleet-error-same-unknown", option=oid, known=", ".join(keys))
+        row = rows[keys.index(oid)]
+        if len({repr(v) for v in row.values}) > 1:
+            shown = ", ".join(f"{n.name}={'-' if v is None else v}" for n, v in zip(nodes, row.values, strict=True))
+            findings.append(make_finding("fleet-same-differs", option=oid, values=shown))
+    return FleetComparison(list(nodes), rows, list(same), findings)
+
+
+def read_node(path: Path, taken: set[str] | None = None) -> FleetNode:
+    """One bundle read and diagnosed as `diagnose --bundle` does; InputError when unusable."""
+    bundle = load_bundle(path)
+    return FleetNode(_node_name(bundle, path, taken if taken is not None else set()), bundle, bundle.diagnosis())
+
+
+def compare_bundles(paths: Sequence[str | os.PathLike[str]], same: Sequence[str] = ()) -> FleetComparison:
+    taken: set[str] = set()
+    return compare([read_node(p, taken) for p in bundle_paths(paths)], same)
