@@ -6,7 +6,7 @@ A node is a support bundle (`cann-config collect`; `cann-config export ansible-c
 per host as bundles/<host>.json); a directory stands for every *.json in it. The table and its
 rules are app.support.fleet's.
 
-Exit status (DESIGN.md): 0 when no node has an error finding and every `--same` setting agrees;
+Exit status (docs/architecture.md, "Exit status"): 0 when no node has an error finding and every `--same` setting agrees;
 1 otherwise; 2 for bad usage or an input that is not a bundle (one line naming it).
 """
 

@@ -645,6 +645,21 @@ def import_text(text: str, fmt: str, source: str) -> ImportedSettings:
         return import_ini_settings(parse_op_cache_ini(text.encode("utf-8"), source))
     if fmt == "profile":
         return import_profile_text(text, source)
+    if fmt == "ansible":
+        # The variables the playbook writes to its profile file: an env-bash text inside it.
+        from cann_config.app.io.envfile import parse_env_text
+        from cann_config.app.io.exporters.fleet import playbook_env_text
+
+        return import_env_settings(parse_env_text(playbook_env_text(text)[0], source))
+    if fmt == "k8s-configmap":
+        from cann_config.app.io.exporters.fleet import configmap_items
+
+        out = _Collector(source)
+        for name, value, line in configmap_items(text):
+            out.env(name, value, line)
+        return out.result()
+    if fmt == "ansible-collect":
+        return _Collector(source).result()  # it carries no choice
     raise ValueError(f"unknown format {fmt!r}")
 
 

@@ -8,7 +8,7 @@ its source, and the number of error findings. A row whose cells differ between n
 source: 500 from op_cache.ini on one node and 500 from the default on another means one node's
 file is ignored) is marked. `--same ID` names settings that must be equal everywhere (value
 only); a node with an error finding or a disagreement on such a setting makes the comparison
-fail (exit 1), DESIGN.md's exit statuses otherwise.
+fail (exit 1), as docs/architecture.md sets out.
 
 Public API:
     bundle_paths(inputs) -> list[Path]          files as given, a directory as its *.json (sorted)

@@ -25,6 +25,7 @@ template are tagged `!unsafe`, so a `{{` in a user's path stays text.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -299,3 +300,67 @@ def write_k8s_configmap(plan: Plan) -> str:
     if trailing:
         out += _comments(trailing)
     return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading the exports back (app.io.importers.import_text)
+# ---------------------------------------------------------------------------------------------
+
+_YAML_UNESCAPES = {"\\": "\\", '"': '"', "n": "\n", "r": "\r", "t": "\t"}
+_CONFIGMAP_ITEM = re.compile(r'^  ([A-Za-z_][A-Za-z0-9_.\-]*): (".*")$')
+
+
+def yaml_unstr(text: str) -> str:
+    """The value of a double-quoted scalar written by `yaml_str` (ValueError for anything else)."""
+    if len(text) < 2 or text[0] != '"' or text[-1] != '"':
+        raise ValueError(f"not a quoted value: {text!r}")
+    out, i, body = [], 0, text[1:-1]
+    while i < len(body):
+        ch = body[i]
+        if ch != "\\":
+            out.append(ch)
+            i += 1
+            continue
+        code = body[i + 1:i + 2]
+        if code in _YAML_UNESCAPES:
+            out.append(_YAML_UNESCAPES[code])
+            i += 2
+        elif code in ("u", "U"):
+            size = 4 if code == "u" else 8
+            out.append(chr(int(body[i + 2:i + 2 + size], 16)))
+            i += 2 + size
+        else:
+            raise ValueError(f"unknown escape \\{code}")
+    return "".join(out)
+
+
+def playbook_env_text(text: str) -> tuple[str, int]:
+    """The env-bash text the `ansible` playbook writes (its `cann_env_text` block) and the line
+    number it starts on; ("", 0) when the text has none."""
+    lines = text.split("\n")
+    for number, line in enumerate(lines, 1):
+        if line.strip() == "cann_env_text: !unsafe |":
+            indent = len(line) - len(line.lstrip()) + 2
+            block = []
+            for inner in lines[number:]:
+                if inner and (len(inner) - len(inner.lstrip()) < indent):
+                    break
+                block.append(inner[indent:])
+            return "\n".join(block).rstrip("\n") + "\n", number + 1
+    return "", 0
+
+
+def configmap_items(text: str) -> list[tuple[str, str, int]]:
+    """(name, value, line) of every key the ConfigMap's `data` sets (commented lines are not)."""
+    items, in_data = [], False
+    for number, line in enumerate(text.split("\n"), 1):
+        if not line.startswith((" ", "#")):
+            in_data = line.startswith("data:")
+            continue
+        match = _CONFIGMAP_ITEM.match(line) if in_data else None
+        if match:
+            try:
+                items.append((match.group(1), yaml_unstr(match.group(2)), number))
+            except ValueError:
+                continue
+    return items
