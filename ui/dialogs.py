@@ -26,6 +26,14 @@ def choose_open_file(parent: QWidget, title: str, filters: str, start: str = "")
     return path
 
 
+def choose_open_files(parent: QWidget, title: str, filters: str, start: str = "") -> list[str]:
+    """Files to read (one or several), or [] when the user cancelled."""
+    from PySide6.QtWidgets import QFileDialog
+
+    paths, _ = QFileDialog.getOpenFileNames(parent, title, start, filters)
+    return list(paths)
+
+
 def choose_save_file(parent: QWidget, title: str, suggested: str, filters: str) -> str:
     """Where to write (the dialog asks before replacing a file), or "" when cancelled."""
     from PySide6.QtWidgets import QFileDialog

@@ -358,7 +358,7 @@ class ConfigWizard(QWizard):
 
     # -- support bundles and the report ------------------------------------------------------
 
-    def open_bundle(self, path: str = "") -> BundleWorker | None:
+    def open_bundle(self, path: str = "") -> BundleWorker | QThread | None:
         """Read a support bundle in a worker, then look at the customer's host through it (see
         WizardController.open_bundle); a file that is not a bundle is one line on the device
         page and changes nothing. Returns the worker (None when nothing was started)."""
@@ -367,15 +367,40 @@ class ConfigWizard(QWizard):
         if self._shut_down or any(isinstance(w, BundleWorker) and w.isRunning() for w in self.workers):
             return None
         if not path:
-            path = dialogs.choose_open_file(self, self.tr("Open a support bundle"),
-                                            self.tr("Support bundles (*.json);;All files (*)"))
-            if not path:
+            paths = dialogs.choose_open_files(self, self.tr("Open support bundles (several: compare the nodes)"),
+                                              self.tr("Support bundles (*.json);;All files (*)"))
+            if len(paths) > 1:
+                return self.compare_bundles(paths)
+            if not paths:
                 return None
+            path = paths[0]
         page = self.device_page
         page.set_bundle_status(lambda: self.tr("Reading %1 …").replace("%1", path))
         page.open_bundle_button.setEnabled(False)
         worker = BundleWorker(path, parent=self)
         worker.loaded.connect(self._bundle_loaded)
+        worker.failed.connect(self._bundle_failed)
+        worker.finished.connect(self._bundle_worker_finished)
+        self.workers = [w for w in self.workers if not w.isFinished()] + [worker]
+        worker.start()
+        return worker
+
+    def compare_bundles(self, paths: list[str]) -> QThread | None:
+        """Several bundles: the nodes side by side (ui/fleet_dialog.py), read in a worker; the
+        wizard's own state does not change. Returns the worker."""
+        from cann_config.ui.fleet_dialog import FleetDialog, FleetWorker
+
+        page = self.device_page
+        page.set_bundle_status(lambda: self.tr("Reading %1 support bundles …").replace("%1", str(len(paths))))
+        page.open_bundle_button.setEnabled(False)
+        worker = FleetWorker(paths, parent=self)
+
+        def loaded(comparison: Any) -> None:
+            page.set_bundle_status(None)
+            if not self._shut_down:
+                dialogs.run_dialog(FleetDialog(comparison, self))
+
+        worker.loaded.connect(loaded)
         worker.failed.connect(self._bundle_failed)
         worker.finished.connect(self._bundle_worker_finished)
         self.workers = [w for w in self.workers if not w.isFinished()] + [worker]

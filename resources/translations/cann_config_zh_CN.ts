@@ -125,8 +125,8 @@
         <translation>无法使用该文件</translation>
     </message>
     <message>
-        <source>Open a support bundle</source>
-        <translation>打开支持信息包</translation>
+        <source>Open support bundles (several: compare the nodes)</source>
+        <translation>打开支持信息包（选择多个：比较各节点）</translation>
     </message>
     <message>
         <source>Support bundles (*.json);;All files (*)</source>
@@ -135,6 +135,10 @@
     <message>
         <source>Reading %1 …</source>
         <translation>正在读取 %1 …</translation>
+    </message>
+    <message>
+        <source>Reading %1 support bundles …</source>
+        <translation>正在读取 %1 个支持信息包 …</translation>
     </message>
     <message>
         <source>Not opened: %1</source>
@@ -621,6 +625,17 @@
     <message>
         <source>No findings: these choices are fine for this device and framework.</source>
         <translation>没有发现问题：这些选择适用于该设备和框架。</translation>
+    </message>
+</context>
+<context>
+    <name>FleetDialog</name>
+    <message>
+        <source>Compare nodes</source>
+        <translation>比较节点</translation>
+    </message>
+    <message>
+        <source>One column per support bundle. Rows marked ≠ differ between the nodes (value or source); each setting reads value (source).</source>
+        <translation>每个支持信息包一列。标有 ≠ 的行在各节点间不一致（取值或来源）；每个设置显示为 取值（来源）。</translation>
     </message>
 </context>
 <context>

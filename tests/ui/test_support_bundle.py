@@ -118,7 +118,7 @@ def test_apply_suggested_fixes_is_one_explicit_action(make_wizard, qtbot):
 def test_a_bundle_opened_from_the_device_page(make_wizard, qtbot, monkeypatch):
     bundle = load_bundle(A2)
     wizard = make_wizard(device="Ascend310P3")
-    monkeypatch.setattr(dialogs, "choose_open_file", lambda *a, **k: str(A2))
+    monkeypatch.setattr(dialogs, "choose_open_files", lambda *a, **k: [str(A2)])
     wizard.findChild(QPushButton, "openBundleButton").click()
     qtbot.waitUntil(lambda: wizard.controller.bundle is not None, timeout=10000)
     wait_for_workers(qtbot, wizard)

@@ -50,7 +50,8 @@ TS = ROOT / "resources" / "translations" / "cann_config_zh_CN.ts"
 # Names that stay as they are in a Chinese sentence (products, frameworks, units, the name of
 # the English language in the language switch). Identifiers, paths and numbers need no entry.
 DATA_WORDS = {"English", "CANN", "SoC", "Ascend", "Atlas", "TensorFlow", "PyTorch", "MindSpore", "Python",
-              "KiB", "MiB", "GiB", "TiB", "MB", "B", "enable", "disable", "force"}
+              "KiB", "MiB", "GiB", "TiB", "MB", "B", "enable", "disable", "force",
+              "ansible"}  # an export format id (cann-config export ansible)
 HTML_TAG = re.compile(r"</?(?:b|i|br|code|small|span|p|h3)\b[^>]*>")
 MNEMONIC = re.compile(r"&([^&\s])")
 PLACEHOLDER = re.compile(r"%\d|\{[a-z_]+(?:![rs])?\}")

@@ -198,3 +198,11 @@ def test_configmap_without_changes_is_still_a_valid_manifest():
     assert manifest["data"] == {}
     changed = yaml.safe_load(export_text(Profile(), "k8s-configmap", changed_only=True).text)
     assert changed["data"] == {}
+
+
+def test_probe_parses_as_python_36():
+    """Nodes run whatever Python their OS has (Ansible's floor for targets is 3.6 on older cores)."""
+    import ast
+
+    ast.parse(probe_script(), feature_version=(3, 6))
+    assert "f\"" not in probe_script() and "f'" not in probe_script()

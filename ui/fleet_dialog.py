@@ -1,0 +1,100 @@
+"""Several support bundles at once: the nodes of a cluster side by side (`fleetDialog`).
+
+"Open support bundle…" with more than one file selected reads them in a worker and shows
+app.support.fleet's comparison, the same table `cann-config fleet` prints: a row per device,
+CANN version and effective setting (value and source), a column per node, the rows that differ
+between nodes marked, and each node's error findings counted. Every decision (what is compared,
+what differs) is the core's; this module only lays the table out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from cann_config.app.i18n import current_language
+from PySide6.QtCore import QObject, QThread, Signal
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+# The tint of a row whose cells differ between nodes (readable in light and dark themes).
+DIFFERS_TINT = QColor(255, 190, 60, 90)
+
+
+class FleetWorker(QThread):
+    """Reads and diagnoses the bundles (app.support.fleet.compare_bundles) off the GUI thread."""
+
+    loaded = Signal(object)  # app.support.fleet.FleetComparison
+    failed = Signal(str)  # one line naming the file
+
+    def __init__(self, paths: Sequence[str], parent: QObject | None = None):
+        super().__init__(parent)
+        self.setObjectName("fleetWorker")
+        self.paths = list(paths)
+
+    def run(self) -> None:
+        from cann_config.app.errors import InputError, UsageError
+        from cann_config.app.support.fleet import compare_bundles
+
+        try:
+            comparison = compare_bundles(self.paths)
+        except (InputError, UsageError) as exc:
+            self.failed.emit(" ".join(str(exc).split()))
+            return
+        except Exception as exc:  # noqa: BLE001 - whatever a hostile file provokes is a message
+            self.failed.emit(" ".join(f"{str(exc) or type(exc).__name__}".split()))
+            return
+        self.loaded.emit(comparison)
+
+
+class FleetDialog(QDialog):
+    def __init__(self, comparison: Any, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("fleetDialog")
+        self.comparison = comparison
+        lang = current_language()
+        self.setWindowTitle(self.tr("Compare nodes"))
+        layout = QVBoxLayout(self)
+        legend = QLabel(self.tr("One column per support bundle. Rows marked ≠ differ between the nodes "
+                                "(value or source); each setting reads value (source)."), self)
+        legend.setWordWrap(True)
+        layout.addWidget(legend)
+        header, body = comparison.table(lang)
+        self.table = QTableWidget(len(body), len(comparison.nodes), self)
+        self.table.setObjectName("fleetTable")
+        self.table.setHorizontalHeaderLabels(header[2:])
+        self.table.setVerticalHeaderLabels([f"{row[0]} {row[1]}".strip() for row in body])
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        bold = QFont(self.table.font())
+        bold.setBold(True)
+        for r, row in enumerate(body):
+            differs = r < len(comparison.rows) and comparison.rows[r].differs
+            for c, text in enumerate(row[2:]):
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                if differs:
+                    item.setFont(bold)
+                    item.setBackground(QBrush(DIFFERS_TINT))
+                self.table.setItem(r, c, item)
+        self.table.resizeColumnsToContents()
+        layout.addWidget(self.table, 1)
+        self.summary = QLabel(comparison.summary(lang), self)
+        self.summary.setObjectName("fleetSummary")
+        self.summary.setWordWrap(True)
+        layout.addWidget(self.summary)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.resize(900, 520)
+
+    def differing_rows(self) -> list[str]:
+        """The keys of the rows shown as differing (for tests and accessibility)."""
+        return [row.key for row in self.comparison.rows if row.differs]
