@@ -215,6 +215,8 @@ def write_ansible_collect(plan: Plan) -> str:
         f"- name: {yaml_str(text_of('fleet-collect-title', lang))}",
         '  hosts: "{{ cann_hosts | default(\'' + DEFAULT_GROUP + '\') }}"',
         "  gather_facts: false",
+        # The same environment as the roll-out playbook's, so a bundle shows what the jobs see.
+        '  environment: "{{ cann_environment | default({}) }}"',
         "  vars:",
         "    cann_tool_dir: /tmp/cann-config-tool",
         "    cann_bundles_dir: bundles",

@@ -107,10 +107,16 @@ def fleet(tmp_path_factory):
                               capture_output=True, text=True, env=env, cwd=root, timeout=110)
 
     first = run()
+    # The collect playbook, with cann-config as installed here standing in for the unpacked tarball.
+    collect = _write(root / "collect.yml", export_text(profile, "ansible-collect", lang="en").data)
+    collected = subprocess.run([ANSIBLE_PLAYBOOK, "-i", str(root / "inventory.json"), "-c", "local", str(collect),
+                                "-e", f"cann_tool={Path(sys.executable).parent / 'cann-config'}",
+                                "-e", "cann_hosts=node1:node2"],
+                               capture_output=True, text=True, env=env, cwd=root, timeout=110)
     after_first = {name: path.read_bytes() for name, path in (("node1", ini1), ("node2", ini2), ("node4", ini4))}
     backups_first = sorted(p.name for p in root.rglob("op_cache.ini.*.bak"))
     second = run()
-    return {"root": root, "first": first, "second": second, "after_first": after_first, "backups": backups_first,
+    return {"root": root, "first": first, "second": second, "collected": collected, "after_first": after_first, "backups": backups_first,
             "ini": {"node1": ini1, "node2": ini2, "node4": ini4}, "homes": {"node1": home1, "node2": home2,
                                                                            "node3": home3}, "profile": profile}
 
@@ -183,3 +189,19 @@ def test_second_run_changes_nothing(fleet):
     assert recap["node2"] == {**recap["node2"], "changed": 0, "failed": 0}, fleet["second"].stdout
     for node in ("node1", "node2"):
         assert fleet["ini"][node].read_bytes() == fleet["after_first"][node]
+
+
+def test_collect_fetches_a_bundle_per_host_and_fleet_compares_them(fleet, capsys):
+    from cann_config.app.cli import main
+
+    recap = _recap(fleet["collected"].stdout)
+    assert set(recap) == {"node1", "node2"} and all(r["failed"] == 0 for r in recap.values()), fleet["collected"].stdout
+    bundles = fleet["root"] / "bundles"
+    assert sorted(p.name for p in bundles.iterdir()) == ["node1.json", "node2.json"]
+    assert main(["fleet", str(bundles), "--json"]) in (0, 1)
+    rows = {r["key"]: r for r in json.loads(capsys.readouterr().out)["rows"]}
+    # Each bundle is that node's: its own versions, its own cache directory and op_cache.ini sizes.
+    assert [c["value"] for c in rows["adk_version"]["cells"]] == ["7.5.T10", "7.6.T3"]
+    assert rows["op_compiler_cache_dir"]["differs"]
+    assert [c["value"] for c in rows["max_op_cache_size"]["cells"]] == [300, 300]
+    assert not rows["max_op_cache_size"]["differs"]
