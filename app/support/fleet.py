@@ -15,13 +15,11 @@ Public API:
     compare_bundles(paths, same=()) -> FleetComparison      (InputError for an unusable input)
     FleetComparison: nodes, rows, same_findings; .failed; .to_json(lang); .to_text(lang);
                      .blocks(lang) -> report Blocks; .markdown(lang); .html(lang)
-    display_width(text) -> int                  terminal columns (East Asian wide characters count 2)
 """
 
 from __future__ import annotations
 
 import os
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +32,7 @@ from cann_config.app.i18n import current_language, normalize_language, pick
 from cann_config.app.support.bundle import Bundle, load_bundle
 from cann_config.app.support.diagnosis import Diagnosis
 from cann_config.app.textsafe import terminal_text
+from cann_config.app.textwidth import table_lines
 
 VERSION_KEYS = ("toolkit_version", "driver_version", "adk_version", "ops_version")
 DIFFERS_MARK = "≠"
@@ -43,21 +42,6 @@ SOURCE_LABELS = {"op_cache.ini": "support-label-source-op_cache-ini", "env": "su
 
 def _t(code: str, lang: str, **params: Any) -> str:
     return pick(make_finding(code, **params).text, lang)
-
-
-def display_width(text: str) -> int:
-    """Columns `text` takes in a terminal: wide and fullwidth East Asian characters take two,
-    combining marks none."""
-    width = 0
-    for ch in text:
-        if unicodedata.combining(ch):
-            continue
-        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
-    return width
-
-
-def _pad(text: str, width: int) -> str:
-    return text + " " * max(0, width - display_width(text))
 
 
 def bundle_paths(inputs: Iterable[str | os.PathLike[str]]) -> list[Path]:
@@ -156,16 +140,14 @@ class FleetComparison:
                   failing=", ".join(failing) if failing else _t("fleet-label-none", lang))
 
     def to_text(self, lang: str | None = None) -> str:
-        """The table for a terminal, columns aligned by display width (CJK counts double); every
-        text from a bundle passes app.textsafe.terminal_text."""
+        """The table for a terminal, columns aligned by display width (app.textwidth: CJK counts
+        double); every text from a bundle passes app.textsafe.terminal_text."""
         lang = normalize_language(lang or current_language())
         header, body = self.table(lang)
         rows = [[terminal_text(c) for c in header]] + [[terminal_text(c) for c in row] for row in body]
-        widths = [max(display_width(row[i]) for row in rows) for i in range(len(header))]
         out = [_t("fleet-label-title", lang, count=len(self.nodes)),
                _t("fleet-label-legend", lang, mark=DIFFERS_MARK), ""]
-        for row in rows:
-            out.append("  ".join(_pad(c, w) for c, w in zip(row, widths, strict=True)).rstrip())
+        out += table_lines(rows, indent="", header=True)
         out.append("")
         out.append(self.summary(lang))
         colon = "：" if lang == "zh_CN" else ": "

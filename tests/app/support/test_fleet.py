@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 from cann_config.app.cli import main
-from cann_config.app.support.fleet import compare_bundles, display_width
+from cann_config.app.support.fleet import compare_bundles
+from cann_config.app.textwidth import display_width
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "bundles"
 
