@@ -31,7 +31,7 @@ from pathlib import Path
 
 from cann_config.app.findings import message_table
 from cann_config.app.i18n import pick
-from cann_config.app.io.exporters import Plan, _one_line, text_of
+from cann_config.app.io.exporters import Plan, text_of
 
 DEFAULT_GROUP = "ascend"
 DEFAULT_ENV_FILE = "/etc/profile.d/cann-config.sh"
@@ -56,6 +56,11 @@ def yaml_str(value: str) -> str:
         else:
             out.append(f"\\U{ord(ch):08x}")
     return '"' + "".join(out) + '"'
+
+
+def _one_line(text: str) -> str:
+    """A comment's text on one line: a line break would end the YAML comment."""
+    return " ".join(text.replace("\r", "\n").split("\n"))
 
 
 def _comments(lines: list[str], indent: str = "") -> list[str]:
