@@ -17,7 +17,8 @@ directory and versions the way this tool does locally, and only ansible.builtin 
 - `k8s-configmap`: the environment variables as ConfigMap data (a ConfigMap volume is read-only
   and CANN writes op_cache.ini, so the sizes travel as variables).
 
-The environment variables are those of the env-bash export (the same Plan entries, slot "env").
+The environment variables are those of the env-bash export: app.io.exporters.envvars.env_variables
+decides them for every export (PYTORCH_NPU_ALLOC_CONF included).
 Values inside YAML are double-quoted scalars written by `yaml_str`; texts the playbook must not
 template are tagged `!unsafe`, so a `{{` in a user's path stays text.
 """
@@ -290,17 +291,18 @@ def write_k8s_configmap(plan: Plan) -> str:
         ["", text_of("fleet-k8s-why-env", lang), text_of("fleet-k8s-shared", lang)])
     out += ["apiVersion: v1", "kind: ConfigMap", "metadata:", f"  name: {CONFIGMAP_NAME}",
             "  labels:", "    app.kubernetes.io/managed-by: cann-config"]
-    entries = [e for e in plan.in_slot("env") if e.name]
+    from cann_config.app.io.exporters.envvars import env_variables
+
     data: list[str] = []
     any_set = False
-    for entry in entries:
-        data += _comments(list(entry.comments), "  ")
-        value = yaml_str(str(entry.value))
-        if entry.kind == "set":
-            data.append(f"  {entry.name}: {value}")
+    # The same variables, names and values as env-bash (PYTORCH_NPU_ALLOC_CONF included).
+    for variable in env_variables(plan):
+        data += _comments(list(variable.comments), "  ")
+        if variable.kind == "set":
+            data.append(f"  {variable.name}: {yaml_str(variable.text)}")
             any_set = True
-        elif entry.kind == "default":
-            data.append(f"  # {entry.name}: {value}")
+        elif variable.kind == "default":
+            data.append(f"  # {variable.name}: {yaml_str(variable.text)}")
     # A ConfigMap without keys is valid as `data: {}`: the manifest still applies.
     out += ["data:" if any_set else "data: {}"] + data
     trailing = [line for e in plan.trailing() for line in e.comments]

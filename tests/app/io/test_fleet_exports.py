@@ -206,3 +206,19 @@ def test_probe_parses_as_python_36():
 
     ast.parse(probe_script(), feature_version=(3, 6))
     assert "f\"" not in probe_script() and "f'" not in probe_script()
+
+
+def test_fleet_exports_carry_the_same_variables_as_env_bash():
+    """One decision (app.io.exporters.envvars): PYTORCH_NPU_ALLOC_CONF travels to pods and nodes too."""
+    yaml = pytest.importorskip("yaml")
+    from cann_config.app.io.envfile import parse_env_text
+    from cann_config.app.io.exporters import make_plan
+    from cann_config.app.io.exporters.envvars import env_values
+    from cann_config.app.io.exporters.fleet import playbook_env_text
+
+    profile = Profile(framework="pytorch", options={"npu_alloc_expandable_segments": True, "max_op_cache_size": 900})
+    expected = env_values(make_plan(profile, "env-bash"))
+    assert "PYTORCH_NPU_ALLOC_CONF" in expected and expected["ASCEND_MAX_OP_CACHE_SIZE"] == "900"
+    assert yaml.safe_load(export_text(profile, "k8s-configmap").text)["data"] == expected
+    env_text, _ = playbook_env_text(export_text(profile, "ansible").text)
+    assert parse_env_text(env_text, "playbook").values == expected
