@@ -66,7 +66,8 @@ def test_pytorch_shows_the_allocator_greys_memoryconfig_and_previews_torch_npu(m
     combo = wizard.findChild(QComboBox, "exportFormatCombo")
     assert [combo.itemData(i) for i in range(combo.count())] == list(load_catalog().frameworks["pytorch"].exports)
     assert [combo.itemData(i) for i in range(combo.count())] == ["torch-npu", "env-bash", "env-fish",
-                                                                 "op-cache-ini", "profile"]
+                                                                 "op-cache-ini", "profile", "ansible",
+                                                                 "ansible-collect", "k8s-configmap"]
     combo.setCurrentIndex(combo.findData("torch-npu"))
     preview = wizard.findChild(QPlainTextEdit, "exportPreview").toPlainText()
     mine = Profile(framework="pytorch", device="Ascend910B3",
