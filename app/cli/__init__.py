@@ -46,6 +46,7 @@ COMMANDS: dict[str, Command] = {
     "scan": Command("cann_config.app.cli.cmd_scan", "measure the op cache per SoC dir and predict CANN's next cleanup"),
     "collect": Command("cann_config.app.cli.cmd_collect",
                        "write a support bundle (JSON) of this host's CANN configuration"),
+    "fleet": Command("cann_config.app.cli.cmd_fleet", "compare the support bundles of several nodes"),
 }
 
 

@@ -6,8 +6,9 @@ A node is a support bundle (`cann-config collect`; `cann-config export ansible-c
 per host as bundles/<host>.json); a directory stands for every *.json in it. The table and its
 rules are app.support.fleet's.
 
-Exit status (docs/architecture.md, "Exit status"): 0 when no node has an error finding and every `--same` setting agrees;
-1 otherwise; 2 for bad usage or an input that is not a bundle (one line naming it).
+Exit status (docs/architecture.md, "Exit status"): 0 when no node has an error finding and every
+`--same` setting agrees; 1 otherwise; 2 for bad usage or an input that is not a bundle (one line
+naming it).
 """
 
 from __future__ import annotations
@@ -17,37 +18,31 @@ import json
 import sys
 
 from cann_config.app.i18n import current_language
+from cann_config.app.io.exporters.files import write_export
+from cann_config.app.support.fleet import compare_bundles
+from cann_config.app.support.report import report_format
+
+DESCRIPTION = ("One table of the device, the CANN versions and every effective setting with its source, per "
+               "node (a support bundle; a directory: all *.json in it). Rows that differ between nodes are "
+               "marked. Exit 1 when a node has an error finding or a --same setting differs.")
 
 
-def register(subparsers: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
-    p = subparsers.add_parser(
-        "fleet", parents=[common], help="compare the support bundles of several nodes",
-        description="One table of the device, the CANN versions and every effective setting with its source, "
-                    "per node (a support bundle; a directory: all *.json in it). Rows that differ between nodes "
-                    "are marked. Exit 1 when a node has an error finding or a --same setting differs.")
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of `cann-config fleet` (app/cli/__init__.py creates the parser)."""
     p.add_argument("inputs", nargs="+", metavar="BUNDLE_OR_DIR", help="support bundles, or directories of them")
     p.add_argument("--same", nargs="+", action="extend", default=[], metavar="ID",
                    help="settings (option ids, device, toolkit_version, ...) that must be equal on every node")
     p.add_argument("--json", action="store_true", help="print JSON (keys and codes never change with --lang)")
     p.add_argument("--report", metavar="FILE.md|FILE.html",
                    help="also write the comparison for a ticket, Markdown or HTML by the file name, in --lang")
-    p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from cann_config.app.support.fleet import compare_bundles
-
     lang = current_language()
-    if args.report:
-        from cann_config.app.support.report import report_format
-
-        report_format(args.report)  # refuse a wrong name before reading anything
+    fmt = report_format(args.report) if args.report else None  # a wrong name is refused before reading
     comparison = compare_bundles(args.inputs, args.same)
-    if args.report:
-        from cann_config.app.io.exporters.files import write_export
-        from cann_config.app.support.report import report_format
-
-        text = comparison.markdown(lang) if report_format(args.report) == "markdown" else comparison.html(lang)
+    if fmt is not None:
+        text = comparison.markdown(lang) if fmt == "markdown" else comparison.html(lang)
         write_export(args.report, text.encode("utf-8", "replace"))
     if args.json:
         print(json.dumps(comparison.to_json(lang), ensure_ascii=False, indent=2))

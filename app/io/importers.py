@@ -55,6 +55,7 @@ from cann_config.app.catalog import Option, Value, load_catalog
 from cann_config.app.errors import InputError, Message, explain
 from cann_config.app.findings import Finding, make_finding
 from cann_config.app.io.envfile import parse_env_text
+from cann_config.app.io.exporters.fleet import configmap_items, playbook_env_text
 from cann_config.app.io.inputfiles import read_input_bytes
 from cann_config.app.io.scripts import (
     UNKNOWN,
@@ -647,13 +648,8 @@ def import_text(text: str, fmt: str, source: str) -> ImportedSettings:
         return import_profile_text(text, source)
     if fmt == "ansible":
         # The variables the playbook writes to its profile file: an env-bash text inside it.
-        from cann_config.app.io.envfile import parse_env_text
-        from cann_config.app.io.exporters.fleet import playbook_env_text
-
         return import_env_settings(parse_env_text(playbook_env_text(text)[0], source))
     if fmt == "k8s-configmap":
-        from cann_config.app.io.exporters.fleet import configmap_items
-
         out = _Collector(source)
         for name, value, line in configmap_items(text):
             out.env(name, value, line)

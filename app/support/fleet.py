@@ -31,6 +31,7 @@ from cann_config.app.findings import Finding, make_finding
 from cann_config.app.i18n import current_language, normalize_language, pick
 from cann_config.app.support.bundle import Bundle, load_bundle
 from cann_config.app.support.diagnosis import Diagnosis
+from cann_config.app.support.report import Block, Text, html_of_blocks, markdown_of_blocks
 from cann_config.app.textsafe import terminal_text
 from cann_config.app.textwidth import table_lines
 
@@ -154,10 +155,8 @@ class FleetComparison:
         out += [f"{_t('export-severity-error', lang)}{colon}{terminal_text(f.message(lang))}" for f in self.same_findings]
         return "\n".join(out) + "\n"
 
-    def blocks(self, lang: str | None = None) -> list[Any]:
+    def blocks(self, lang: str | None = None) -> list[Block]:
         """The comparison as report Blocks (app.support.report), for Markdown and HTML."""
-        from cann_config.app.support.report import Block, Text
-
         lang = normalize_language(lang or current_language())
         header, body = self.table(lang)
 
@@ -175,13 +174,9 @@ class FleetComparison:
         return blocks
 
     def markdown(self, lang: str | None = None) -> str:
-        from cann_config.app.support.report import markdown_of_blocks
-
         return markdown_of_blocks(self.blocks(lang), lang)
 
     def html(self, lang: str | None = None) -> str:
-        from cann_config.app.support.report import html_of_blocks
-
         return html_of_blocks(self.blocks(lang), lang)
 
 

@@ -23,6 +23,10 @@ export FORMAT`) and the catalog target each one reads:
     env-fish       the same, fish syntax
     op-cache-ini   op_cache.ini keys (targets.ini), written by app.opcache.ini
     profile        the Profile JSON (docs/architecture.md#profile-format)
+    ansible        a playbook: both ini sizes into each node's op_cache.ini with that node's own
+                   versions, and the env-bash variables into a profile file (app/io/exporters/fleet.py)
+    ansible-collect  a playbook that runs `cann-config collect` on every node and fetches the bundles
+    k8s-configmap  the env-bash variables as a Kubernetes ConfigMap
 
 Rules every format follows:
 - a value that differs from the framework's default is set; in the full mode a default is shown
@@ -58,7 +62,7 @@ from typing import TYPE_CHECKING
 from cann_config.app.device.table import DeviceInfo
 from cann_config.app.findings import Finding, make_finding
 from cann_config.app.i18n import current_language, normalize_language
-from cann_config.app.io.exporters import files, python_code, shell
+from cann_config.app.io.exporters import files, fleet, python_code, shell
 from cann_config.app.io.exporters.plan import (
     FORMATS,
     PYTHON_FORMATS,
@@ -149,4 +153,7 @@ _WRITERS: dict[str, Callable[[Plan], str]] = {
     "env-bash": shell.write_env_bash,
     "env-fish": shell.write_env_fish,
     "profile": files.write_profile,
+    "ansible": fleet.write_ansible,
+    "ansible-collect": fleet.write_ansible_collect,
+    "k8s-configmap": fleet.write_k8s_configmap,
 }

@@ -30,9 +30,12 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from cann_config.app.findings import message_table
 from cann_config.app.i18n import pick
-from cann_config.app.io.exporters import Plan, text_of
+from cann_config.app.io.exporters.envvars import env_variables
+from cann_config.app.io.exporters.plan import Plan, text_of
+from cann_config.app.io.exporters.shell import write_env_bash
+from cann_config.app.messages import message_table
+from cann_config.app.opcache.ini import SECTION, TEMPLATE_COMMENTS, TEMPLATE_HEAD
 
 DEFAULT_GROUP = "ascend"
 DEFAULT_ENV_FILE = "/etc/profile.d/cann-config.sh"
@@ -80,8 +83,6 @@ def probe_script() -> str:
 
 def env_file_text(plan: Plan) -> str:
     """The env-bash export of the same choices: the profile file the playbook writes."""
-    from cann_config.app.io.exporters.shell import write_env_bash
-
     header = plan.header[:2] + [text_of("export-text-use-env-bash", plan.lang)]
     return write_env_bash(replace(plan, fmt="env-bash", header=header))
 
@@ -103,8 +104,6 @@ def _reasons(lang: str) -> str:
 def _new_ini_template(max_size: int, ratio: int) -> str:
     """CANN's documented template (app.opcache.ini writes the same for a new file), with the
     node's versions filled in by Ansible."""
-    from cann_config.app.opcache.ini import SECTION, TEMPLATE_COMMENTS, TEMPLATE_HEAD
-
     return "\n".join([
         TEMPLATE_HEAD, f"[{SECTION}]",
         "adk_version={{ cann_node.versions.adk_version }}",
@@ -291,8 +290,6 @@ def write_k8s_configmap(plan: Plan) -> str:
         ["", text_of("fleet-k8s-why-env", lang), text_of("fleet-k8s-shared", lang)])
     out += ["apiVersion: v1", "kind: ConfigMap", "metadata:", f"  name: {CONFIGMAP_NAME}",
             "  labels:", "    app.kubernetes.io/managed-by: cann-config"]
-    from cann_config.app.io.exporters.envvars import env_variables
-
     data: list[str] = []
     any_set = False
     # The same variables, names and values as env-bash (PYTORCH_NPU_ALLOC_CONF included).

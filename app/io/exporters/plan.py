@@ -23,9 +23,14 @@ from cann_config.app.messages import message_table
 from cann_config.app.profile import Profile
 
 FORMATS: tuple[str, ...] = ("tf1-estimator", "tf1-session", "tf2", "ge-options", "torch-npu", "env-bash", "env-fish",
-                            "op-cache-ini", "profile")
+                            "op-cache-ini", "profile", "ansible", "ansible-collect", "k8s-configmap")
 PYTHON_FORMATS = ("tf1-estimator", "tf1-session", "tf2", "ge-options", "torch-npu")
 SHELL_FORMATS = ("env-bash", "env-fish")
+# Formats that carry the environment variables of the env files (app/io/exporters/fleet.py):
+# the playbook writes the env-bash text to a profile file, the ConfigMap holds the same variables.
+ENV_FORMATS = SHELL_FORMATS + ("ansible", "k8s-configmap")
+# Formats that carry no choice at all (the collect playbook): nothing is "set elsewhere" for them.
+CHOICE_FREE_FORMATS = ("ansible-collect",)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -52,7 +57,7 @@ def carrier(fmt: str, option: Option, framework: str) -> tuple[str, str] | None:
         return ("tf2", t.tf2) if t.tf2 else None
     if fmt == "ge-options":
         return ("ge", t.ge) if t.ge else None
-    if t.alloc_conf and fmt in SHELL_FORMATS + ("torch-npu",):
+    if t.alloc_conf and fmt in ENV_FORMATS + ("torch-npu",):
         # Keys of torch_npu's PYTORCH_NPU_ALLOC_CONF (app/allocconf.py): only PyTorch reads them.
         return ("alloc_conf", t.alloc_conf) if framework == "pytorch" else None
     if fmt == "torch-npu":
@@ -63,9 +68,11 @@ def carrier(fmt: str, option: Option, framework: str) -> tuple[str, str] | None:
             return ("set_option", own)
         name = t.env_for(framework)
         return ("env", name) if name else None
-    if fmt in SHELL_FORMATS:
+    if fmt in ENV_FORMATS:
         name = t.env_for(framework)
         return ("env", name) if name else None
+    if fmt in CHOICE_FREE_FORMATS:
+        return None
     if fmt == "op-cache-ini":
         return ("ini", t.ini) if t.ini else None
     if fmt == "profile":
@@ -258,7 +265,7 @@ def _value_comments(choice: _Choice, fmt: str, name: str | None, kind: str, lang
         lines += [f"! {pick(note.text, lang)}" for note in option.notes_for(value)]
         if choice.device_note:
             lines.append(f"! {pick(choice.device_note, lang)}")
-    if fmt in SHELL_FORMATS and name and _has_text(f"export-text-env-{name}"):
+    if fmt in ENV_FORMATS and name and _has_text(f"export-text-env-{name}"):
         lines.append(text_of(f"export-text-env-{name}", lang))
     return tuple(_one_line(line) for line in lines)
 
@@ -313,6 +320,8 @@ def make_plan(profile: Profile, fmt: str, *, changed_only: bool = False, lang: s
                 kind = "not-set" if value == "" else "default"
                 entries.append(Entry(option, value, kind, slot, name,
                                      _value_comments(choice, fmt, name, kind, lang)))
+        elif fmt in CHOICE_FREE_FORMATS:
+            continue
         elif target is None:
             text, finding = _elsewhere(choice, fmt, framework, catalog, lang)
             findings.append(finding)
