@@ -18,7 +18,7 @@ the keys shared with CUDA):
 - `expandable_segments:True` with `max_split_size_mb` or `garbage_collection_threshold` stops the
   job; `base_addr_aligned_kb` without expandable segments has no effect;
 - both PYTORCH_NPU_ALLOC_CONF and PYTORCH_ALLOC_CONF set: current torch_npu uses the first and
-  copies it over the second; the docs of some releases call that an error, so it is a warning.
+  copies it over the second; the docs of some releases call that an error, so it is a warning (docs/cann/torch-npu.md#both-variables).
 
 The catalog declares the options (`targets.alloc_conf` is each one's key); this module holds only
 the variable's grammar and the rules between keys.
