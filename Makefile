@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 TS := $(wildcard resources/translations/*.ts)
 QM := $(TS:.ts=.qm)
 
-.PHONY: run test lint bench dist clean translations ts
+.PHONY: run test lint bench dist clean translations ts messages
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit("Python >= 3.10 is needed (found %s)" % sys.version.split()[0]) if sys.version_info < (3, 10) else None'
@@ -26,6 +26,11 @@ translations: $(QM)
 ts: $(STAMP)
 	$(VENV)/bin/pyside6-lupdate -extensions py -no-obsolete -locations none -source-language en \
 		-target-language zh_CN ui -ts resources/translations/cann_config_zh_CN.ts
+
+# After changing resources/messages/*.toml: the compiled copy the commands read at start-up
+# (app/message_data.py; tests/app/test_findings.py fails while it is out of date).
+messages: $(STAMP)
+	$(PY) -c 'from cann_config.app.messages import compile_messages; import sys; sys.stdout.write(compile_messages())' > app/message_data.py
 
 run: $(STAMP) $(QM)
 	$(VENV)/bin/cann-config $(ARGS)

@@ -12,6 +12,12 @@ the table here, neither has to import the other's module to read it.
     fix.en = "..."     # optional: the suggested fix, same placeholders
     fix.zh = "..."
 
+Why a compiled copy (app/message_data.py, `make messages`): parsing the eight TOML files took
+~30 ms of every command that says anything, about as much as starting Python. The compiled copy
+is a Python literal (read from its bytecode) with the digest of the files it was made from; it is
+used only while that digest matches the files, so an edited TOML file is parsed as before until
+`make messages` is run (tests/app/test_findings.py checks that the committed copy is current).
+
 Why the table's reader is imported when the table is first read: every command imports this
 module (through app/errors.py) to be able to explain a failure, but `cann-config --help` renders
 no text; the TOML parser and importlib.resources behind `resource()` are about half of its
@@ -70,12 +76,55 @@ def _parse_messages(text: str, source: str) -> dict[str, MessageTemplate]:
     return templates
 
 
+def _sources() -> list[tuple[str, bytes]]:
+    """(area, bytes) of every resources/messages/*.toml, by name."""
+    from cann_config.app.resources import resource  # see the module docstring
+
+    nodes = sorted((n for n in resource("messages").iterdir() if n.name.endswith(".toml")), key=lambda n: n.name)
+    return [(n.name[:-len(".toml")], n.read_bytes()) for n in nodes]
+
+
+def sources_digest(sources: list[tuple[str, bytes]]) -> str:
+    """A fingerprint of the message files: it changes with any edit (CRC-32 and length per file)."""
+    from zlib import crc32
+
+    return " ".join(f"{area}:{len(data)}:{crc32(data):08x}" for area, data in sources)
+
+
+@cache
+def _compiled() -> Mapping[str, Mapping[str, tuple]] | None:
+    """The compiled areas when app/message_data.py was made from the files as they are, else None."""
+    try:
+        from cann_config.app import message_data
+    except ImportError:  # pragma: no cover - a tree without the compiled copy
+        return None
+    if message_data.DIGEST != sources_digest(_sources()):
+        return None
+    return message_data.AREAS
+
+
+def compile_messages() -> str:
+    """The text of app/message_data.py for the files as they are (`make messages`)."""
+    sources = _sources()
+    areas = {area: {code: (t.severity, t.text["en"], t.text["zh"], dict(t.fix) if t.fix else None)
+                    for code, t in _parse_messages(data.decode("utf-8"), f"resources/messages/{area}.toml").items()}
+             for area, data in sources}
+    return ('"""The message tables of resources/messages/*.toml, compiled by `make messages` (app/messages.py\n'
+            'says why); do not edit: run `make messages` after changing a message file."""\n\n'
+            f"DIGEST = {sources_digest(sources)!r}\n\n"
+            f"AREAS = {areas!r}\n")
+
+
 @cache
 def message_file(area: str) -> Mapping[str, MessageTemplate]:
     """The message templates of one file, resources/messages/<area>.toml, by code: a caller that
-    needs one area's texts (the device phrases of the window's first page) parses only that one."""
+    needs one area's texts (the device phrases of the window's first page) reads only that one."""
     from cann_config.app.resources import resource  # see the module docstring
 
+    compiled = _compiled()
+    if compiled is not None and area in compiled:
+        return {code: MessageTemplate(code, severity, {"en": en, "zh": zh}, fix)
+                for code, (severity, en, zh, fix) in compiled[area].items()}
     source = f"resources/messages/{area}.toml"
     return _parse_messages(resource("messages", f"{area}.toml").read_text(encoding="utf-8"), source)
 

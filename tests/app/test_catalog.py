@@ -218,3 +218,15 @@ def test_parse_accepts_the_allocator_values(catalog, option_id, text, expected):
 def test_parse_refuses_what_torch_npu_refuses(catalog, option_id, text):
     with pytest.raises(ValueError):
         catalog.option(option_id).parse(text)
+
+
+def test_resources_are_found_beside_the_code_as_importlib_finds_them():
+    """app.resources reads resources/ from beside app/ (no importlib.resources at start-up): the
+    folder it uses is the package importlib.resources resolves."""
+    from importlib import resources
+
+    from cann_config.app.resources import resource, resources_root
+
+    assert Path(str(resources_root())).resolve() == Path(str(resources.files("cann_config.resources"))).resolve()
+    assert resource("catalog.toml").read_text(encoding="utf-8") == \
+        resources.files("cann_config.resources").joinpath("catalog.toml").read_text(encoding="utf-8")

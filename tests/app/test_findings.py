@@ -125,3 +125,32 @@ def test_naming_a_device_reads_the_devices_messages_alone():
     phrase, sizes = done.stdout.strip().splitlines()
     assert "Ascend910B3" in phrase and "chosen by hand" in phrase
     assert sizes == "0 1"
+
+
+def test_the_compiled_message_tables_are_those_of_the_toml_files():
+    """app/message_data.py (what the commands read at start-up) is `make messages`'s output for
+    the message files as they are, and gives the same templates as parsing them."""
+    from pathlib import Path
+
+    from cann_config.app import messages
+
+    compiled = Path(messages.__file__).with_name("message_data.py").read_text(encoding="utf-8")
+    assert compiled == messages.compile_messages(), "run `make messages`"
+    assert messages._compiled() is not None
+    for area, data in messages._sources():
+        parsed = messages._parse_messages(data.decode("utf-8"), area)
+        assert messages.message_file(area) == parsed
+
+
+def test_an_edited_message_file_is_parsed_until_compiled_again(monkeypatch):
+    from cann_config.app import messages
+
+    sources = messages._sources()
+    area, data = sources[0]
+    edited = data.replace(b'en = "', b'en = "EDITED ', 1)
+    monkeypatch.setattr(messages, "_sources", lambda: [(area, edited), *sources[1:]])
+    messages._compiled.cache_clear()
+    try:
+        assert messages._compiled() is None  # the digest no longer matches: the TOML is parsed
+    finally:
+        messages._compiled.cache_clear()
