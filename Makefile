@@ -27,15 +27,20 @@ ts: $(STAMP)
 	$(VENV)/bin/pyside6-lupdate -extensions py -no-obsolete -locations none -source-language en \
 		-target-language zh_CN ui -ts resources/translations/cann_config_zh_CN.ts
 
-# After changing resources/messages/*.toml: the compiled copy the commands read at start-up
-# (app/message_data.py; tests/app/test_findings.py fails while it is out of date).
-messages: $(STAMP)
-	$(PY) -c 'from cann_config.app.messages import compile_messages; import sys; sys.stdout.write(compile_messages())' > app/message_data.py
+# The compiled copy of resources/messages/*.toml the commands read at start-up (app/messages.py
+# says why); remade by `make test` when a message file changed - commit it with the change
+# (tests/app/test_findings.py fails while it is out of date).
+MESSAGES := app/message_data.py
+$(MESSAGES): $(wildcard resources/messages/*.toml) | $(STAMP)
+	$(PY) -c 'from cann_config.app.messages import compile_messages; import sys; sys.stdout.write(compile_messages())' > $@.tmp
+	mv $@.tmp $@
+
+messages: $(MESSAGES)
 
 run: $(STAMP) $(QM)
 	$(VENV)/bin/cann-config $(ARGS)
 
-test: $(STAMP) $(QM)
+test: $(STAMP) $(QM) $(MESSAGES)
 	QT_QPA_PLATFORM=$${QT_QPA_PLATFORM:-offscreen} $(PY) -m ruff check .
 	QT_QPA_PLATFORM=$${QT_QPA_PLATFORM:-offscreen} $(PY) -m pytest $(PYTEST_ARGS)
 
