@@ -7,10 +7,12 @@ kernels with jsonList, access times over two weeks, 1 % used in the last ten min
 and reused:
 
 1. under the limit (op_cache.ini says 1,000,000 MiB): the walk alone, CLI against `du -sb`;
-2. over the limit (op_cache.ini says 1 MiB, keep ratio 50 %): CANN would delete every group it
-   may, so the cleanup prediction reads every kernel json (and lists the recent ones it keeps),
-   CLI against `du -sb`;
-3. the peak memory (max RSS, from wait4) of that over-limit scan process.
+2. just over the limit (each SoC dir ~10 % over max_op_cache_size, keep ratio 80 %, as a cache
+   in use a while after its limit was set): the prediction reads the oldest groups until CANN's
+   target is met, ~a quarter of the jsons, and the recent ones it keeps; CLI against `du -sb`;
+3. far over the limit (1 MiB, keep ratio 50 %): CANN would delete every group it may, so the
+   prediction reads every kernel json - the worst case; CLI against `du -sb`;
+4. the peak memory (max RSS, from wait4) of that worst-case scan process.
 
 Both commands are started as a user starts them: the console script `.venv/bin/cann-config` with
 its bytecode compiled, and `du` from PATH; they alternate, after one unmeasured warm-up each, so
@@ -61,12 +63,15 @@ def main() -> int:
     du = ["du", "-sb", str(kernel_cache)]
 
     peaks: list[int] = []
+    data_of_last: dict = {}
     checked: dict[str, object] = {}
 
     def run_scan() -> float:
         run = run_process(scan, env, ok=(0,))
         peaks.append(run.max_rss_kib)
         data = json.loads(run.stdout)
+        data_of_last.clear()
+        data_of_last.update(data)
         checked["apparent"] = data["totals"]["apparent_bytes"]
         checked["cleanup"] = [s["cleanup"] for s in data["socs"].values()]
         return run.seconds
@@ -84,6 +89,17 @@ def main() -> int:
         print(f"  apparent bytes: du {checked['du']:,}, scan {checked['apparent']:,} ({'same' if same else 'DIFFER'})")
         assert not any(c["triggers"] for c in checked["cleanup"])  # type: ignore[union-attr]
 
+        soc_bytes = max(s["cann_bytes"] for s in data_of_last["socs"].values())
+        typical_mb = int(soc_bytes / 1.1) // (1024 * 1024)
+        set_limit(kernel_cache, typical_mb, ratio=80)
+        typical = alternate("scan just over its limit (10 % over, keep 80 %) vs du -sb", run_scan, run_du,
+                            args.rounds)
+        print(typical.describe("scan --json", "du -sb"))
+        cleanup = checked["cleanup"]
+        print(f"  limit {typical_mb:,} MiB; cleanup prediction: "  # type: ignore[union-attr]
+              f"{sum(c['delete_groups'] + c['kept_recent_groups'] for c in cleanup):,} json groups read "
+              f"of {sum(c['candidate_groups'] for c in cleanup):,}")
+
         set_limit(kernel_cache, OVER_LIMIT_MB)
         peaks.clear()
         over = alternate("scan over its limit (every json read) vs du -sb", run_scan, run_du, args.rounds)
@@ -94,13 +110,14 @@ def main() -> int:
               f"({sum(c['delete_groups'] for c in cleanup):,} to delete, "  # type: ignore[union-attr]
               f"{sum(c['kept_recent_groups'] for c in cleanup):,} kept as recent)")  # type: ignore[union-attr]
         peak_mib = max(peaks) / 1024
-        print(f"  peak memory of the over-limit scan: max {peak_mib:.1f} MiB, median "
+        print(f"  peak memory of the every-json scan: max {peak_mib:.1f} MiB, median "
               f"{statistics.median(peaks) / 1024:.1f} MiB over {len(peaks)} runs")
     finally:
         set_limit(kernel_cache, UNDER_LIMIT_MB)
     emit_row("scan 200k files, under its limit / du -sb", under.ratio, under.spread, GOAL_UNDER)
-    emit_row("scan 200k files, over its limit / du -sb", over.ratio, over.spread, GOAL_OVER)
-    emit_row("peak RSS of the over-limit scan", peak_mib, None, GOAL_PEAK_MIB, unit=" MiB")
+    emit_row("scan 200k files, 10 % over its limit / du -sb", typical.ratio, typical.spread, GOAL_OVER)
+    emit_row("scan 200k files, every json read / du -sb", over.ratio, over.spread, GOAL_OVER)
+    emit_row("peak RSS of the every-json scan", peak_mib, None, GOAL_PEAK_MIB, unit=" MiB")
     return 0
 
 
