@@ -94,5 +94,17 @@ def unique_findings(findings: Iterable[Finding]) -> list[Finding]:
     return result
 
 
+def severity_word(severity: str, lang: str | None = None) -> str:
+    """`error`, `warning`, `info` as text output prints them in `lang` (JSON keeps the token)."""
+    return pick(message_table()[f"core-severity-{severity}"].text, lang)
+
+
+def severity_column(lang: str | None = None) -> int:
+    """The display width of the widest severity word in `lang`: the width of that column."""
+    from cann_config.app.textwidth import display_width
+
+    return max(display_width(severity_word(s, lang)) for s in SEVERITY_ORDER)
+
+
 def has_errors(findings: Iterable[Finding]) -> bool:
     return any(f.severity == "error" for f in findings)

@@ -54,3 +54,8 @@ def pick(text: Mapping[str, str], lang: str | None = None) -> str:
     lang = normalize_language(lang or _current)
     key = "zh" if lang == "zh_CN" else "en"
     return text.get(key) or text.get("en") or ""
+
+
+def colon(lang: str | None = None) -> str:
+    """What follows a label in text output: a full-width colon in Chinese, ": " in English."""
+    return "：" if normalize_language(lang or _current) == "zh_CN" else ": "

@@ -35,14 +35,15 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from cann_config.app.errors import InputError
-from cann_config.app.findings import Finding, has_errors, make_finding, sort_findings
+from cann_config.app.findings import Finding, has_errors, make_finding, severity_column, severity_word, sort_findings
 from cann_config.app.i18n import current_language, pick
 from cann_config.app.opcache.cachedir import INI_NAME, kernel_cache_of, resolve_cache_dir
 from cann_config.app.opcache.cleanup import AGEING_OFF, CleanupPrediction, cache_findings, predict_cleanup
 from cann_config.app.opcache.ini import read_op_cache_ini
 from cann_config.app.opcache.resolution import Effective, environment_framework, resolve_settings
 from cann_config.app.opcache.scanner import CacheUsage, ScanProgress, scan_cache
-from cann_config.app.units import CANN_MB, human_bytes
+from cann_config.app.textwidth import pad
+from cann_config.app.units import CANN_MB, format_count, human_bytes
 
 MAX_SIZE = "max_op_cache_size"
 REMAIN_RATIO = "remain_cache_size_ratio"
@@ -99,7 +100,7 @@ class _Progress:
     def update(self, item: ScanProgress) -> None:
         if item.done or item.elapsed < PROGRESS_AFTER_SECONDS:
             return
-        text = _label("scan-label-progress", self.lang, files=f"{item.files:,}",
+        text = _label("scan-label-progress", self.lang, files=format_count(item.files),
                       bytes=human_bytes(item.apparent_bytes), seconds=f"{item.elapsed:.1f}")
         self.stream.write("\r" + text + "\x1b[K")
         self.stream.flush()
@@ -110,7 +111,7 @@ class _Progress:
         if elapsed < PROGRESS_AFTER_SECONDS or elapsed - self.last < PROGRESS_EVERY_SECONDS:
             return
         self.last = elapsed
-        text = _label("scan-label-progress-cleanup", self.lang, groups=f"{groups:,}", seconds=f"{elapsed:.1f}")
+        text = _label("scan-label-progress-cleanup", self.lang, groups=format_count(groups), seconds=f"{elapsed:.1f}")
         self.stream.write("\r" + text + "\x1b[K")
         self.stream.flush()
         self.shown = True
@@ -268,7 +269,7 @@ def report_text(kernel_cache: Path, dir_how: str, usage: CacheUsage | None,
             lines.append(_label("scan-label-no-socs", lang))
         for name, soc in sorted(usage.socs.items()):
             pred = predictions[name]
-            row = f"{name}: " + _label("scan-label-soc", lang, files=f"{soc.files:,}",
+            row = f"{name}: " + _label("scan-label-soc", lang, files=format_count(soc.files),
                                        apparent=human_bytes(soc.apparent_bytes),
                                        allocated=human_bytes(soc.allocated_bytes), cann=human_bytes(soc.cann_bytes))
             if pred.percent_of_limit is not None:
@@ -280,24 +281,25 @@ def report_text(kernel_cache: Path, dir_how: str, usage: CacheUsage | None,
                 lines.append("    " + _label("scan-label-no-cleanup", lang))
             else:
                 lines.append("    " + _label("scan-label-cleanup", lang, target=human_bytes(pred.target_bytes),
-                                             groups=f"{len(pred.delete):,}", deleted=human_bytes(pred.counted_bytes),
-                                             recent=f"{len(pred.kept_recent):,}"))
+                                             groups=format_count(len(pred.delete)), deleted=human_bytes(pred.counted_bytes),
+                                             recent=format_count(len(pred.kept_recent))))
         top = usage.top
-        lines.append(_label("scan-label-other", lang, files=f"{top.files:,}", apparent=human_bytes(top.apparent_bytes),
+        lines.append(_label("scan-label-other", lang, files=format_count(top.files), apparent=human_bytes(top.apparent_bytes),
                             allocated=human_bytes(top.allocated_bytes)))
-        lines.append(_label("scan-label-total", lang, files=f"{usage.files:,}",
-                            apparent=human_bytes(usage.apparent_bytes), apparent_exact=f"{usage.apparent_bytes:,}",
+        lines.append(_label("scan-label-total", lang, files=format_count(usage.files),
+                            apparent=human_bytes(usage.apparent_bytes), apparent_exact=format_count(usage.apparent_bytes),
                             allocated=human_bytes(usage.allocated_bytes),
-                            allocated_exact=f"{usage.allocated_bytes:,}", seconds=f"{usage.elapsed:.2f}"))
+                            allocated_exact=format_count(usage.allocated_bytes), seconds=f"{usage.elapsed:.2f}"))
     if findings:
         lines.append("")
         lines.append(_label("scan-label-findings", lang))
+        column = severity_column(lang)
         for f in findings:
-            # severity and code are stable tokens, as in `diagnose`
+            # the code is a stable token, as in `diagnose`; the severity word is in `lang`
             where = f"  [{f.where()}]" if f.where() and f.code != "scan-no-cache" else ""
-            lines.append(f"  {f.severity:<7} {f.code}: {f.message(lang)}{where}")
+            lines.append(f"  {pad(severity_word(f.severity, lang), column)} {f.code}: {f.message(lang)}{where}")
             if f.fix:
-                lines.append(f"          → {f.fix_text(lang)}")
+                lines.append(" " * (2 + column + 1) + f"→ {f.fix_text(lang)}")
     return "\n".join(lines)
 
 

@@ -58,7 +58,7 @@ from typing import Any, NamedTuple
 
 from cann_config.app.findings import Finding, make_finding
 from cann_config.app.opcache.scanner import JSON_SUFFIX, CacheUsage, JsonEntry, SocUsage, nfs_lock_problem
-from cann_config.app.units import CANN_MB, human_bytes
+from cann_config.app.units import CANN_MB, format_count, human_bytes
 
 AGEING_OFF = -1
 # te_cache_space_manager.cc: SIZE_MB_UNIT = 1048576 (app.units.CANN_MB), PERCENT_UNIT = 100,
@@ -513,7 +513,7 @@ def cache_findings(usage: CacheUsage, predictions: Mapping[str, CleanupPredictio
     found: list[Finding] = []
     where = str(usage.kernel_cache)
     if usage.stopped:
-        found.append(make_finding("scan-stopped", file=where, files=usage.files))
+        found.append(make_finding("scan-stopped", file=where, files=format_count(usage.files)))
     if max_mb != AGEING_OFF and usage.free_bytes is not None and max_mb * CANN_MB > usage.free_bytes:
         found.append(make_finding("scan-limit-above-free", file=where, limit=human_bytes(max_mb * CANN_MB),
                                   max_mb=max_mb, free=human_bytes(usage.free_bytes)))
@@ -523,19 +523,19 @@ def cache_findings(usage: CacheUsage, predictions: Mapping[str, CleanupPredictio
         found.append(make_finding(code, file=where, mount=usage.mount.mount_point, fs_type=usage.mount.fs_type,
                                   options=",".join(usage.mount.options)))
     if usage.other_users_files:
-        found.append(make_finding("scan-other-users", file=where, files=usage.other_users_files,
+        found.append(make_finding("scan-other-users", file=where, files=format_count(usage.other_users_files),
                                   uids=", ".join(str(u) for u in usage.other_uids)))
     if usage.unreadable:
         first_path, first_reason = usage.unreadable[0]
-        found.append(make_finding("scan-unreadable", file=where, count=len(usage.unreadable),
+        found.append(make_finding("scan-unreadable", file=where, count=format_count(len(usage.unreadable)),
                                   first=first_path, reason=first_reason))
     if usage.other_fs:
-        found.append(make_finding("scan-other-filesystem", file=where, count=len(usage.other_fs),
+        found.append(make_finding("scan-other-filesystem", file=where, count=format_count(len(usage.other_fs)),
                                   first=usage.other_fs[0]))
     # A symlinked SoC dir counts here too: CANN opens it (and measures its target), the scan does not.
     symlinks = usage.top.symlinks + sum(s.symlinks for s in usage.socs.values())
     if symlinks:
-        found.append(make_finding("scan-symlinks", file=where, count=symlinks))
+        found.append(make_finding("scan-symlinks", file=where, count=format_count(symlinks)))
     for name, pred in predictions.items():
         soc_dir = str(usage.kernel_cache / name)
         percent = pred.percent_of_limit
@@ -545,7 +545,7 @@ def cache_findings(usage: CacheUsage, predictions: Mapping[str, CleanupPredictio
             if pred.stopped:
                 # A partial prediction: "short of the target" would be a guess, so say what is known.
                 found.append(make_finding("scan-cleanup-stopped", file=soc_dir, soc=name,
-                                          groups=len(pred.delete), deleted=human_bytes(pred.counted_bytes)))
+                                          groups=format_count(len(pred.delete)), deleted=human_bytes(pred.counted_bytes)))
             elif not pred.target_reached:
                 # Either the rest was used in the last 30 minutes, or the rest is not in any json
                 # group (CANN deletes only json groups; other files stay).
@@ -554,8 +554,8 @@ def cache_findings(usage: CacheUsage, predictions: Mapping[str, CleanupPredictio
                                           deleted=human_bytes(pred.counted_bytes), recent=len(pred.kept_recent)))
         if pred.bad_json:
             found.append(make_finding("scan-json-unparsed", file=pred.bad_json[0], soc=name,
-                                      count=len(pred.bad_json)))
+                                      count=format_count(len(pred.bad_json))))
         if pred.not_read:
             found.append(make_finding("scan-json-not-read", file=pred.not_read[0], soc=name,
-                                      count=len(pred.not_read)))
+                                      count=format_count(len(pred.not_read))))
     return found

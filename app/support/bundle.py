@@ -173,6 +173,12 @@ def _label(code: str, lang: str | None = None, **params: Any) -> str:
     return pick(make_finding(code, **params).text, lang)
 
 
+def format_count(n: int) -> str:
+    from cann_config.app.units import format_count as grouped
+
+    return grouped(n)
+
+
 def _human(n: int | float | None) -> str:
     return human_bytes(n or 0)
 
@@ -770,7 +776,7 @@ class Bundle:
             cache_text = _label("support-label-collect-cache-absent", lang, path=cache.kernel_cache)
         else:
             code = "support-label-collect-cache-partial" if cache.partial else "support-label-collect-cache"
-            cache_text = _label(code, lang, files=cache.files or 0, size=_human(cache.apparent_bytes),
+            cache_text = _label(code, lang, files=format_count(cache.files or 0), size=_human(cache.apparent_bytes),
                                 path=cache.kernel_cache)
         return _label("support-label-collect-summary", lang, device=device, toolkit=toolkit, ini=ini, cache=cache_text)
 

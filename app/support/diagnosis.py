@@ -37,8 +37,16 @@ from typing import Any
 from cann_config.app.allocconf import page_size_device_finding
 from cann_config.app.catalog import load_catalog
 from cann_config.app.device.table import DeviceInfo
-from cann_config.app.findings import Finding, has_errors, make_finding, sort_findings, unique_findings
-from cann_config.app.i18n import pick
+from cann_config.app.findings import (
+    Finding,
+    has_errors,
+    make_finding,
+    severity_column,
+    severity_word,
+    sort_findings,
+    unique_findings,
+)
+from cann_config.app.i18n import colon, pick
 from cann_config.app.io.envfile import EnvFile, load_env_file
 from cann_config.app.io.importers import import_script_file
 from cann_config.app.opcache.cachedir import CacheDirResolution, kernel_cache_of
@@ -46,6 +54,7 @@ from cann_config.app.opcache.ini import INI_NAME, OpCacheIni, installed_op_cache
 from cann_config.app.opcache.resolution import Effective, Resolution, Setting, resolve_settings
 from cann_config.app.profile import Profile
 from cann_config.app.textsafe import terminal_text
+from cann_config.app.textwidth import pad, table_lines
 
 
 def _label(code: str, lang: str | None, **params: Any) -> str:
@@ -102,51 +111,55 @@ class Diagnosis:
         safe = terminal_text
         out: list[str] = []
         device = self.device
-        out.append(f"{_label('cache-label-device', lang)}: "
+        out.append(f"{_label('cache-label-device', lang)}{colon(lang)}"
                    f"{safe(device.label(lang)) if device else _label('cache-label-framework-unknown', lang)}")
         framework = (pick(catalog.frameworks[self.framework].name, lang) if self.framework in catalog.frameworks
                      else _label("cache-label-framework-unknown", lang))
-        out.append(f"{_label('cache-label-framework', lang)}: {framework}")
+        out.append(f"{_label('cache-label-framework', lang)}{colon(lang)}{framework}")
         if self.env_file is not None:
             env_text = _label("cache-label-environment-file", lang, path=self.env_file.source)
         else:
             env_text = _label("cache-label-environment-shell", lang)
-        out.append(f"{_label('cache-label-environment', lang)}: {safe(env_text)}")
+        out.append(f"{_label('cache-label-environment', lang)}{colon(lang)}{safe(env_text)}")
         if self.script:
-            out.append(f"{_label('cache-label-script', lang)}: {safe(self.script)}")
+            out.append(f"{_label('cache-label-script', lang)}{colon(lang)}{safe(self.script)}")
         if self.ini is not None:
             code = "cache-label-ini-used" if self.ini.counts else "cache-label-ini-ignored"
             ini_text = _label(code, lang, path=self.ini.source)
         else:
             ini_text = _label("cache-label-ini-none", lang)
-        out.append(f"{_label('cache-label-ini', lang)}: {safe(ini_text)}")
+        out.append(f"{_label('cache-label-ini', lang)}{colon(lang)}{safe(ini_text)}")
         cd = self.cache_dir
-        out.append(f"{_label('cache-label-cache-dir', lang)}: {safe(cd.value)}  ({safe(pick(cd.how, lang))})")
+        out.append(f"{_label('cache-label-cache-dir', lang)}{colon(lang)}{safe(cd.value)}  ({safe(pick(cd.how, lang))})")
         out.append(f"    kernel_cache: {safe(cd.kernel_cache)}")
         out.append(f"    {INI_NAME}: {safe(cd.ini_path)}  ({safe(pick(cd.ini_how, lang))})")
         if device is not None and device.soc_version:
-            out.append(f"    {_label('cache-label-soc-dir', lang)}: {safe(cd.soc_dir(device.soc_version))}")
+            out.append(f"    {_label('cache-label-soc-dir', lang)}{colon(lang)}{safe(cd.soc_dir(device.soc_version))}")
         out.append("")
-        out.append(f"{_label('cache-label-effective', lang)}:")
-        width = max((len(oid) for oid in self.effective), default=0)
+        out.append(_label('cache-label-effective', lang) + colon(lang).strip())
+        rows = []
         for oid, eff in self.effective.items():
             option = catalog.options.get(oid)
             unit = f" {option.unit}" if option and option.unit and isinstance(eff.value, int) and eff.value != -1 else ""
             value = '""' if eff.value == "" else safe(f"{eff.value}{unit}")
             where = f" {eff.file}:{eff.line}" if eff.file and eff.line else (f" {eff.file}" if eff.file else "")
             detail = f" - {pick(eff.detail, lang)}" if eff.detail else ""
-            out.append(f"  {oid:<{width}}  {value:<12} [{eff.source}{safe(where)}]{safe(detail)}")
+            rows.append([oid, value, f"[{eff.source}{safe(where)}]{safe(detail)}"])
+        # columns line up by display width: values and paths may be Chinese (app/textwidth.py)
+        out += table_lines(rows, gap="  ")
         out.append("")
-        out.append(f"{_label('cache-label-findings', lang)}:")
+        out.append(_label('cache-label-findings', lang) + colon(lang).strip())
         if not self.findings:
             out.append(f"  {_label('cache-label-no-findings', lang)}")
+        column = severity_column(lang)
+        indent = " " * (2 + column + 1)
         for f in self.findings:
             where = f"  {safe(f.where())}" if f.where() else ""
-            out.append(f"  {f.severity:<7} {f.code}{where}")
-            out.append(f"          {safe(f.message(lang))}")
+            out.append(f"  {pad(severity_word(f.severity, lang), column)} {f.code}{where}")
+            out.append(f"{indent}{safe(f.message(lang))}")
             fix = f.fix_text(lang)
             if fix:
-                out.append(f"          {_label('cache-label-fix', lang)}: {safe(fix)}")
+                out.append(f"{indent}{_label('cache-label-fix', lang)}{colon(lang)}{safe(fix)}")
         return "\n".join(out)
 
 

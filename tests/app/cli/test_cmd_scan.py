@@ -156,7 +156,7 @@ def test_text_report(tmp_path, capsys):
     (soc / "big.o").write_bytes(b"x" * 2 * 1048576)
     assert main(["scan", "--cache-dir", str(tmp_path / "base"), "--lang", "en"]) == 0
     out = capsys.readouterr().out
-    assert "Limit per SoC dir: 1.0 MiB (max_op_cache_size=1 [op_cache.ini:4])" in out
+    assert "Limit per SoC dir: 1 MB (max_op_cache_size=1 [op_cache.ini:4])" in out
     assert "remain_cache_size_ratio=80 [op_cache.ini:5]" in out
     assert "Ascend910B3" in out and "200 % of the limit" in out
     assert "next compiler start: CANN targets" in out

@@ -232,7 +232,7 @@ def test_findings_limit_above_free_space_nfs_and_other_users(soc_dir):
     found = cache_findings(usage, {}, 500)
     assert finding_codes(found) == ["scan-limit-above-free", "scan-nfs-v3-locks", "scan-other-users"]
     assert all(f.severity == "warning" for f in found)
-    assert "500.0 MiB" in found[0].message("en") and "100.0 MiB" in found[0].message("en")
+    assert "500 MB" in found[0].message("en") and "100 MB" in found[0].message("en")
     assert cache_findings(usage, {}, -1)[0].code != "scan-limit-above-free"
 
 

@@ -43,10 +43,10 @@ def a2_report():
 @pytest.mark.parametrize("lang,expected", [
     ("en", ["# CANN configuration diagnosis", "## Device", "## Effective settings", "## Findings",
             "## What CANN would delete at the next start", "## Suggested changes", "*Fix:*",
-            "`remain_cache_size_ratio`", "Atlas A2 training/inference series", "3 kernel(s), 1.1 MiB",
+            "`remain_cache_size_ratio`", "Atlas A2 training/inference series", "3 kernel(s), 1.1 MB",
             "```ini", "remain_cache_size_ratio=50", "```bash", "unset ASCEND_REMAIN_CACHE_SIZE_RATIO"]),
     ("zh_CN", ["# CANN 配置诊断报告", "## 设备", "## 生效的设置", "## 提示", "## CANN 下次启动时将删除的内容",
-               "## 建议的修改", "*修复方法：*", "3 个算子，1.1 MiB", "**SoC 版本：**", "环境变量",
+               "## 建议的修改", "*修复方法：*", "3 个算子，1.1 MB", "**SoC 版本：**", "环境变量",
                "remain_cache_size_ratio=50"]),
 ])
 def test_markdown_in_both_languages(lang, expected):
