@@ -29,14 +29,13 @@ from pathlib import Path
 
 from cann_config.app.catalog import load_catalog
 from cann_config.app.device.table import device_from_choice
-from cann_config.app.errors import UsageError
+from cann_config.app.errors import Message, UsageError
 from cann_config.app.profile import load_profile
 
 _IMPORTED_AT = time.monotonic()
 
-NO_DISPLAY = ("no display to open the wizard on: run it in a desktop session (DISPLAY or WAYLAND_DISPLAY set), "
-              "set QT_QPA_PLATFORM=offscreen to run it without a screen, or use the command line "
-              "(cann-config --help)")
+# What a person can do when no window can be shown (offscreen would show nothing to anyone).
+NO_DISPLAY = Message("core-cli-no-display")
 
 
 DESCRIPTION = "Open the CANN Config Assistant wizard."
@@ -68,7 +67,7 @@ def seconds_since_process_start() -> float:
         return time.monotonic() - _IMPORTED_AT
 
 
-def display_problem(environ: Mapping[str, str] | None = None, platform: str | None = None) -> str | None:
+def display_problem(environ: Mapping[str, str] | None = None, platform: str | None = None) -> Message | None:
     """Why no window can be shown here (the one-line message), or None when one can."""
     env = os.environ if environ is None else environ
     platform = platform or sys.platform

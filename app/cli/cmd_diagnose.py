@@ -94,13 +94,20 @@ def _run_report(args: argparse.Namespace, device: DeviceInfo | None) -> int:
                           cache_dir=args.cache_dir, framework=args.framework)
     lang = current_language()
     report = make_report(result, bundle)
-    if args.json:
+    if args.report:
+        # The report is the output asked for: written to its file, and one line says where
+        # (with --json the JSON stays on stdout, the contract, and the line goes to stderr).
+        written = write_report(args.report, report, lang)
+        line = Message("support-label-report-written", path=written).text(lang)
+        if args.json:
+            print(json.dumps(report.to_json(lang), ensure_ascii=False, indent=2))
+            print(line, file=sys.stderr)
+        else:
+            print(line)
+    elif args.json:
         print(json.dumps(report.to_json(lang), ensure_ascii=False, indent=2))
     elif bundle is not None:
         print(render_text(report, lang), end="")
     else:
         print(result.to_text(lang))
-    if args.report:
-        written = write_report(args.report, report, lang)
-        print(Message("support-label-report-written", path=written).text(lang), file=sys.stderr)
     return 1 if result.has_errors() else 0

@@ -51,7 +51,7 @@ from cann_config.app.catalog import Value, load_catalog
 from cann_config.app.device.availability import source_phrase
 from cann_config.app.device.table import DeviceInfo, device_from_choice
 from cann_config.app.errors import UsageError
-from cann_config.app.findings import Finding, make_finding
+from cann_config.app.findings import Finding, make_finding, severity_column
 from cann_config.app.i18n import current_language, normalize_language, pick
 from cann_config.app.io.exporters import carrier, export_text
 from cann_config.app.io.exporters.files import write_export
@@ -59,6 +59,7 @@ from cann_config.app.opcache.ini import VERSION_KEYS, render_op_cache_ini
 from cann_config.app.profile import DEFAULT_FRAMEWORK, Profile
 from cann_config.app.support.diagnosis import Diagnosis
 from cann_config.app.textsafe import terminal_text
+from cann_config.app.textwidth import pad, table_lines, underline
 from cann_config.app.units import human_bytes
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -724,10 +725,10 @@ def render_text(report: SupportReport | Diagnosis, lang: str | None = None) -> s
         kind, parts = block.kind, block.parts
         if kind == "h1":
             title = _plain(parts[0])
-            out += [title, "=" * len(title), ""]
+            out += [title, underline(title, "="), ""]
         elif kind in ("h2", "h3"):
             title = _plain(parts[0])
-            out += [title, ("-" if kind == "h2" else "~") * len(title)]
+            out += [title, underline(title, "-" if kind == "h2" else "~")]
         elif kind == "p":
             out += [_plain_inline(parts[0]), ""]
         elif kind == "kv":
@@ -737,15 +738,12 @@ def render_text(report: SupportReport | Diagnosis, lang: str | None = None) -> s
         elif kind == "table":
             headers, rows = parts
             cells = [[_plain(h) for h in headers]] + [[_plain_inline(c) for c in row] for row in rows]
-            widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
-            for number, row in enumerate(cells):
-                out.append("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
-                if number == 0:
-                    out.append("  " + "  ".join("-" * w for w in widths))
-            out.append("")
+            # aligned by display width: Chinese headers and values take two cells a character
+            out += table_lines(cells, header=True) + [""]
         elif kind == "finding":
             _, severity, code, where, message, fix, fix_label, suggestion, suggestion_label = parts
-            out.append(f"  {_plain(severity)}  {_plain(code)}" + (f"  {_plain(where)}" if where else ""))
+            out.append(f"  {pad(_plain(severity), severity_column(lang))}  {_plain(code)}"
+                       + (f"  {_plain(where)}" if where else ""))
             out.append(f"      {_plain(message)}")
             if fix:
                 out.append(f"      {_plain(fix_label)}{colon}{_plain(fix)}")

@@ -39,10 +39,14 @@ def test_without_a_display_it_exits_2_with_one_line_saying_how_to_run_it():
     result = run_cli("gui", drop=("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"))
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1
-    for hint in ("DISPLAY", "QT_QPA_PLATFORM=offscreen", "command line"):
+    for hint in ("desktop session", "ssh -X", "cann-config diagnose"):
         assert hint in result.stderr
+    # offscreen shows nothing to a person: it is no way to "run it"
+    assert "offscreen" not in result.stderr
     bare = run_cli(drop=("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"))  # no subcommand: the wizard
-    assert bare.returncode == 2 and "QT_QPA_PLATFORM=offscreen" in bare.stderr
+    assert bare.returncode == 2 and "ssh -X" in bare.stderr
+    chinese = run_cli("gui", "--lang", "zh_CN", drop=("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"))
+    assert chinese.returncode == 2 and chinese.stderr.count("\n") == 1 and "桌面会话" in chinese.stderr
 
 
 def test_an_x_display_that_does_not_answer_is_exit_2_not_an_abort():
