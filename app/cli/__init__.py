@@ -19,9 +19,10 @@ import contextlib
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from cann_config.app import __version__
+from cann_config.app.cli.helptext import HelpFormatter, argparse_language
 from cann_config.app.errors import InputError, Message, UsageError
 from cann_config.app.i18n import language_from_environment, normalize_language, set_language
 
@@ -51,10 +52,15 @@ COMMANDS: dict[str, Command] = {
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with a one-line error (no usage dump) and exit status 2."""
+    """argparse with a one-line error (no usage dump) and exit status 2, and its help in the
+    reader's language (app/cli/helptext.py)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        # argparse's own text stays English (it has no zh_CN catalog); the sentence around it does not.
+        # argparse's own text comes in the reader's language too (helptext.argparse_language).
         raise UsageError.from_code("core-cli-usage", detail=message, prog=self.prog)
 
 
@@ -133,13 +139,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     _printable_stdout()
     try:
-        set_language(_language_asked(args_list))
-        command = chosen_command(args_list)
-        parser = build_parser(command)
-        args = parser.parse_args(args_list)
-        set_language(args.lang or language_from_environment())
-        if args.command is None:  # only global options: the wizard
-            args = parser.parse_args([DEFAULT_COMMAND, *args_list])
+        asked = _language_asked(args_list)
+        set_language(asked)
+        # argparse's own strings (headings, usage, errors) in the language asked (app/cli/helptext.py)
+        with argparse_language(asked):
+            command = chosen_command(args_list)
+            parser = build_parser(command)
+            args = parser.parse_args(args_list)
+            set_language(args.lang or language_from_environment())
+            if args.command is None:  # only global options: the wizard
+                args = parser.parse_args([DEFAULT_COMMAND, *args_list])
         return int(args.run(args) or 0)
     except (UsageError, InputError) as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)

@@ -117,7 +117,7 @@ def imported_app_modules(*args):
 # (the errors and the message table's module, which reads the table only when a text is shown);
 # no command module. Subpackages' __init__ modules hold only their docstring.
 HELP_MODULES = {"cann_config.app", "cann_config.app.cli", "cann_config.app.errors", "cann_config.app.i18n",
-                "cann_config.app.messages"}
+                "cann_config.app.messages", "cann_config.app.cli.helptext"}
 
 
 def test_top_level_help_imports_no_command_module():
@@ -151,7 +151,7 @@ def test_options_json_imports_the_catalog_and_nothing_else():
     found = imported_app_modules("options", "--json")
     core = found - HELP_MODULES - {"cann_config.app.cli.cmd_options"}
     assert core <= {"cann_config.app.catalog", "cann_config.app.resources", "cann_config.app.device",
-                    "cann_config.app.device.table"} and "cann_config.app.catalog" in core
+                    "cann_config.app.device.table", "cann_config.app.textwidth"} and "cann_config.app.catalog" in core
 
 
 def test_lazy_choices_still_check_and_list_the_catalogs_values(capsys):

@@ -1,0 +1,123 @@
+"""`--help` (and argparse's own messages) in the reader's language.
+
+Why this module exists: argparse prints its headings ("usage:", "positional arguments",
+"options"), the `-h` line and its error messages through `gettext`, for which Python ships no
+zh_CN catalog, and the commands' help texts are English literals in their `add_argument` calls.
+Both are looked up here in one table, `resources/messages/help.toml`, keyed by the English text
+as a gettext msgid is: a command keeps its English literal, and the table gives the Chinese.
+
+- `HelpFormatter` translates every help text, description and command summary when the help
+  is formatted, and wraps Chinese by display width (two terminal cells a character,
+  app/textwidth.py) at character boundaries, as Chinese text breaks.
+- `argparse_language(lang)` puts the table in front of argparse's `gettext` while a command
+  line is parsed (argparse looks its `_` up when it needs a string), and puts it back after.
+
+English needs no table: nothing is read unless the language is Chinese.
+
+Public API:
+    translate(text, lang=None) -> str
+    HelpFormatter                                  (argparse.HelpFormatter)
+    argparse_language(lang) -> context manager
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import re
+import sys
+from collections.abc import Iterator
+from functools import lru_cache
+
+from cann_config.app.i18n import current_language, normalize_language
+
+HELP_TABLE = "help.toml"
+# An ASCII word (kept whole), a run of spaces, or one other character (a Chinese character may
+# end a line anywhere).
+_TOKENS = re.compile(r"[\x21-\x7e]+|\s+|.")
+_CHINESE_HEADING = re.compile(r"^(\S[^\n]*[\u4e00-\u9fff]):$", re.MULTILINE)
+# Closing punctuation never starts a line (the line-breaking rule of Chinese text, kinsoku).
+_NO_BREAK_BEFORE = frozenset("，。、）：；！？」』】》〉,.;:!?)]}>%")
+
+
+@lru_cache(maxsize=1)
+def chinese_help() -> dict[str, str]:
+    """English text -> Chinese text, from resources/messages/help.toml (read only for Chinese:
+    English `--help` pays for no TOML parser)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+
+    from cann_config.app.resources import resource
+
+    data = tomllib.loads(resource("messages").joinpath(HELP_TABLE).read_text(encoding="utf-8"))
+    return {entry["en"]: entry["zh"] for entry in data.values()}
+
+
+def translate(text: str, lang: str | None = None) -> str:
+    """`text` in `lang` (default: the current language); a text the table lacks stays as it is."""
+    if normalize_language(lang or current_language()) != "zh_CN":
+        return text
+    return chinese_help().get(text, text)
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """Lines of at most `width` terminal cells, breaking between ASCII words and between
+    Chinese characters."""
+    from cann_config.app.textwidth import display_width
+
+    lines: list[str] = []
+    line, used = "", 0
+    for token in _TOKENS.findall(" ".join(text.split())):
+        size = display_width(token)
+        if token.isspace():
+            if line:
+                line, used = line + " ", used + 1
+            continue
+        if used + size > width and line.strip() and token[0] not in _NO_BREAK_BEFORE:
+            lines.append(line.rstrip())
+            line, used = "", 0
+        line, used = line + token, used + size
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter, with every text of ours looked up in the help table."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        return translate(action.help) if action.help else action.help
+
+    def _format_text(self, text: str) -> str:
+        return super()._format_text(translate(text))
+
+    def format_help(self) -> str:
+        text = super().format_help()
+        # argparse ends each heading with ":"; after a Chinese heading a full-width one
+        return _CHINESE_HEADING.sub("\\1：", text)
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        if text.isascii():
+            return super()._split_lines(text, width)
+        return _wrap(text, width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if text.isascii():
+            return super()._fill_text(text, width, indent)
+        return "\n".join(indent + line for line in _wrap(text, width - len(indent)))
+
+
+@contextlib.contextmanager
+def argparse_language(lang: str) -> Iterator[None]:
+    """argparse's own strings in `lang` while the block runs (parsing, printing help, errors)."""
+    if normalize_language(lang) != "zh_CN":
+        yield
+        return
+    saved = argparse._  # type: ignore[attr-defined]
+    argparse._ = lambda text: translate(text, lang)  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        argparse._ = saved  # type: ignore[attr-defined]
