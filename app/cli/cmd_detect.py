@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 
 from cann_config.app.device.availability import device_text, source_phrase
 from cann_config.app.device.hostprobe import HostProbe, probe_host
@@ -67,8 +68,11 @@ def format_device(device: DeviceInfo, probe: HostProbe | None = None, files: lis
     how = source_phrase(device.source, lang)
     if files:
         how += f" ({', '.join(files)})"
-    shown = device.label(lang) if (device.series or device.soc_version) else unknown
-    lines = [
+    # the product has its own line above
+    shown = replace(device, product=None).label(lang) if (device.series or device.soc_version) else unknown
+    lines = [f"{label('devices-label-product')}{device.product}{device_text('devices-label-product-how', lang)}"
+             ] if device.product else []
+    lines += [
         f"{label('devices-label-device')}{shown}",
         f"{label('devices-label-soc')}{device.soc_version or unknown}",
         f"{label('devices-label-series')}{device.series_name(lang) or unknown}"

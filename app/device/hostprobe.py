@@ -43,6 +43,7 @@ import subprocess
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,7 @@ from cann_config.app.device.npusmi import (
 )
 from cann_config.app.device.table import DeviceInfo
 from cann_config.app.errors import Message, explain
+from cann_config.app.messages import message_table
 
 # Where npu-smi lives when it is not on a non-root user's PATH (the driver installs it there).
 NPU_SMI_PLACES = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin")
@@ -385,3 +387,68 @@ def installed_versions(root: Path = Path("/"), environ: Mapping[str, str] = os.e
     # The same two versions under the names op_cache.ini gives them (docs/cann/op-cache.md#version-lines).
     out["adk_version"], out["ops_version"] = out["compiler_version"], out["opp_version"]
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# What was tried, read back from a support bundle (written in the collector's language)
+# ---------------------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=1)
+def _probe_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    """Each devices-probe-* template of the message tables (en and zh) as a pattern whose named
+    groups are the template's placeholders."""
+    patterns = []
+    for code, template in message_table().items():
+        if not code.startswith("devices-probe-"):
+            continue
+        for text in template.text.values():
+            parts, seen = [], set()
+            for literal, name in re.findall(r"(.*?)(?:\{(\w+)\}|$)", text, flags=re.S):
+                parts.append(re.escape(literal))
+                if name:
+                    parts.append(f"(?P={name})" if name in seen else f"(?P<{name}>.+?)")
+                    seen.add(name)
+            patterns.append((code, re.compile("".join(parts), re.S)))
+    return tuple(patterns)
+
+
+def note_message(note: str) -> Message:
+    """A note of the bundle's npu_smi section as the message it was written from, so that it is
+    said in the reader's language: the collector wrote what it tried in the customer's language
+    (app.device.hostprobe's devices-probe-* messages). A note no template matches stays as it is."""
+    for code, pattern in _probe_patterns():
+        match = pattern.fullmatch(note)
+        if match:
+            return Message(code, **match.groupdict())
+    return Message.literal(note)
+
+
+def notes_message(text: str) -> Message:
+    """Notes joined with "; " (what the collector tried, as the bundle's `unreadable` entries for
+    npu-smi carry them), each said again in the reader's language where a template matches."""
+    whole = note_message(text)
+    if whole.code is not None:
+        return whole
+    parts: list[Message] = []
+    pending: list[str] = []
+    for piece in text.split("; "):
+        pending.append(piece)
+        found = note_message("; ".join(pending))
+        if found.code is not None:
+            parts.append(found)
+            pending = []
+    if pending or not parts:
+        parts.append(Message.literal("; ".join(pending)))
+    return JoinedMessage([p for p in parts if p.code is not None or p.params.get("text")])
+
+
+class JoinedMessage(Message):
+    """Several messages as one parameter, joined with "; " in whichever language is asked."""
+
+    def __init__(self, parts: list[Message]):
+        super().__init__("support-joined")
+        self.parts = list(parts)
+
+    def text(self, lang: str | None = None) -> str:
+        return "; ".join(part.text(lang) for part in self.parts)

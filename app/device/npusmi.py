@@ -47,7 +47,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -65,6 +65,8 @@ _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}")
 _CHIP_NAME = re.compile(r"(?:Ascend)?[0-9]{3}[A-Za-z0-9_.\-]{0,40}")
 _ASCEND950_BARE = re.compile(r"Ascend950[A-Za-z]*")
 _BOARD_LINE = re.compile(r"^\s*([A-Za-z][A-Za-z0-9 ()/._\-]{0,60}?)\s*:\s*(.*?)\s*$")
+# A product name as npu-smi prints it: "Atlas 300I Duo", "Atlas 800T A2", "Atlas 500 A2".
+_PRODUCT = re.compile(r"[A-Za-z][A-Za-z0-9 ./()+\-]{0,63}")
 _MAP_ROW = re.compile(r"^\s*([0-9]{1,6})\s+([0-9]{1,6})\s+([0-9]{1,6}|-|NA)\s+(\S.*?)\s*$")
 _VERSION = re.compile(r"Version:\s*(\S+)", re.IGNORECASE)
 MAX_FILE_BYTES = 4 * 1024 * 1024
@@ -125,6 +127,7 @@ class BoardInfo:
     npu_name: str | None = None
     chip_type: str | None = None
     source: str = "<npu-smi info -t board>"
+    product: str | None = None  # `Product Type`, when the query prints it
 
     @property
     def soc_version(self) -> str:
@@ -293,16 +296,42 @@ def parse_npu_smi_info(text: str, source: str = "<npu-smi info>") -> list[NpuSmi
     return list(read_npu_smi_info(text, source).rows)
 
 
-def parse_npu_smi_board(text: str, source: str = "<npu-smi info -t board>") -> BoardInfo:
-    """Parse `npu-smi info -t board -i <npu> [-c <chip>]` (lines of `Key : Value`)."""
-    if not isinstance(text, str):
-        raise NpuSmiError.from_code("devices-error-expected-text", source)
+def _board_fields(text: str) -> dict[str, tuple[str, int]]:
+    """The `Key : Value` lines of a board or product query: lower-cased key -> (value, line)."""
     fields: dict[str, tuple[str, int]] = {}
     for lineno, line in enumerate(text.splitlines(), 1):
         match = _BOARD_LINE.match(line)
         if match:
             key = " ".join(match.group(1).split()).lower()
             fields.setdefault(key, (match.group(2), lineno))
+    return fields
+
+
+def product_type(text: str) -> str | None:
+    """The product name a board or product query prints as `Product Type` (`Atlas 300I Duo`,
+    `Atlas 500 A2`), or None. npu-smi prints it per chip in `npu-smi info -t product -i N`
+    (docs/cann/devices.md#product-names); `Product Name` is a board part number
+    (`IT21PDDA01`), not a product, and is not read."""
+    if not isinstance(text, str):
+        return None
+    raw = _board_fields(text).get("product type")
+    value = _value(raw[0]) if raw else None
+    if value is None:
+        return None
+    value = " ".join(value.split())
+    return value if _PRODUCT.fullmatch(value) else None
+
+
+def _product_only(text: str) -> bool:
+    """True for the output of `npu-smi info -t product`: a Product Type and no chip name."""
+    return isinstance(text, str) and product_type(text) is not None and "chip name" not in _board_fields(text)
+
+
+def parse_npu_smi_board(text: str, source: str = "<npu-smi info -t board>") -> BoardInfo:
+    """Parse `npu-smi info -t board -i <npu> [-c <chip>]` (lines of `Key : Value`)."""
+    if not isinstance(text, str):
+        raise NpuSmiError.from_code("devices-error-expected-text", source)
+    fields = _board_fields(text)
 
     def get(key: str) -> str | None:
         return _value(fields[key][0]) if key in fields else None
@@ -327,6 +356,7 @@ def parse_npu_smi_board(text: str, source: str = "<npu-smi info -t board>") -> B
         npu_name=npu_name,
         chip_type=chip_type,
         source=source,
+        product=product_type(text),
     )
 
 
@@ -436,11 +466,33 @@ def device_from_npu_smi(info_text: str | None, board_texts: Sequence[str] = (), 
     """The device that npu-smi output describes.
 
     `info_text` is `npu-smi info` (or `npu-smi info -m`) output, or None when only board
-    queries are at hand; `board_texts` are outputs of `npu-smi info -t board -i N [-c C]`.
+    queries are at hand; `board_texts` are outputs of `npu-smi info -t board -i N [-c C]`, or
+    of `npu-smi info -t product -i N`, which names the product (`Product Type`) and no chip.
     `source` becomes DeviceInfo.source ("npu-smi" for a live host, "npu-smi output file" for
     a file); `info_source` and `board_sources` name the texts in errors and notes.
+    The device's `product` is the `Product Type` the texts print (the most common one).
     Raises NpuSmiError when a text is not the npu-smi output expected.
     """
+    products = [name for name in (product_type(text) for text in board_texts) if name]
+    names = [board_sources[i] if i < len(board_sources) else f"<board query {i + 1}>" for i in range(len(board_texts))]
+    # A product query names no chip: it tells the product, not the SoC.
+    kept = [(text, name) for text, name in zip(board_texts, names, strict=True) if not _product_only(text)]
+    product_files = [name for text, name in zip(board_texts, names, strict=True) if _product_only(text)]
+    if info_text is not None and _product_only(info_text):
+        products.append(product_type(info_text) or "")
+        product_files.insert(0, info_source)
+        info_text = None
+    if info_text is None and not kept and product_files:
+        raise NpuSmiError.from_code("devices-error-product-only", product_files[0], product=_most_common(products))
+    device = _device_from_texts(info_text, [text for text, _ in kept], source=source, info_source=info_source,
+                                board_sources=[name for _, name in kept])
+    if products:
+        device = replace(device, product=_most_common(products))
+    return device
+
+
+def _device_from_texts(info_text: str | None, board_texts: Sequence[str], *, source: str,
+                       info_source: str, board_sources: Sequence[str]) -> DeviceInfo:
     boards = [parse_npu_smi_board(text, board_sources[i] if i < len(board_sources) else f"<board query {i + 1}>")
               for i, text in enumerate(board_texts)]
     if info_text is not None and not info_text.strip() and boards:

@@ -26,6 +26,12 @@ from cann_config.app.i18n import pick
 from cann_config.app.resources import resource
 
 
+def _natural_key(text: str) -> tuple[tuple[int, int | str], ...]:
+    """`Ascend910B4-1` as (("Ascend",), 910, "B", 4, "-", 1): digits compare as numbers."""
+    return tuple((0, int(part)) if part.isdigit() else (1, part)
+                 for part in re.findall(r"[0-9]+|[^0-9]+", text))
+
+
 class DeviceTableError(Exception):
     """The device table data is malformed."""
 
@@ -64,6 +70,18 @@ class DeviceTable:
                 if regex.fullmatch(soc_version):
                     return SeriesMatch(s, inferred)
         return None
+
+    def socs_of(self, series_id: str) -> list[str]:
+        """The SoC strings of a series in generation order: known and assumed ones together,
+        numbers compared as numbers (Ascend310P1, P2, P3, ... not P1, P3, P2)."""
+        series = self.series[series_id]
+        return sorted(series.socs + series.inferred_socs, key=_natural_key)
+
+    def all_socs(self) -> list[str]:
+        """Every SoC string the table names, by generation: the series in the table's order
+        (newest first, as the docs list them), each series' SoCs as `socs_of` orders them. The
+        wizard's device list and the CLI read this one order."""
+        return [soc for sid in self.order for soc in self.socs_of(sid)]
 
 
 def parse_device_table(text: str, source: str = "devices.toml") -> DeviceTable:
@@ -141,6 +159,8 @@ class DeviceInfo:
     npus: tuple[NpuChip, ...] = ()
     notes: tuple[str, ...] = ()
     inferred: bool = False
+    # The product as the board says it (`Product Type` of npu-smi, "Atlas 300I Duo"), when known.
+    product: str | None = None
 
     @property
     def known(self) -> bool:
@@ -152,11 +172,14 @@ class DeviceInfo:
         return pick(load_device_table().series[self.series].name, lang)
 
     def label(self, lang: str | None = None) -> str:
-        """"Atlas A2 训练系列产品/... (Ascend910B3)" or the SoC string alone when unknown."""
+        """"Atlas A2 训练系列产品/... (Ascend910B3)" or the SoC string alone when unknown; the
+        product first when the board named it ("Atlas 300I Duo, Atlas 推理系列产品 (Ascend310P3)")."""
         name = self.series_name(lang)
         if name and self.soc_version:
-            return f"{name} ({self.soc_version})"
-        return name or self.soc_version or "unknown device"
+            text = f"{name} ({self.soc_version})"
+        else:
+            text = name or self.soc_version or "unknown device"
+        return f"{self.product}, {text}" if self.product else text
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -165,6 +188,8 @@ class DeviceInfo:
             "source": self.source,
             "npus": [chip.to_json() for chip in self.npus],
             "notes": list(self.notes),
+            # additive: the product the board names (npu-smi `Product Type`), else null
+            "product": self.product,
         }
 
 

@@ -110,7 +110,7 @@ from typing import Any
 from cann_config.app import __version__
 from cann_config.app.allocconf import VARIABLES as ALLOC_CONF_VARIABLES
 from cann_config.app.catalog import load_catalog
-from cann_config.app.device.hostprobe import find_npu_smi, probe_host, run_command
+from cann_config.app.device.hostprobe import JoinedMessage, find_npu_smi, note_message, probe_host, run_command
 from cann_config.app.device.npusmi import device_from_npu_smi
 from cann_config.app.device.table import DeviceInfo
 from cann_config.app.errors import InputError, Message
@@ -659,6 +659,8 @@ class Bundle:
     npu_smi_boards: list[BoardText] = field(default_factory=list)
     npu_smi_stderr: dict[str, str] = field(default_factory=dict)
     npu_smi_notes: list[str] = field(default_factory=list)
+    # The same notes as messages, to be said in the reader's language (note_message).
+    npu_smi_messages: list[Message] = field(default_factory=list)
     versions: dict[str, str | None] = field(default_factory=dict)
     environ: dict[str, str] = field(default_factory=dict)
     ini_path: str | None = None
@@ -765,7 +767,7 @@ class Bundle:
         if self.device.soc_version or self.device.series:
             device = self.device.label(lang)
         else:
-            why = "; ".join(self.npu_smi_notes[:1]) or not_found
+            why = "; ".join(m.text(lang) for m in self.npu_smi_messages[:1]) or not_found
             device = _label("support-label-collect-no-device", lang, why=why.rstrip("."))
         toolkit = self.versions.get("toolkit_version") or not_found
         ini = _label("support-label-found", lang, path=self.ini_path) if self.op_cache_ini is not None else not_found
@@ -817,6 +819,7 @@ def _read_npu_smi(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> N
             reader.wrong(f"npu_smi.notes[{i}]", note, "string")
         elif len(note) <= MAX_SHORT_CHARS:
             bundle.npu_smi_notes.append(note)
+            bundle.npu_smi_messages.append(note_message(note))
 
 
 def _device_of(reader: _Reader, bundle: Bundle) -> DeviceInfo:
@@ -826,10 +829,11 @@ def _device_of(reader: _Reader, bundle: Bundle) -> DeviceInfo:
     texts = [(bundle.npu_smi_info, "npu-smi info"), (bundle.npu_smi_mapping, "npu-smi info -m")]
     texts = [(text, name) for text, name in texts if text is not None and text.strip()]
     if not texts and not boards:
-        why = "; ".join(bundle.npu_smi_notes) or "; ".join(y for w, y in bundle.unreadable if w.startswith("npu-smi"))
-        why = why or _label("support-label-not-found")
+        why: str | Message = (JoinedMessage(bundle.npu_smi_messages) if bundle.npu_smi_messages
+                              else "; ".join(y for w, y in bundle.unreadable if w.startswith("npu-smi")))
+        why = why or Message("support-label-not-found")
         reader.add("support-bundle-no-npu-smi", why=why)
-        return DeviceInfo(source="bundle", notes=tuple(bundle.npu_smi_notes))
+        return DeviceInfo(source="bundle", notes=tuple(m.text() for m in bundle.npu_smi_messages))
     first_error: InputError | None = None
     for text, name in texts or [(None, "npu-smi info")]:
         try:
@@ -839,7 +843,7 @@ def _device_of(reader: _Reader, bundle: Bundle) -> DeviceInfo:
             first_error = first_error or exc
     assert first_error is not None
     reader.add("support-bundle-npu-smi-unreadable", reason=first_error.line_message())
-    return DeviceInfo(source="bundle", notes=tuple(bundle.npu_smi_notes))
+    return DeviceInfo(source="bundle", notes=tuple(m.text() for m in bundle.npu_smi_messages))
 
 
 def _read_versions(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> None:

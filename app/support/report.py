@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any
 from cann_config.app import __version__
 from cann_config.app.catalog import Value, load_catalog
 from cann_config.app.device.availability import source_phrase
+from cann_config.app.device.hostprobe import notes_message
 from cann_config.app.device.table import DeviceInfo, device_from_choice
 from cann_config.app.errors import UsageError
 from cann_config.app.findings import Finding, make_finding, severity_column
@@ -510,7 +511,10 @@ def _unreadable(report: SupportReport, lang: str) -> list[Block]:
     bundle = report.bundle
     if bundle is None or not bundle.unreadable:
         return []
-    items = tuple((Text(what, code=True), Text(": " + why)) for what, why in bundle.unreadable)
+    # what the collector tried is in the customer's language; said again in the reader's
+    items = tuple((Text(what, code=True), Text(": " + (notes_message(why).text(lang) if what.startswith("npu-smi")
+                                                       else why)))
+                  for what, why in bundle.unreadable)
     return [Block("h2", (_t("support-label-unreadable", lang),)), Block("list", items)]
 
 

@@ -186,3 +186,13 @@ def test_language_switch_retranslates_the_catalog_texts(make_wizard, lang, word)
     wizard.findChild(QAction, f"language_{lang}").trigger()  # the language switch's menu
     assert word in wizard.findChild(QLabel, "title_static_memory_policy").text()
     wizard.set_language("en")
+
+
+def test_device_combo_lists_the_socs_in_the_cores_order(make_wizard):
+    from cann_config.app.device.table import load_device_table
+
+    wizard = make_wizard(device="Ascend910B3")
+    combo = wizard.findChild(QComboBox, "deviceCombo")
+    table = load_device_table()
+    listed = [combo.itemData(i) for i in range(combo.count()) if combo.itemData(i) in set(table.all_socs())]
+    assert listed == table.all_socs()

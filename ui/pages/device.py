@@ -234,7 +234,7 @@ class DevicePage(WizardPage):
             font.setBold(True)
             header.setFont(font)
             combo.addItem("", sid)
-            for soc in series.socs + series.inferred_socs:
+            for soc in table.socs_of(sid):  # the core's order (by generation)
                 combo.addItem(soc, soc)
         combo.blockSignals(False)
 

@@ -47,7 +47,8 @@ def test_detect_from_files(capsys, info, boards, soc, series):
     if boards:
         args += ["--npu-smi-board", *[str(DATA / b) for b in boards]]
     data = detect_json(capsys, *args)
-    assert list(data) == ["soc_version", "series", "source", "npus", "notes"]
+    # the contract's keys, in order; "product" is additive (null unless the board names one)
+    assert list(data) == ["soc_version", "series", "source", "npus", "notes", "product"]
     assert (data["soc_version"], data["series"], data["source"]) == (soc, series, "npu-smi output file")
     assert data["npus"] and all(set(n) == {"npu", "chip", "soc_version"} for n in data["npus"])
 
