@@ -45,7 +45,8 @@ def _frameworks() -> list[str]:
 
 
 DESCRIPTION = ("Write the choices as code to paste (tf1-estimator, tf1-session, tf2, ge-options), "
-               "an env file (env-bash, env-fish), an op_cache.ini or a profile. Exit 1 when a "
+               "an env file (env-bash, env-fish), an op_cache.ini, a profile, or for many machines an "
+               "Ansible playbook (ansible, ansible-collect) or a Kubernetes ConfigMap (k8s-configmap). Exit 1 when a "
                "choice is refused for the device or framework; 2 for bad usage, including a "
                "format the framework does not take.")
 

@@ -243,14 +243,17 @@ def probe(chosen, framework, max_size, ratio, reasons, root="/", environ=None):
         result["problem"] = problem(code, path=ini, keys=", ".join(unknown))
         return result
     if result["exists"]:
+        # A line added or replaced ends like most lines of the file (lineinfile adds the LF): a
+        # CRLF file stays CRLF, as app.opcache.ini keeps it (OpCacheIni.newline).
+        end = "\r" if data.count(b"\r\n") * 2 > data.count(b"\n") else ""
         # lineinfile puts each new line right under the section header: the last one added
         # ends up first, so the versions go in last, in reverse, to read adk, ops, sizes.
         for key, wanted in ((SIZE_KEYS[1], ratio), (SIZE_KEYS[0], max_size)):
             current = result["values"].get(key)
             if current is None or stoi(current) != int(wanted):
-                result["edits"].append({"key": key, "line": key + "=" + str(int(wanted))})
+                result["edits"].append({"key": key, "line": key + "=" + str(int(wanted)) + end})
         for key in reversed(missing):
-            result["edits"].append({"key": key, "line": key + "=" + versions[key]})
+            result["edits"].append({"key": key, "line": key + "=" + versions[key] + end})
     return result
 
 

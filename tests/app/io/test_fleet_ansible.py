@@ -152,6 +152,7 @@ def test_other_lines_are_kept_byte_for_byte(fleet):
     # The version lines the node already had are untouched, CRLF and all; only the sizes changed.
     assert node2.startswith(b"[op_compiler_cache]\r\nadk_version=7.6.T3\r\nops_version=8.1.RC1\r\n#keep me\r\n")
     assert node2.count(b"max_op_cache_size") == 1 and node2.count(b"remain_cache_size_ratio") == 1
+    assert node2.count(b"\n") == node2.count(b"\r\n") == 6  # a CRLF file stays CRLF
 
 
 def test_one_backup_per_changed_file_and_none_for_a_new_or_failed_one(fleet):
