@@ -41,6 +41,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from cann_config.app.catalog import Catalog, Option, Value, load_catalog
 from cann_config.app.device.availability import availability
@@ -135,7 +136,7 @@ def _tokens(text: str) -> list[str]:
     return tokens
 
 
-def _value_of(option: Option, key: str, raw: str, variable: str, where: dict) -> tuple[Value | None, Finding | None]:
+def _value_of(option: Option, key: str, raw: str, variable: str, where: dict[str, Any]) -> tuple[Value | None, Finding | None]:
     """The value of one catalog key as torch_npu reads it, or the finding that says why it stops."""
     if option.type == "bool":
         if raw in ("True", "False"):
@@ -186,7 +187,7 @@ def parse_alloc_conf(text: str, *, variable: str = VARIABLE, file: str | None = 
     """Read a PYTORCH_NPU_ALLOC_CONF value as torch_npu would, with a finding for each thing that
     would stop the job (errors) or that the user should know (warnings, info)."""
     options = alloc_options(catalog)
-    where = {"file": file, "line": line}
+    where: dict[str, Any] = {"file": file, "line": line}
     out = ParsedAllocConf(text)
     tokens = _tokens(text)
     i = 0
@@ -246,7 +247,7 @@ def check_alloc_values(values: Mapping[str, Value], *, file: str | None = None, 
     `present`: the option ids that are really set (default: those in `values` whose value is not
     "" and, for base_addr_aligned_kb, differs from the default); used for the "no effect" rule.
     """
-    where = {"file": file, "line": line}
+    where: dict[str, Any] = {"file": file, "line": line}
 
     def is_set(oid: str) -> bool:
         value = values.get(oid, "")

@@ -176,7 +176,7 @@ class UsageError(ExplainedError):
     @classmethod
     def from_code(cls: type[_E], code: str, **params: Any) -> _E:
         """The error with the text `code` of the message tables, `params` filling it in."""
-        return cls(Message(code, **params))  # type: ignore[call-arg]
+        return cls(Message(code, **params))
 
 
 class InputError(ExplainedError):
@@ -195,7 +195,7 @@ class InputError(ExplainedError):
     def from_code(cls: type[_E], code: str, file: str | Path | None = None, line: int | None = None,
                   **params: Any) -> _E:
         """The error with the text `code` of the message tables, naming `file` and `line`."""
-        return cls(Message(code, **params), file, line)  # type: ignore[call-arg]
+        return cls(Message(code, **params), file, line)
 
 
 class InvalidValue(ExplainedError, ValueError):
@@ -208,4 +208,4 @@ class InvalidValue(ExplainedError, ValueError):
 
     @classmethod
     def from_code(cls: type[_E], code: str, **params: Any) -> _E:
-        return cls(Message(code, **params))  # type: ignore[call-arg]
+        return cls(Message(code, **params))

@@ -105,7 +105,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     lang_help = "language of messages and reports (default: from LANG)"
     # Subcommands take --lang too; SUPPRESS keeps an absent one from overwriting a global one
     # (`cann-config --lang zh_CN diagnose ...`).
-    common = argparse.ArgumentParser(add_help=False)
+    common = _Parser(add_help=False)
     common.add_argument("--lang", type=_language, default=argparse.SUPPRESS, metavar="zh_CN|en", help=lang_help)
     parser = _Parser(
         prog=PROG,

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from cann_config.app.errors import UsageError
 from cann_config.app.findings import make_finding
@@ -54,7 +55,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "the bundle then says what is partial")
 
 
-def _text(code: str, lang: str, **params: object) -> str:
+def _text(code: str, lang: str, **params: Any) -> str:
     return pick(make_finding(code, **params).text, lang)
 
 

@@ -153,7 +153,7 @@ def availability(option: Option, device: DeviceInfo | None, framework: str | Non
     if device is None or (device.series is None and device.soc_version is None):
         return Availability(True, note=_bilingual("devices-availability-no-device", supported=supported))
     if device.series is None:
-        return Availability(True, note=_bilingual("devices-availability-unknown-soc", soc=device.soc_version,
+        return Availability(True, note=_bilingual("devices-availability-unknown-soc", soc=device.soc_version or "",
                                                   supported=supported))
     phrase = _device_phrases(device)
     if device.series in option.series:

@@ -186,11 +186,12 @@ def _cell(cells: list[str], index: int) -> str | None:
 
 def _id_list(ids: Iterable[int]) -> str:
     """`0-3, 6` for [0, 1, 2, 3, 6]."""
-    values = sorted(set(ids))
+    values: list[int | None] = [*sorted(set(ids)), None]
     parts: list[str] = []
-    start = prev = None
-    for v in values + [None]:
-        if start is not None and (v is None or v != prev + 1):
+    start: int | None = None
+    prev: int | None = None
+    for v in values:
+        if start is not None and prev is not None and (v is None or v != prev + 1):
             parts.append(str(start) if start == prev else f"{start}-{prev}")
             start = None
         if v is not None:
@@ -535,30 +536,30 @@ def _device_from_texts(info_text: str | None, board_texts: Sequence[str], *, sou
         by_npu.setdefault(board.npu_id, board)
     anonymous_board: BoardInfo | None = None
     if anonymous:
-        socs = list(dict.fromkeys(b.soc_version for b in anonymous))
-        if len(socs) == 1:
+        anonymous_socs = list(dict.fromkeys(b.soc_version for b in anonymous))
+        if len(anonymous_socs) == 1:
             anonymous_board = anonymous[0]
         else:
-            notes.append(device_text("devices-npu-smi-board-ambiguous", socs=", ".join(socs)))
+            notes.append(device_text("devices-npu-smi-board-ambiguous", socs=", ".join(anonymous_socs)))
 
     socs: dict[tuple[int, int], str | None] = {}
     from_board: dict[str, NpuSmiRow] = {}  # Name -> a row whose SoC came from its own board query
     waiting: list[NpuSmiRow] = []
     for row in rows:
         key = (row.npu, row.chip)
-        board = by_chip.get(key) or by_npu.get(row.npu)
+        found = by_chip.get(key) or by_npu.get(row.npu)
         if _needs_board(row, table.layout):
-            if board is not None:
-                socs[key] = board.soc_version
+            if found is not None:
+                socs[key] = found.soc_version
                 from_board.setdefault(row.name, row)
             else:
                 socs[key] = None
                 waiting.append(row)
             continue
         socs[key] = row.soc_from_name
-        if board is not None and board.soc_version != row.soc_from_name:
+        if found is not None and found.soc_version != row.soc_from_name:
             notes.append(device_text("devices-npu-smi-board-mismatch", npu=row.npu, chip=row.chip,
-                                     table_soc=row.soc_from_name, board_soc=board.soc_version))
+                                     table_soc=row.soc_from_name, board_soc=found.soc_version))
 
     shared: dict[tuple[int, int], list[int]] = {}
     unresolved: dict[str, list[NpuSmiRow]] = {}
@@ -577,16 +578,17 @@ def _device_from_texts(info_text: str | None, board_texts: Sequence[str], *, sou
         donor_row = next(r for r in rows if (r.npu, r.chip) == (npu, chip))
         notes.append(device_text("devices-npu-smi-board-shared", npus=_id_list(npus), from_npu=npu, from_chip=chip,
                                  name=donor_row.name))
-    for name in anonymous_used if anonymous_board is not None else ():
-        notes.append(device_text("devices-npu-smi-board-no-id", file=anonymous_board.source,
-                                 soc=anonymous_board.soc_version, name=name))
+    if anonymous_board is not None:
+        for name in anonymous_used:
+            notes.append(device_text("devices-npu-smi-board-no-id", file=anonymous_board.source,
+                                     soc=anonymous_board.soc_version, name=name))
     for name, waiting_rows in unresolved.items():
         first = waiting_rows[0]
         notes.append(device_text("devices-npu-smi-board-needed", npus=_id_list(r.npu for r in waiting_rows),
                                  name=name, command=_board_command(first)))
 
-    npus = tuple(NpuChip(r.npu, r.chip, socs[(r.npu, r.chip)]) for r in rows)
-    return _device(npus, source, notes)
+    chips = tuple(NpuChip(r.npu, r.chip, socs[(r.npu, r.chip)]) for r in rows)
+    return _device(chips, source, notes)
 
 
 def read_npu_smi_file(path: str | Path) -> str:

@@ -197,7 +197,7 @@ class _Collector:
         weaker settings (code that sets the cache dir from a variable hides ASCEND_CACHE_PATH)."""
         self.finding("import-dynamic-value", line, option=label or option.id, expression=expression)
         origin = SettingOrigin(line, via, name, how, False, expression)
-        self.candidates.append(_Candidate(option, _DYNAMIC, line, rank, origin))  # type: ignore[arg-type]
+        self.candidates.append(_Candidate(option, _DYNAMIC, line, rank, origin))
 
     def typed(self, option: Option, raw: object, line: int | None, rank: int = RANK_CODE, *, via: str = "",
               name: str | None = None, how: str = "") -> None:
@@ -355,8 +355,8 @@ class _ScriptImporter:
         for assignment in self.reading.env:
             self.out.env(assignment.name, assignment.value if assignment.known else _DYNAMIC, assignment.line,
                          assignment.expression, how=assignment.how)
-        for call in self.reading.set_options:
-            self.set_option(call)
+        for option_call in self.reading.set_options:
+            self.set_option(option_call)
         result = self.out.result()
         result.environment = list(self.reading.env)
         result.set_options = list(self.reading.set_options)
@@ -630,7 +630,7 @@ def import_profile_text(text: str, source: str) -> ImportedSettings:
     except json.JSONDecodeError as exc:
         raise InputError.from_code("import-error-not-json", source, exc.lineno, detail=exc.msg) from None
     profile = profile_from_json(data, source)
-    settings = {oid: (value, None) for oid, value in profile.options.items()}
+    settings: dict[str, tuple[Value, int | None]] = {oid: (value, None) for oid, value in profile.options.items()}
     return ImportedSettings(source, settings, [], profile.framework)
 
 
@@ -666,7 +666,7 @@ def _read_source_text(path: str | os.PathLike[str], kind: Message) -> str:
     """A script or fish file as text; InputError (one line naming the file) when unusable."""
     data, _ = read_input_bytes(path, kind, MAX_SCRIPT_BYTES)
     if b"\x00" in data:
-        raise InputError.from_code("cache-error-nul", path)
+        raise InputError.from_code("cache-error-nul", os.fspath(path))
     return data.decode("utf-8", "replace")
 
 

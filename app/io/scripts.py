@@ -33,9 +33,18 @@ from __future__ import annotations
 import ast
 import copy
 import posixpath
+import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
+
+# `try ... except*` (ast.TryStar) exists from Python 3.11; the project runs on 3.10 too.
+if sys.version_info >= (3, 11):
+    _TryNode = ast.Try | ast.TryStar
+    _TRY_NODES: tuple[type[ast.stmt], ...] = (ast.Try, ast.TryStar)
+else:  # pragma: no cover
+    _TryNode = ast.Try
+    _TRY_NODES = (ast.Try,)
 
 
 class _Unknown:
@@ -317,7 +326,7 @@ class _Reader:
     def _segment(self, node: ast.AST) -> str | None:
         # ast.get_source_segment splits the whole text at every call; this reads one line range.
         try:
-            first, last = node.lineno - 1, node.end_lineno - 1  # type: ignore[attr-defined,operator]
+            first, last = node.lineno - 1, node.end_lineno - 1  # type: ignore[attr-defined]
             start, end = node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
         except AttributeError:
             return None
@@ -533,7 +542,7 @@ class _Reader:
                 if item.optional_vars is not None:
                     self.unknown_targets(item.optional_vars, scope)
             self.block(node.body, scope)
-        elif isinstance(node, (ast.Try, ast.TryStar)):
+        elif isinstance(node, _TRY_NODES):
             self.try_statement(node, scope)
         elif isinstance(node, ast.Match):
             self.expressions([node.subject], scope)
@@ -636,7 +645,7 @@ class _Reader:
         if node.orelse:
             self.block(node.orelse, scope)
 
-    def try_statement(self, node: ast.Try | ast.TryStar, scope: _Scope) -> None:
+    def try_statement(self, node: _TryNode, scope: _Scope) -> None:
         self.block(node.body, scope)
         arms: list[list[ast.stmt]] = [node.orelse]
         for handler in node.handlers:

@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cann_config.app.catalog import load_catalog
+from cann_config.app.catalog import Value, load_catalog
 from cann_config.app.device.hostprobe import installed_versions
 from cann_config.app.errors import InputError, Message, UsageError, explain, os_reason
 from cann_config.app.findings import Finding, make_finding
@@ -442,11 +442,11 @@ def _file_findings(ini: OpCacheIni, cann_lines: Sequence[tuple[int, str, int]]) 
             add("cache-ini-bom-line1", 1, text=_short(first_text))
         else:
             add("cache-ini-bom", 1)
-    for line in ini.lines:
+    for ini_line in ini.lines:
         try:
-            line.content.decode("utf-8")
+            ini_line.content.decode("utf-8")
         except UnicodeDecodeError:
-            add("cache-ini-invalid-utf8", line.number)
+            add("cache-ini-invalid-utf8", ini_line.number)
     for number, _text, length in cann_lines:
         if length >= CANN_LINE_LIMIT:
             add("cache-ini-long-line", number, length=length, limit=CANN_LINE_LIMIT)
@@ -473,9 +473,9 @@ def _file_findings(ini: OpCacheIni, cann_lines: Sequence[tuple[int, str, int]]) 
                 reported.add(entry.line)
         if not block.kept:
             reported.add(block.start_line or 0)
-            first = view.table[block.name]
+            first_block = view.table[block.name]
             add("cache-ini-block-lost", block.start_line, lines=_lines_text(block.entries),
-                section=_short(block.name), first_line=first.start_line or 0)
+                section=_short(block.name), first_line=first_block.start_line or 0)
     if view.orphans:
         add("cache-ini-key-outside-section", view.orphans[0].line, lines=_lines_text(view.orphans),
             keys=_short(", ".join(e.key for e in view.orphans), 80))
@@ -505,9 +505,9 @@ def _file_findings(ini: OpCacheIni, cann_lines: Sequence[tuple[int, str, int]]) 
             by_key.setdefault(entry.key, []).append(entry)
         for key, entries in by_key.items():
             if len(entries) > 1:
-                first, last = entries[0], entries[-1]
-                add("cache-ini-duplicate-key", last.line, key=_short(key), first_line=first.line,
-                    first_value=_short(first.value), value=_short(last.value),
+                first_entry, last_entry = entries[0], entries[-1]
+                add("cache-ini-duplicate-key", last_entry.line, key=_short(key), first_line=first_entry.line,
+                    first_value=_short(first_entry.value), value=_short(last_entry.value),
                     lines=_lines_text(entries))
         for entry in section.entries:
             if entry.key.startswith("#"):
@@ -549,9 +549,10 @@ def _ini_key_for(name: str) -> str:
     raise UsageError.from_code("cache-error-not-ini-setting", name=name, keys=", ".join(KNOWN_KEYS))
 
 
-def _normalize_changes(changes: Mapping[str, int | str]) -> dict[str, str]:
+def _normalize_changes(changes: Mapping[str, Value]) -> dict[str, str]:
     catalog = load_catalog()
     result: dict[str, str] = {}
+    value: Value
     for name, value in changes.items():
         key = _ini_key_for(name)
         if key in SIZE_KEYS:
@@ -604,7 +605,7 @@ def _value_span(line: IniLine, key: str) -> tuple[int, int]:
     return line.offset + start, line.offset + end
 
 
-def render_op_cache_ini(existing: OpCacheIni | None, changes: Mapping[str, int | str]) -> bytes:
+def render_op_cache_ini(existing: OpCacheIni | None, changes: Mapping[str, Value]) -> bytes:
     """The file with `changes` applied (option ids or ini keys -> values).
 
     With an existing file: byte-identical when `changes` is empty or CANN already reads those
@@ -676,7 +677,7 @@ def _new_file(wanted: Mapping[str, str]) -> bytes:
     return encode_ini_text("\n".join(lines) + "\n")
 
 
-def creation_findings(changes: Mapping[str, int | str], installed: Mapping[str, str] | None = None,
+def creation_findings(changes: Mapping[str, Value], installed: Mapping[str, str] | None = None,
                       file: str | None = None) -> list[Finding]:
     """What to tell the user when a new op_cache.ini is created with `changes`.
 

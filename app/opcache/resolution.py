@@ -227,7 +227,7 @@ class _Resolver:
                                _text("cache-detail-profile", where=setting.where()))
         else:
             value = self.catalog.default_for(option.id, self.framework)
-            if self.framework in self.catalog.frameworks:
+            if self.framework is not None and self.framework in self.catalog.frameworks:
                 name = pick(self.catalog.frameworks[self.framework].name, "en")
                 detail = _text("cache-detail-framework-default", framework=name)
             else:
@@ -314,7 +314,8 @@ class _Resolver:
             elif entry.key == REMAIN_RATIO and not size_in_range(REMAIN_RATIO, number):
                 self.add("cache-ini-ratio-invalid", src, entry.line, value=shown)
                 ok = False
-            elif parsed.prefix_only and "#" not in entry.value and entry.value[parsed.number_span[1]:].strip():
+            elif parsed.prefix_only and parsed.number_span is not None and "#" not in entry.value \
+                    and entry.value[parsed.number_span[1]:].strip():
                 self.add("cache-ini-numeric-prefix", src, entry.line, key=entry.key, value=shown, number=number)
         return (max_e, ratio_e) if ok else None
 

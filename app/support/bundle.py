@@ -105,7 +105,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from cann_config.app import __version__
 from cann_config.app.allocconf import VARIABLES as ALLOC_CONF_VARIABLES
@@ -552,7 +552,7 @@ def _json_type(value: object) -> str:
     return type(value).__name__
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -937,7 +937,7 @@ def _read_cache(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> Non
     if section is None:
         return
     limits = reader.obj(section, "limits", "cache.limits") or {}
-    clean_limits = {}
+    clean_limits: dict[str, int | str] = {}
     for key in ("max_op_cache_size", "remain_cache_size_ratio"):
         number = reader.integer(limits, key, f"cache.limits.{key}", minimum=None)
         if number is not None:

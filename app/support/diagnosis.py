@@ -113,7 +113,8 @@ class Diagnosis:
         device = self.device
         out.append(f"{_label('cache-label-device', lang)}{colon(lang)}"
                    f"{safe(device.label(lang)) if device else _label('cache-label-framework-unknown', lang)}")
-        framework = (pick(catalog.frameworks[self.framework].name, lang) if self.framework in catalog.frameworks
+        framework = (pick(catalog.frameworks[self.framework].name, lang)
+                     if self.framework is not None and self.framework in catalog.frameworks
                      else _label("cache-label-framework-unknown", lang))
         out.append(f"{_label('cache-label-framework', lang)}{colon(lang)}{framework}")
         if self.env_file is not None:
@@ -191,7 +192,7 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
     envfile: EnvFile | None = None
     environment: dict[str, str] = dict(base_env)
     if env_file is not None:
-        envfile = load_env_file(env_file, base=base_env)
+        envfile = load_env_file(os.fspath(env_file), base=base_env)
         environment = envfile.environ(base_env)
         findings.extend(envfile.findings)
         inputs["env_file"] = str(env_file)

@@ -113,7 +113,8 @@ class SuggestedExport:
 
 
 def _framework(diagnosis: Diagnosis) -> str:
-    return diagnosis.framework if diagnosis.framework in load_catalog().frameworks else DEFAULT_FRAMEWORK
+    framework = diagnosis.framework
+    return framework if framework is not None and framework in load_catalog().frameworks else DEFAULT_FRAMEWORK
 
 
 def _format_for(diagnosis: Diagnosis, finding: Finding, option_id: str) -> str:
@@ -356,7 +357,8 @@ def _inputs(report: SupportReport, lang: str) -> list[Block]:
                               version=bundle.format_version if bundle.format_version is not None else unknown))]))
         if bundle.hostname:
             rows.append((_t("support-label-hostname", lang), [Text(bundle.hostname, code=True)]))
-    framework = (pick(catalog.frameworks[d.framework].name, lang) if d.framework in catalog.frameworks
+    framework = (pick(catalog.frameworks[d.framework].name, lang)
+                 if d.framework is not None and d.framework in catalog.frameworks
                  else _t("cache-label-framework-unknown", lang))
     rows.append((_t("cache-label-framework", lang), [Text(framework)]))
     if bundle is not None:

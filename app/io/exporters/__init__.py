@@ -57,7 +57,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cann_config.app.device.table import DeviceInfo
 from cann_config.app.findings import Finding, make_finding
@@ -106,7 +106,7 @@ class ExportResult:
 
 def _mismatch(profile: Profile, fmt: str, lang: str) -> ExportResult:
     """A format the framework does not take: an explanation instead of a snippet."""
-    params = {"format": fmt, "framework": profile.framework,
+    params: dict[str, Any] = {"format": fmt, "framework": profile.framework,
               "formats": ", ".join(formats_for(profile.framework))}
     finding = make_finding("export-format-framework", **params)
     line = text_of("export-text-format-framework", lang, **params)

@@ -111,7 +111,7 @@ def _has_text(code: str) -> bool:
     return code in message_table()
 
 
-def _reason_params(reason: Mapping[str, str] | None) -> dict[str, str]:
+def _reason_params(reason: Mapping[str, str] | None) -> dict[str, Any]:
     reason = reason or {}
     return {"reason_en": reason.get("en", ""), "reason_zh": reason.get("zh", reason.get("en", ""))}
 
@@ -276,7 +276,7 @@ def _elsewhere(choice: _Choice, fmt: str, framework: str, catalog: Catalog, lang
     where = [f for f in formats_for(framework, catalog)
              if f not in (fmt, "profile") and carrier(f, option, framework) is not None]
     hand_name = getattr(option.targets, framework, None) if framework in ("atc", "acl") else None
-    params = {"option": option.id, "value": shown(value), "format": fmt}
+    params: dict[str, Any] = {"option": option.id, "value": shown(value), "format": fmt}
     if hand_name and _has_text(f"export-text-hint-{framework}"):
         hint = {key: text_of(f"export-text-hint-{framework}", lang_id, name=hand_name, value=shown(value))
                 for key, lang_id in (("en", "en"), ("zh", "zh_CN"))}
