@@ -54,7 +54,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from json import JSONDecodeError, JSONDecoder
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from cann_config.app.findings import Finding, make_finding
 from cann_config.app.opcache.scanner import JSON_SUFFIX, CacheUsage, JsonEntry, SocUsage, nfs_lock_problem
@@ -161,9 +161,14 @@ _STEMS: dict[str, _StemSuffix] = {}
 
 def _names(files: tuple[str | int, ...]) -> list[str]:
     """The member names of a group's `files`, stems spelled out."""
-    first = files[0]
-    return [first[:-len(JSON_SUFFIX)] + name if type(name) is _StemSuffix else name  # type: ignore[index,operator]
-            for name in files[0::2]]
+    stem = str(files[0])[:-len(JSON_SUFFIX)]
+    # Even places hold names, odd ones sizes (Group.files).
+    return [stem + name if type(name) is _StemSuffix else name for name in cast("tuple[str, ...]", files[0::2])]
+
+
+def _sizes(files: tuple[str | int, ...]) -> tuple[int, ...]:
+    """The member sizes of a group's `files` (its odd places)."""
+    return cast("tuple[int, ...]", files[1::2])
 
 
 def _join(folder: str, name: str) -> str:
@@ -480,23 +485,23 @@ def _distinct_bytes(groups: list[Group]) -> int:
     """The bytes of the distinct files of `groups` (a file named by two groups counts once).
 
     One directory at a time, so no more than one directory's names are spelled out at once."""
-    by_folder: dict[str, list[tuple[str, int]] | list[Group]] = {}
+    by_folder: dict[str, list[Group]] = {}
     elsewhere: dict[str, list[tuple[str, int]]] = {}  # members named with "/" (other dirs)
     for group in groups:
-        by_folder.setdefault(group.folder, []).append(group)  # type: ignore[arg-type]
-        if any("/" in name for name in group.files[0::2] if type(name) is str):  # type: ignore[operator]
-            for name, size in zip(_names(group.files), group.files[1::2], strict=True):
+        by_folder.setdefault(group.folder, []).append(group)
+        if any("/" in name for name in group.files[0::2] if type(name) is str):
+            for name, size in zip(_names(group.files), _sizes(group.files), strict=True):
                 if "/" in name:
                     folder, base = os.path.split(_join(group.folder, name))
-                    elsewhere.setdefault(folder, []).append((base, size))  # type: ignore[arg-type]
+                    elsewhere.setdefault(folder, []).append((base, size))
     freed = 0
     for folder in {*by_folder, *elsewhere}:
         seen: set[str] = set()
         for group in by_folder.get(folder, ()):
-            for name, size in zip(_names(group.files), group.files[1::2], strict=True):  # type: ignore[union-attr]
+            for name, size in zip(_names(group.files), _sizes(group.files), strict=True):
                 if "/" not in name and name not in seen:
                     seen.add(name)
-                    freed += size  # type: ignore[operator]
+                    freed += size
         for name, size in elsewhere.get(folder, ()):
             if name not in seen:
                 seen.add(name)
