@@ -68,7 +68,7 @@ def read_keys(path):
             data = handle.read(MAX_VERSION_FILE)
     except OSError:
         return {}
-    values = {}
+    values = {}  # type: dict[str, str]
     for line in data.decode("utf-8", "replace").splitlines():
         key, sep, value = line.partition("=")
         if sep and key.strip():
@@ -128,8 +128,9 @@ def installed_versions(root, environ):
         if re.fullmatch(r"cann-([0-9][0-9A-Za-z.\-]*)", os.path.basename(home)) and os.path.isdir(home):
             toolkit_home = home
             break
-    versions = {"adk_version": None, "ops_version": None}
-    files = {"adk_version": None, "ops_version": None}
+    # Type comments, not annotations: the probe runs on Python 3.6 too (module docstring).
+    versions = {"adk_version": None, "ops_version": None}  # type: dict[str, str | None]
+    files = {"adk_version": None, "ops_version": None}  # type: dict[str, str | None]
     opp_candidates = []
     if environ.get("ASCEND_OPP_PATH"):
         opp_candidates.append(os.path.join(under(root, environ["ASCEND_OPP_PATH"]), "version.info"))
