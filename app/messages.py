@@ -29,7 +29,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from types import ModuleType
@@ -100,7 +100,7 @@ def _compiled() -> Mapping[str, Mapping[str, tuple]] | None:
         return None
     if message_data.DIGEST != sources_digest(_sources()):
         return None
-    return message_data.AREAS
+    return cast("Mapping[str, Mapping[str, tuple]]", message_data.AREAS)  # a generated literal
 
 
 def compile_messages() -> str:
