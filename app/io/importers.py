@@ -167,6 +167,11 @@ def _names() -> _Names:
     return _Names(memory, run, pmap, tf2, ge, {k: tuple(v) for k, v in env.items()}, legacy)
 
 
+def catalog_env_names() -> frozenset[str]:
+    """The environment variables the importer turns into catalog settings (targets.env)."""
+    return frozenset(_names().env)
+
+
 @dataclass(frozen=True)
 class _Candidate:
     option: Option

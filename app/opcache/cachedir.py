@@ -95,6 +95,9 @@ class CacheDirResolution:
     framework: str | None = None
     home_known: bool = True
     findings: tuple[Finding, ...] = field(default_factory=tuple)
+    # False when a script sets the dir to a value known only at run time: the paths are then
+    # placeholders (`${NAME}/kernel_cache`), never a place to look for op_cache.ini.
+    known: bool = True
 
     def soc_dir(self, soc_version: str) -> Path:
         """`kernel_cache/<SoC version>`, spelled exactly as the SoC string (e.g. Ascend910_9382)."""
@@ -115,20 +118,33 @@ class CacheDirResolution:
             "source": self.source,
             "variable": self.variable,
             "how": pick(self.how, lang),
+            "known": self.known,
         }
 
 
 def resolve_cache_dir(framework: str | None, option_value: str = "", environ: Mapping[str, str] | None = None,
-                      home: str | None = None, option_where: str | None = None) -> CacheDirResolution:
+                      home: str | None = None, option_where: str | None = None,
+                      runtime: tuple[str, str] | None = None) -> CacheDirResolution:
     """The base, kernel_cache and op_cache.ini paths CANN would use.
 
     `option_value` is the framework's own option (empty: not set); for PyTorch the option is
     the env var ACL_OP_COMPILER_CACHE_DIR, read from `environ` when `option_value` is empty.
     `home` overrides `$HOME`; when neither is known the base is shown as `$HOME/atc_data`.
     `option_where` (e.g. "train.py:12") says where the option was set, for the findings.
+    `runtime` = (name, expression): a script sets the base (the option, or the variable `name`)
+    to a value known only at run time; the result is then not `known`, its paths placeholders.
     """
     env = os.environ if environ is None else environ
     name = option_name(framework)
+    if runtime is not None:
+        variable, expression = runtime
+        value = "${" + variable + "}"
+        kernel_cache = _join(value, KERNEL_CACHE)
+        return CacheDirResolution(
+            base=Path(value), kernel_cache=kernel_cache, ini_path=kernel_cache / INI_NAME, source="script",
+            variable=variable, value=value,
+            how=_text("cache-how-dir-runtime", name=variable, where=option_where or variable, expression=expression),
+            ini_how=_text("cache-how-ini-runtime"), framework=framework, home_known=True, known=False)
     findings: list[Finding] = []
     where = option_where or name
     configured = option_value

@@ -51,7 +51,7 @@ from cann_config.app.catalog import Catalog, Value, load_catalog
 from cann_config.app.findings import Finding, make_finding, sort_findings, unique_findings
 from cann_config.app.i18n import pick
 from cann_config.app.io.envfile import EnvFile
-from cann_config.app.opcache.cachedir import CacheDirResolution, resolve_cache_dir
+from cann_config.app.opcache.cachedir import CACHE_PATH_ENV, CacheDirResolution, resolve_cache_dir
 from cann_config.app.opcache.ini import (
     INT_MAX,
     MAX_SIZE,
@@ -63,7 +63,7 @@ from cann_config.app.opcache.ini import (
 )
 from cann_config.app.profile import Profile
 
-SOURCES = ("op_cache.ini", "env", "default", "profile")
+SOURCES = ("op_cache.ini", "env", "default", "profile", "script")
 CACHE_OPTIONS = ("max_op_cache_size", "remain_cache_size_ratio", "op_compiler_cache_mode", "op_compiler_cache_dir")
 MAX_ENV = "ASCEND_MAX_OP_CACHE_SIZE"
 RATIO_ENV = "ASCEND_REMAIN_CACHE_SIZE_RATIO"
@@ -80,16 +80,38 @@ def _text(code: str, **params: Any) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class Setting:
-    """A value chosen outside op_cache.ini and the environment: a profile or a script."""
+    """A value chosen outside op_cache.ini and the environment: a profile or a script.
+
+    From a script: `variable` names the environment variable or set_option key that carried it
+    (None for a framework option), `over_env` says the script's own process sets it after the
+    shell did (so it beats the shell's variable of the same name), and `runtime` marks a value
+    known only when the script runs (`value` is then None and `expression` its source text).
+    """
 
     value: Value
     file: str | None = None
     line: int | None = None
+    variable: str | None = None
+    over_env: bool = False
+    runtime: bool = False
+    expression: str = ""
 
     def where(self) -> str:
         if self.file is None:
             return "profile"
         return self.file if self.line is None else f"{self.file}:{self.line}"
+
+
+@dataclass(frozen=True)
+class EnvOrigin:
+    """Where an environment variable the resolution reads was set (a script's own assignment):
+    file and line, and `runtime` when its value is known only when the script runs (it is then
+    absent from the environment given to the resolution)."""
+
+    file: str | None
+    line: int | None
+    runtime: bool = False
+    expression: str = ""
 
 
 @dataclass(frozen=True)
@@ -102,6 +124,8 @@ class Effective:
     line: int | None = None
     variable: str | None = None  # the env var or option name, when one decided it
     detail: Mapping[str, str] | None = None  # how it was decided, zh and en
+    runtime: bool = False  # set by a script to a value known only at run time (value None)
+    expression: str | None = None  # the script's expression for a run-time value
 
     def to_json(self, lang: str | None = None) -> dict[str, Any]:
         data: dict[str, Any] = {"value": self.value, "source": self.source, "file": self.file, "line": self.line}
@@ -109,7 +133,18 @@ class Effective:
             data["variable"] = self.variable
         if self.detail:
             data["detail"] = pick(self.detail, lang)
+        if self.runtime:
+            data["runtime"] = True
+            data["expression"] = self.expression
         return data
+
+
+def runtime_effective(setting: Setting, variable: str | None = None) -> Effective:
+    """A value the script sets, known only at run time: never a default in its place."""
+    where = setting.where()
+    return Effective(None, "script", setting.file, setting.line, variable or setting.variable,
+                     _text("cache-detail-script-runtime", where=where, expression=setting.expression),
+                     runtime=True, expression=setting.expression)
 
 
 @dataclass
@@ -158,7 +193,10 @@ def size_in_range(key: str, number: int) -> bool:
     return 0 < number <= 100
 
 
-def _env_where(env_file: EnvFile | None, name: str) -> tuple[str | None, int | None]:
+def _env_where(env_file: EnvFile | None, name: str,
+               origins: Mapping[str, EnvOrigin] | None = None) -> tuple[str | None, int | None]:
+    if origins and name in origins:
+        return origins[name].file, origins[name].line
     if env_file is not None and name in env_file.values:
         return env_file.source, env_file.lines.get(name)
     return None, None
@@ -176,7 +214,8 @@ def _trim(text: str) -> str:
 class _Resolver:
     def __init__(self, *, ini: OpCacheIni | None, environ: Mapping[str, str], settings: Mapping[str, Setting],
                  framework: str | None, env_file: EnvFile | None, home: str | None,
-                 installed: Mapping[str, str] | None, catalog: Catalog):
+                 installed: Mapping[str, str] | None, catalog: Catalog,
+                 env_origins: Mapping[str, EnvOrigin] | None = None):
         self.ini = ini
         self.env = environ
         self.settings = settings
@@ -185,11 +224,16 @@ class _Resolver:
         self.home = home
         self.installed = installed
         self.catalog = catalog
+        self.env_origins = dict(env_origins or {})
         self.effective: dict[str, Effective] = {}
         self.findings: list[Finding] = []
 
     def add(self, code: str, file: str | None = None, line: int | None = None, **params: Any) -> None:
         self.findings.append(make_finding(code, file=file, line=line, **params))
+
+    def where_set(self, name: str) -> tuple[str | None, int | None]:
+        """File and line of the environment variable `name` (an env file's or a script's)."""
+        return _env_where(self.env_file, name, self.env_origins)
 
     def env_value(self, name: str) -> str | None:
         """The variable as CANN reads it (trimmed of spaces and tabs); None when unset or empty."""
@@ -204,9 +248,16 @@ class _Resolver:
     def resolve_mode(self) -> None:
         option = self.catalog.option("op_compiler_cache_mode")
         raw = self.env.get(TORCH_MODE_ENV)
-        file, line = _env_where(self.env_file, TORCH_MODE_ENV)
+        file, line = self.where_set(TORCH_MODE_ENV)
         setting = self.settings.get(option.id)
-        if self.framework == "pytorch" and raw:
+        if setting is not None and setting.over_env and raw and self.framework == "pytorch":
+            # The script sets the mode itself (set_option or its own os.environ), after the shell.
+            self.add("cache-env-overridden-by-profile", file, line, variable=TORCH_MODE_ENV, value=raw,
+                     where=setting.where())
+            raw = None
+        if setting is not None and setting.runtime and not (self.framework == "pytorch" and raw):
+            result = runtime_effective(setting)
+        elif self.framework == "pytorch" and raw:
             # torch_npu: enable/disable/force, case-sensitive; anything else silently becomes enable.
             if raw in option.allowed_values():
                 value: Value = raw
@@ -215,7 +266,10 @@ class _Resolver:
                 self.add("cache-env-mode-invalid", file, line, value=raw)
             result = Effective(value, "env", file, line, TORCH_MODE_ENV,
                                _text("cache-detail-env", variable=TORCH_MODE_ENV))
-            if setting is not None and setting.value != value:
+            if setting is not None and setting.runtime:
+                self.add("cache-profile-overridden-by-env", setting.file, setting.line, option=option.id,
+                         value=setting.expression, variable=TORCH_MODE_ENV, env_value=raw)
+            elif setting is not None and setting.value != value:
                 self.add("cache-profile-overridden-by-env", setting.file, setting.line, option=option.id,
                          value=setting.value, variable=TORCH_MODE_ENV, env_value=raw)
         elif setting is not None:
@@ -233,7 +287,7 @@ class _Resolver:
             else:
                 detail = _text("cache-detail-mode-default-unknown")
             result = Effective(value, "default", None, None, None, detail)
-        if raw and self.framework not in (None, "pytorch"):
+        if self.env.get(TORCH_MODE_ENV) and self.framework not in (None, "pytorch"):
             self.add("cache-env-torch-only", file, line, variable=TORCH_MODE_ENV, framework=self.framework)
         for note in option.notes_for(result.value):
             self.findings.append(Finding(note.severity, note.code, dict(note.text), result.file, result.line))
@@ -245,22 +299,43 @@ class _Resolver:
         setting = self.settings.get("op_compiler_cache_dir")
         option_value = ""
         where = None
-        torch_env = self.framework == "pytorch" and _trim(self.env.get(TORCH_DIR_ENV, ""))
-        if setting is not None and isinstance(setting.value, str) and setting.value and not torch_env:
-            option_value, where = setting.value, setting.where()
-        resolution = resolve_cache_dir(self.framework, option_value, self.env, self.home, where)
+        env = self.env
+        torch_env = self.framework == "pytorch" and _trim(env.get(TORCH_DIR_ENV, ""))
+        if torch_env and setting is not None and setting.over_env and setting.variable != CACHE_PATH_ENV:
+            # The script sets torch_npu's own dir (set_option, or its os.environ) after the shell
+            # did: the shell's ACL_OP_COMPILER_CACHE_DIR is replaced (docs/cann/torch-npu.md#set-option).
+            file, line = self.where_set(TORCH_DIR_ENV)
+            self.add("cache-env-overridden-by-profile", file, line, variable=TORCH_DIR_ENV,
+                     value=env.get(TORCH_DIR_ENV, ""), where=setting.where())
+            env = {k: v for k, v in env.items() if k != TORCH_DIR_ENV}
+            torch_env = False
+        runtime = setting is not None and setting.runtime and not torch_env
+        if runtime:
+            assert setting is not None
+            resolution = resolve_cache_dir(self.framework, "", env, self.home, setting.where(),
+                                           runtime=(setting.variable or "op_compiler_cache_dir", setting.expression))
+            self.add("cache-dir-runtime", setting.file, setting.line, name=resolution.variable,
+                     where=setting.where(), expression=setting.expression)
+        else:
+            if setting is not None and isinstance(setting.value, str) and setting.value and not torch_env:
+                option_value, where = setting.value, setting.where()
+            resolution = resolve_cache_dir(self.framework, option_value, env, self.home, where)
         self.findings.extend(resolution.findings)
-        if setting is not None and setting.value and torch_env:
+        if setting is not None and torch_env and (setting.value or setting.runtime):
             self.add("cache-profile-overridden-by-env", setting.file, setting.line, option="op_compiler_cache_dir",
-                     value=setting.value, variable=TORCH_DIR_ENV, env_value=self.env.get(TORCH_DIR_ENV, ""))
+                     value=setting.expression if setting.runtime else setting.value, variable=TORCH_DIR_ENV,
+                     env_value=self.env.get(TORCH_DIR_ENV, ""))
         if self.framework not in (None, "pytorch") and self.env.get(TORCH_DIR_ENV):
-            file, line = _env_where(self.env_file, TORCH_DIR_ENV)
+            file, line = self.where_set(TORCH_DIR_ENV)
             self.add("cache-env-torch-only", file, line, variable=TORCH_DIR_ENV, framework=self.framework)
-        if resolution.source == "option":
+        if runtime:
+            assert setting is not None
+            effective = runtime_effective(setting)
+        elif resolution.source == "option":
             effective = Effective(resolution.value, "profile", setting.file if setting else None,
                                   setting.line if setting else None, resolution.variable, resolution.how)
         elif resolution.source == "env":
-            file, line = _env_where(self.env_file, resolution.variable or "")
+            file, line = self.where_set(resolution.variable or "")
             effective = Effective(resolution.value, "env", file, line, resolution.variable, resolution.how)
         else:
             effective = Effective(resolution.value, "default", None, None, None, resolution.how)
@@ -335,7 +410,7 @@ class _Resolver:
                                                      _text("cache-detail-ini", ini_line=ratio_e.line))
             for variable in (MAX_ENV, RATIO_ENV):
                 if self.env_value(variable) is not None:
-                    file, line = _env_where(self.env_file, variable)
+                    file, line = self.where_set(variable)
                     self.add("cache-env-overridden-by-ini", file, line, variable=variable,
                              value=self.env_value(variable), ini_line=max_e.line)
             for setting, key in ((max_setting, MAX_SIZE), (ratio_setting, REMAIN_RATIO)):
@@ -361,7 +436,7 @@ class _Resolver:
             reason = option.check(setting.value)
             if reason is None:
                 if self.env_value(variable) is not None:
-                    file, line = _env_where(self.env_file, variable)
+                    file, line = self.where_set(variable)
                     self.add("cache-env-overridden-by-profile", file, line, variable=variable,
                              value=self.env_value(variable), where=setting.where())
                 return Effective(setting.value, "profile", setting.file, setting.line, variable,
@@ -371,7 +446,7 @@ class _Resolver:
         raw = self.env_value(variable)
         if raw is None:
             return Effective(default, "default", None, None, None, _text("cache-detail-default", variable=variable))
-        file, line = _env_where(self.env_file, variable)
+        file, line = self.where_set(variable)
         value = parse(raw, file, line, quiet)
         if value is None:
             return Effective(default, "default", None, None, variable,
@@ -461,6 +536,9 @@ class _Resolver:
             option = self.catalog.options.get(oid)
             if option is None or option.page != "memory":
                 continue
+            if setting.runtime:
+                self.effective[oid] = runtime_effective(setting)
+                continue
             reason = option.check(setting.value)
             if reason:
                 allowed = ", ".join(map(str, option.allowed_values())) or "-"
@@ -470,16 +548,80 @@ class _Resolver:
                                             _text("cache-detail-profile", where=setting.where()))
             for note in option.notes_for(setting.value):
                 self.findings.append(Finding(note.severity, note.code, dict(note.text), setting.file, setting.line))
-        legacy = self.catalog.option("static_memory_policy").legacy_env or "GE_USE_STATIC_MEMORY"
+        self.legacy_static_memory()
+
+    def legacy_static_memory(self) -> None:
+        """GE_USE_STATIC_MEMORY, the legacy twin of static_memory_policy. The docs forbid setting
+        both; GE's source (VarManager::IsGeUseExtendSizeMemory) merges them as a union, so what
+        GE runs with is shown as the policy of that union (docs/cann/memory.md#static-memory-union)."""
+        option = self.catalog.option("static_memory_policy")
+        legacy = option.legacy_env or "GE_USE_STATIC_MEMORY"
+        origin = self.env_origins.get(legacy)
         raw = self.env.get(legacy)
-        if raw:
-            file, line = _env_where(self.env_file, legacy)
-            policy = self.settings.get("static_memory_policy")
-            if policy is not None:
-                self.add("cache-env-static-memory-conflict", file, line, variable=legacy, value=raw,
-                         policy=policy.value, where=policy.where())
-            else:
-                self.add("cache-env-static-memory-legacy", file, line, variable=legacy, value=raw)
+        runtime = origin is not None and origin.runtime
+        if not raw and not runtime:
+            return
+        file, line = self.where_set(legacy)
+        policy = self.settings.get("static_memory_policy")
+        shown = origin.expression if runtime and origin is not None else raw
+        if policy is not None:
+            self.add("cache-env-static-memory-conflict", file, line, variable=legacy, value=shown,
+                     policy=policy.expression if policy.runtime else policy.value, where=policy.where())
+        else:
+            self.add("cache-env-static-memory-legacy", file, line, variable=legacy, value=shown)
+        graph_engine = self.framework is None or (
+            self.framework in self.catalog.frameworks and option.id in self.catalog.frameworks[self.framework].options)
+        if not graph_engine:
+            return  # torch_npu's single-operator mode, ATC, AscendCL: no static_memory_policy to merge with
+        env_policy = None if runtime or raw is None else _policy_number(raw)
+        if policy is None:
+            option_policy: int | None = int(option.default)
+            policy_where = "default"
+        elif policy.runtime or not isinstance(policy.value, int):
+            option_policy, policy_where = None, policy.where()
+        else:
+            option_policy, policy_where = policy.value, policy.where()
+        if runtime:
+            if option_policy == 4:
+                return  # the union with 4 is 4, whatever the script sets
+            assert origin is not None
+            self.effective[option.id] = Effective(
+                None, "script", file, line, legacy,
+                _text("cache-detail-script-runtime", where=f"{file}:{line}" if line else (file or legacy),
+                      expression=origin.expression), runtime=True, expression=origin.expression)
+            return
+        if env_policy is None:
+            return  # a value GE's own reading is not confirmed for: the findings above say it is set
+        if option_policy is None:
+            if env_policy == 4:
+                self.effective[option.id] = Effective(
+                    4, "env", file, line, legacy,
+                    _text("cache-detail-static-memory-union", variable=legacy, value=raw.strip(),
+                          policy=policy.expression if policy else "", where=policy_where, merged=4))
+            return
+        merged = static_memory_union(env_policy, option_policy)
+        if policy is not None and merged == option_policy:
+            return  # the option's own value is what GE runs with
+        if policy is None:
+            detail = _text("cache-detail-static-memory-alone", variable=legacy, value=raw.strip(), merged=merged)
+        else:
+            detail = _text("cache-detail-static-memory-union", variable=legacy, value=raw.strip(),
+                           policy=option_policy, where=policy_where, merged=merged)
+        self.effective[option.id] = Effective(merged, "env", file, line, legacy, detail)
+
+
+def _policy_number(raw: str) -> int | None:
+    text = raw.strip()
+    return int(text) if text in ("0", "1", "2", "3", "4") else None
+
+
+def static_memory_union(a: int, b: int) -> int:
+    """The static_memory_policy GE behaves as when GE_USE_STATIC_MEMORY is `a` and the option `b`:
+    static-shape expansion if either is 1, 2 or 4; dynamic-shape expansion if either is 3 or 4
+    (`hicann/ge` graph_var_manager.h; docs/cann/memory.md#static-memory-union)."""
+    static = a in (1, 2, 4) or b in (1, 2, 4)
+    dynamic = a in (3, 4) or b in (3, 4)
+    return 4 if static and dynamic else 2 if static else 3 if dynamic else 0
 
 
 def _settings_from(profile: Profile | None, settings: Mapping[str, Setting | Value] | None) -> dict[str, Setting]:
@@ -500,7 +642,8 @@ def environment_framework(environ: Mapping[str, str]) -> str | None:
 def resolve_settings(*, ini: OpCacheIni | None, environ: Mapping[str, str], profile: Profile | None = None,
                      framework: str | None = None, settings: Mapping[str, Setting | Value] | None = None,
                      env_file: EnvFile | None = None, home: str | None = None,
-                     installed_versions: Mapping[str, str] | None = None, soc_version: str | None = None) -> Resolution:
+                     installed_versions: Mapping[str, str] | None = None, soc_version: str | None = None,
+                     env_origins: Mapping[str, EnvOrigin] | None = None) -> Resolution:
     """Resolve the op cache settings as CANN would, with findings explaining every lost value.
 
     `environ` is the environment the job runs with (an env file's values already applied);
@@ -508,6 +651,8 @@ def resolve_settings(*, ini: OpCacheIni | None, environ: Mapping[str, str], prof
     (option id -> Setting or value) are choices from a script or the wizard and override the
     profile's. `installed_versions` ({"adk_version", "ops_version"}) enables the check of the
     version lines against the installed CANN. `soc_version` names the SoC dir in messages.
+    `env_origins` says where a script set variables of `environ` (and which ones it sets to a
+    value known only at run time, absent from `environ`).
     """
     catalog = load_catalog()
     chosen = _settings_from(profile, settings)
@@ -520,7 +665,7 @@ def resolve_settings(*, ini: OpCacheIni | None, environ: Mapping[str, str], prof
     if framework is not None and framework not in catalog.frameworks:
         raise ValueError(f"unknown framework {framework!r}; use one of {', '.join(catalog.frameworks)}")
     resolver = _Resolver(ini=ini, environ=environ, settings=chosen, framework=framework, env_file=env_file,
-                         home=home, installed=installed_versions, catalog=catalog)
+                         home=home, installed=installed_versions, catalog=catalog, env_origins=env_origins)
     resolver.findings.extend(extra)
     resolver.resolve_mode()
     cache_dir = resolver.resolve_dir()
@@ -537,7 +682,8 @@ def resolve_settings(*, ini: OpCacheIni | None, environ: Mapping[str, str], prof
 
 
 
-__all__ = ["Effective", "Resolution", "Setting", "environment_framework", "resolve_settings", "c_atoi", "SOURCES", "CACHE_OPTIONS"]
+__all__ = ["Effective", "EnvOrigin", "Resolution", "Setting", "environment_framework", "resolve_settings",
+           "runtime_effective", "static_memory_union", "c_atoi", "SOURCES", "CACHE_OPTIONS"]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -51,7 +51,7 @@ from cann_config.app.io.envfile import EnvFile, load_env_file
 from cann_config.app.io.importers import import_script_file
 from cann_config.app.opcache.cachedir import CacheDirResolution, kernel_cache_of
 from cann_config.app.opcache.ini import INI_NAME, OpCacheIni, installed_op_cache_versions, read_op_cache_ini
-from cann_config.app.opcache.resolution import Effective, Resolution, Setting, resolve_settings
+from cann_config.app.opcache.resolution import Effective, EnvOrigin, Resolution, Setting, resolve_settings
 from cann_config.app.profile import Profile
 from cann_config.app.textsafe import terminal_text
 from cann_config.app.textwidth import pad, table_lines
@@ -142,7 +142,10 @@ class Diagnosis:
         for oid, eff in self.effective.items():
             option = catalog.options.get(oid)
             unit = f" {option.unit}" if option and option.unit and isinstance(eff.value, int) and eff.value != -1 else ""
-            value = '""' if eff.value == "" else safe(f"{eff.value}{unit}")
+            if eff.runtime:
+                value = _label("cache-label-runtime", lang)
+            else:
+                value = '""' if eff.value == "" else safe(f"{eff.value}{unit}")
             where = f" {eff.file}:{eff.line}" if eff.file and eff.line else (f" {eff.file}" if eff.file else "")
             detail = f" - {pick(eff.detail, lang)}" if eff.detail else ""
             rows.append([oid, value, f"[{eff.source}{safe(where)}]{safe(detail)}"])
@@ -162,6 +165,49 @@ class Diagnosis:
             if fix:
                 out.append(f"{indent}{_label('cache-label-fix', lang)}{colon(lang)}{safe(fix)}")
         return "\n".join(out)
+
+
+def script_inputs(imported: Any, environment: Mapping[str, str], source: str
+                  ) -> tuple[dict[str, Setting], dict[str, str], dict[str, EnvOrigin]]:
+    """What a script (app.io.importers.ImportedSettings) adds to the resolution's inputs.
+
+    Its catalog settings become Settings (a value known only at run time stays unknown, never
+    a default); a setting it makes by `os.environ.setdefault` is dropped when the environment
+    already has the variable (setdefault keeps it). The other variables it assigns (the legacy
+    GE_USE_STATIC_MEMORY, PYTORCH_NPU_ALLOC_CONF, ...) are laid over the environment, with their
+    line as origin; one set to a run-time value is taken out of it and marked in the origins.
+    Returns (settings, environment, env_origins).
+    """
+    from cann_config.app.io.importers import catalog_env_names
+
+    settings: dict[str, Setting] = {}
+    env = dict(environment)
+    for oid, origin in imported.origins.items():
+        kept_by_setdefault = origin.how == "setdefault" and origin.name is not None and env.get(origin.name)
+        if kept_by_setdefault:
+            continue
+        over_env = origin.via in ("env", "set_option")
+        if oid in imported.settings:
+            value, line = imported.settings[oid]
+            settings[oid] = Setting(value, source, line, origin.name, over_env)
+        elif oid in imported.unknown:
+            settings[oid] = Setting(None, source, imported.unknown[oid], origin.name, over_env, True,
+                                    origin.expression)
+    origins: dict[str, EnvOrigin] = {}
+    handled = catalog_env_names()
+    for assignment in imported.environment:
+        if assignment.name in handled:
+            continue
+        if assignment.how == "setdefault" and (env.get(assignment.name) or assignment.name in origins):
+            continue
+        if assignment.known and isinstance(assignment.value, str):
+            env[assignment.name] = assignment.value
+            origins[assignment.name] = EnvOrigin(source, assignment.line)
+        else:
+            env.pop(assignment.name, None)
+            origins[assignment.name] = EnvOrigin(source, assignment.line, True,
+                                                 assignment.expression or repr(assignment.value))
+    return settings, env, origins
 
 
 def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | os.PathLike[str] | None = None,
@@ -197,12 +243,12 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
         findings.extend(envfile.findings)
         inputs["env_file"] = str(env_file)
     settings: dict[str, Setting] = {}
+    env_origins: dict[str, EnvOrigin] = {}
     script_source = None
     if script is not None:
         script_source, imported = str(Path(script)), import_script_file(script)
         findings.extend(imported.findings)
-        for oid, (value, line) in imported.settings.items():
-            settings[oid] = Setting(value, script_source, line)
+        settings, environment, env_origins = script_inputs(imported, environment, script_source)
         if framework is None and imported.framework:
             framework = imported.framework
         inputs["script"] = script_source
@@ -211,7 +257,7 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
         return resolve_settings(ini=ini, environ=environment, profile=profile, framework=framework,
                                 settings=settings, env_file=envfile, home=home,
                                 installed_versions=installed_versions,
-                                soc_version=device.soc_version if device else None)
+                                soc_version=device.soc_version if device else None, env_origins=env_origins)
 
     first = resolve(None)
     look_at: Path | None = None
@@ -221,7 +267,8 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
     elif cache_dir is not None:
         look_at = kernel_cache_of(cache_dir) / INI_NAME
         announce_missing = True
-    elif env_file is None and environ is None and first.cache_dir.home_known:
+    elif env_file is None and environ is None and first.cache_dir.home_known and first.cache_dir.known:
+        # Only where CANN would look: never a default place the script's run-time dir replaces.
         look_at = first.cache_dir.ini_path
         announce_missing = True
     ini: OpCacheIni | None = op_cache_ini
@@ -245,7 +292,8 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
     if cache_dir is not None:
         inputs["cache_dir"] = str(cache_dir)
         given = kernel_cache_of(cache_dir)
-        if resolution.cache_dir.home_known and os.path.abspath(given) != os.path.abspath(resolution.cache_dir.kernel_cache):
+        if (resolution.cache_dir.home_known and resolution.cache_dir.known
+                and os.path.abspath(given) != os.path.abspath(resolution.cache_dir.kernel_cache)):
             findings.append(make_finding("cache-dir-given-differs", given=str(given),
                                          kernel_cache=str(resolution.cache_dir.kernel_cache)))
     return Diagnosis(
