@@ -416,7 +416,7 @@ class _Resolver:
             for setting, key in ((max_setting, MAX_SIZE), (ratio_setting, REMAIN_RATIO)):
                 if setting is not None:
                     self.add("cache-profile-overridden-by-ini", setting.file, setting.line, option=key,
-                             value=setting.value, ini_line=max_e.line)
+                             value=setting.expression if setting.runtime else setting.value, ini_line=max_e.line)
             if max_value == AGEING_OFF:
                 self.add("cache-ageing-off", src, max_e.line, where="op_cache.ini")
             return
@@ -431,6 +431,12 @@ class _Resolver:
 
     def size_from_env_or_default(self, key: str, variable: str, setting: Setting | None, default: int,
                                  parse: Any, quiet: bool = False) -> Effective:
+        if setting is not None and setting.runtime:
+            if self.env_value(variable) is not None:
+                file, line = self.where_set(variable)
+                self.add("cache-env-overridden-by-profile", file, line, variable=variable,
+                         value=self.env_value(variable), where=setting.where())
+            return runtime_effective(setting, variable)
         if setting is not None:
             option = self.catalog.option(key)
             reason = option.check(setting.value)
@@ -582,8 +588,8 @@ class _Resolver:
         else:
             option_policy, policy_where = policy.value, policy.where()
         if runtime:
-            if option_policy == 4:
-                return  # the union with 4 is 4, whatever the script sets
+            if option_policy == 4 or (policy is not None and policy.runtime):
+                return  # the union with 4 is 4, whatever the script sets; both at run time: the option's stays
             assert origin is not None
             self.effective[option.id] = Effective(
                 None, "script", file, line, legacy,

@@ -202,3 +202,53 @@ def test_the_fixtures_cover_errors_warnings_and_infos(capsys):
         _, out, _ = run(capsys, "--ini", str(ini), "--json")
         seen |= {(f["severity"], f["line"] is not None) for f in json.loads(out)["findings"]}
     assert {("error", True), ("warning", True), ("info", True)} <= seen
+
+
+def test_script_set_option_run_time_dir_and_ge_use_static_memory(capsys, tmp_path):
+    """The patterns of real scripts through the command: set_option built key by key in a helper,
+    a cache dir known only at run time, GE_USE_STATIC_MEMORY alone, a constant through a variable."""
+    home = tmp_path / "home" / "atc_data" / "kernel_cache"
+    home.mkdir(parents=True)
+    (home / "op_cache.ini").write_bytes((INI / "template.ini").read_bytes())
+    script = tmp_path / "train.py"
+    script.write_text(
+        "import os\n"
+        "import torch\n"
+        "import torch_npu\n"
+        "\n"
+        "def set_npu_options(local_rank):\n"
+        "    os.environ['ASCEND_CACHE_PATH'] = f'/tmp/ascend_cache_{local_rank}'\n"
+        "    os.environ['GE_USE_STATIC_MEMORY'] = '1'\n"
+        "    mode = 'force'\n"
+        "    option = {}\n"
+        "    option['ACL_OP_COMPILER_CACHE_MODE'] = mode\n"
+        "    torch.npu.set_option(option)\n"
+        "\n"
+        "if __name__ == '__main__':\n"
+        "    set_npu_options(int(os.environ['LOCAL_RANK']))\n")
+    code, out, _ = run(capsys, "--script", str(script), "--json", "--lang", "en")
+    data = json.loads(out)
+    assert code == 0
+    assert data["framework"] == "pytorch"
+    eff = data["effective"]
+    assert (eff["op_compiler_cache_mode"]["value"], eff["op_compiler_cache_mode"]["line"]) == ("force", 11)
+    assert {k: eff["op_compiler_cache_dir"][k] for k in ("value", "source", "file", "line", "runtime")} == {
+        "value": None, "source": "script", "file": str(script), "line": 6, "runtime": True}
+    assert "known only at run time" in eff["op_compiler_cache_dir"]["detail"]
+    assert data["op_cache_ini"]["found"] is False  # the default place is not the job's
+    assert "cache-dir-runtime" in [f["code"] for f in data["findings"]]
+    # torch_npu has no static_memory_policy: the variable is reported where it is set, not merged.
+    legacy = next(f for f in data["findings"] if f["code"] == "cache-env-static-memory-legacy")
+    assert (legacy["file"], legacy["line"]) == (str(script), 7)
+    code, out, _ = run(capsys, "--script", str(script), "--lang", "zh_CN")
+    assert "（运行时确定）" in out and "只有运行时才能确定" in out and "atc_data" not in out
+
+
+def test_script_ge_use_static_memory_for_tensorflow(capsys, tmp_path):
+    script = tmp_path / "run_pretraining.py"
+    script.write_text("import os\nos.environ['GE_USE_STATIC_MEMORY'] = '1'\n"
+                      "from npu_bridge.npu_init import *\nrun_config = NPURunConfig(save_checkpoints_steps=100)\n")
+    code, out, _ = run(capsys, "--script", str(script), "--lang", "en")
+    assert code == 0
+    line = next(x for x in out.splitlines() if x.strip().startswith("static_memory_policy"))
+    assert " 2 " in line and f"{script}:2" in line and "default" not in line

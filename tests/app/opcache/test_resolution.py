@@ -323,3 +323,89 @@ def test_a_file_cann_ignores_counts_as_lacking_both():
     no_versions = ini("max_op_cache_size=800\nremain_cache_size_ratio=70\n", head="[op_compiler_cache]\n")
     edit = plan_ini_edit(no_versions, {"max_op_cache_size": 900}, {})
     assert edit.changes == {"max_op_cache_size": 900, "remain_cache_size_ratio": 50}
+
+
+# -- GE_USE_STATIC_MEMORY: what GE runs with (the union of the two) ------------------------------
+
+
+@pytest.mark.parametrize("env, option, merged", [
+    ("1", None, 2), ("2", None, 2), ("3", None, 3), ("4", None, 4), ("0", None, 0),
+    ("3", 2, 4), ("2", 3, 4), ("1", 2, None), ("2", 4, None), ("3", 3, None),
+])
+def test_ge_use_static_memory_is_merged_as_ge_does(env, option, merged):
+    from cann_config.app.opcache.resolution import EnvOrigin
+
+    settings = {} if option is None else {"static_memory_policy": Setting(option, "train.py", 9)}
+    r = resolve_settings(ini=None, environ={"HOME": "/h", "GE_USE_STATIC_MEMORY": env}, settings=settings,
+                         env_origins={"GE_USE_STATIC_MEMORY": EnvOrigin("train.py", 3)})
+    eff = r.effective.get("static_memory_policy")
+    if merged is None:
+        # The option alone decides (or nothing is expanded): no merged value in its place.
+        assert eff is None if option is None else (eff.value, eff.source, eff.line) == (option, "profile", 9)
+    else:
+        assert (eff.value, eff.source, eff.file, eff.line, eff.variable) == (
+            merged, "env", "train.py", 3, "GE_USE_STATIC_MEMORY")
+        assert "GE merges" in eff.to_json("en")["detail"] and "GE 源码" in eff.to_json("zh_CN")["detail"]
+    if option is not None:
+        conflict = next(f for f in r.findings if f.code == "cache-env-static-memory-conflict")
+        assert "must not be combined" in conflict.message("en") and "merges" in conflict.message("en")
+
+
+def test_ge_use_static_memory_is_not_merged_for_torch_npu():
+    r = resolve_settings(ini=None, environ={"HOME": "/h", "GE_USE_STATIC_MEMORY": "1"}, framework="pytorch")
+    assert "static_memory_policy" not in r.effective
+    assert "cache-env-static-memory-legacy" in codes(r)
+
+
+# -- values known only at run time ------------------------------------------------------------
+
+
+def test_run_time_values_are_never_replaced_by_a_default():
+    from cann_config.app.opcache.resolution import EnvOrigin
+
+    def runtime(line, variable=None, over_env=True):
+        return Setting(None, "train.py", line, variable, over_env, True, "args.x")
+
+    r = resolve_settings(ini=None, environ={"HOME": "/h", "ASCEND_MAX_OP_CACHE_SIZE": "700"}, settings={
+        "op_compiler_cache_mode": runtime(2), "op_compiler_cache_dir": runtime(3, "ASCEND_CACHE_PATH"),
+        "max_op_cache_size": runtime(4, "ASCEND_MAX_OP_CACHE_SIZE"), "static_memory_policy": runtime(5)},
+        env_origins={"GE_USE_STATIC_MEMORY": EnvOrigin("train.py", 6, True, "flags.mem")})
+    for oid, line in (("op_compiler_cache_mode", 2), ("op_compiler_cache_dir", 3), ("max_op_cache_size", 4),
+                      ("static_memory_policy", 5)):
+        eff = r.effective[oid]
+        assert (eff.value, eff.source, eff.file, eff.line, eff.runtime) == (None, "script", "train.py", line, True)
+        assert eff.to_json("en")["runtime"] is True and eff.to_json("en")["value"] is None
+        assert "known only at run time" in eff.to_json("en")["detail"]
+        assert "运行时" in eff.to_json("zh_CN")["detail"]
+    assert r.effective["remain_cache_size_ratio"].source == "default"  # not set by anything
+    assert not r.cache_dir.known and r.cache_dir.value == "${ASCEND_CACHE_PATH}"
+    assert "cache-dir-runtime" in codes(r)
+    assert "atc_data" not in str(r.cache_dir.ini_path)
+
+
+def test_a_run_time_policy_merged_with_a_known_variable_is_still_run_time():
+    from cann_config.app.opcache.resolution import EnvOrigin
+
+    r = resolve_settings(ini=None, environ={"HOME": "/h", "GE_USE_STATIC_MEMORY": "2"},
+                         settings={"static_memory_policy": Setting(None, "t.py", 4, None, False, True, "a.p")},
+                         env_origins={"GE_USE_STATIC_MEMORY": EnvOrigin("t.py", 2)})
+    assert r.effective["static_memory_policy"].runtime
+    # ... unless the union is 4 whatever the other value is.
+    r = resolve_settings(ini=None, environ={"HOME": "/h", "GE_USE_STATIC_MEMORY": "4"},
+                         settings={"static_memory_policy": Setting(None, "t.py", 4, None, False, True, "a.p")})
+    assert r.effective["static_memory_policy"].value == 4
+
+
+def test_the_script_sets_torch_npu_variables_after_the_shell():
+    # set_option / the script's own os.environ beat the shell's ACL_* variables (docs/cann/torch-npu.md).
+    env = {"HOME": "/h", "ACL_OP_COMPILER_CACHE_MODE": "enable", "ACL_OP_COMPILER_CACHE_DIR": "/shell"}
+    r = resolve_settings(ini=None, environ=env, framework="pytorch", settings={
+        "op_compiler_cache_mode": Setting("disable", "t.py", 3, "ACL_OP_COMPILER_CACHE_MODE", True),
+        "op_compiler_cache_dir": Setting("/script", "t.py", 3, "ACL_OP_COMPILER_CACHE_DIR", True)})
+    assert r.effective["op_compiler_cache_mode"].value == "disable"
+    assert r.effective["op_compiler_cache_dir"].value == "/script"
+    assert codes(r).count("cache-env-overridden-by-profile") == 2
+    # A script's ASCEND_CACHE_PATH does not beat torch_npu's own variable from the shell.
+    r = resolve_settings(ini=None, environ=env, framework="pytorch", settings={
+        "op_compiler_cache_dir": Setting("/generic", "t.py", 3, "ASCEND_CACHE_PATH", True)})
+    assert r.effective["op_compiler_cache_dir"].value == "/shell"

@@ -251,3 +251,78 @@ def test_a_customers_env_file_is_not_checked_against_this_hosts_cann(tmp_path, m
     given = diagnose(ini_path=INI / "template.ini", env_file=env,
                      installed_versions={"adk_version": "8.3.0", "ops_version": "8.5.0"})
     assert [f.line for f in given.findings if f.code == "cache-ini-version-differs"] == [3]
+
+
+# -- scripts read as their authors meant them (issue: real training scripts) ---------------------
+
+
+def test_a_run_time_cache_dir_is_never_a_default_and_no_default_ini_is_read(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    (home / "atc_data" / "kernel_cache").mkdir(parents=True)
+    # An op_cache.ini in the default place must not be taken for the one the job reads.
+    (home / "atc_data" / "kernel_cache" / "op_cache.ini").write_bytes((INI / "template.ini").read_bytes())
+    monkeypatch.setenv("HOME", str(home))
+    for name in ("ASCEND_CACHE_PATH", "ACL_OP_COMPILER_CACHE_DIR", "ASCEND_MAX_OP_CACHE_SIZE"):
+        monkeypatch.delenv(name, raising=False)
+    script = tmp_path / "train.py"
+    script.write_text("import os\nlocal_rank = int(os.environ['LOCAL_RANK'])\n"
+                      "os.environ['ASCEND_CACHE_PATH'] = f'/tmp/ascend_cache_{local_rank}'\n")
+    d = diagnose(script=script)
+    eff = d.effective["op_compiler_cache_dir"]
+    assert (eff.value, eff.source, eff.file, eff.line) == (None, "script", str(script), 3)
+    assert d.ini is None and d.inputs["ini"] is None
+    assert "cache-ini-not-found" not in codes(d) and "cache-dir-runtime" in codes(d)
+    data = d.to_json("en")
+    assert data["effective"]["op_compiler_cache_dir"]["value"] is None
+    assert data["effective"]["op_compiler_cache_dir"]["runtime"] is True
+    assert data["cache_dir"]["known"] is False and "atc_data" not in json.dumps(data["cache_dir"])
+    for lang, words in (("en", "known only at run time"), ("zh_CN", "运行时")):
+        text = d.to_text(lang)
+        line = next(x for x in text.splitlines() if x.strip().startswith("op_compiler_cache_dir"))
+        assert words in line and f"{script}:3" in line and "default" not in line
+        assert "atc_data" not in text
+
+
+def test_a_cache_dir_given_with_a_run_time_script_dir_is_read(tmp_path, cache_base):
+    script = tmp_path / "train.py"
+    script.write_text("import os\nos.environ['ASCEND_CACHE_PATH'] = args.cache\n")
+    d = diagnose(script=script, environ=CLEAN, cache_dir=cache_base)
+    assert d.ini is not None and "cache-dir-given-differs" not in codes(d)
+    assert d.effective["max_op_cache_size"].source == "op_cache.ini"
+
+
+def test_ge_use_static_memory_alone_in_a_script(tmp_path):
+    script = tmp_path / "run_bert.py"
+    script.write_text("import os\nfrom npu_bridge.npu_init import *\n"
+                      "os.environ['GE_USE_STATIC_MEMORY'] = '1'\n"
+                      "config = NPURunConfig(iterations_per_loop=100)\n")
+    d = diagnose(script=script, environ=CLEAN)
+    eff = d.effective["static_memory_policy"]
+    assert (eff.value, eff.source, eff.file, eff.line, eff.variable) == (2, "env", str(script), 3,
+                                                                          "GE_USE_STATIC_MEMORY")
+    assert "(default)" not in d.to_text("en").split("static_memory_policy", 1)[1].splitlines()[0]
+    (legacy,) = [f for f in d.findings if f.code == "cache-env-static-memory-legacy"]
+    assert (legacy.file, legacy.line) == (str(script), 3)
+
+
+def test_a_setdefault_does_not_replace_what_the_environment_sets(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text("import os\nos.environ.setdefault('ASCEND_MAX_OP_CACHE_SIZE', '2048')\n"
+                      "os.environ.setdefault('GE_USE_STATIC_MEMORY', '3')\n")
+    d = diagnose(script=script, environ={**CLEAN, "ASCEND_MAX_OP_CACHE_SIZE": "700", "GE_USE_STATIC_MEMORY": "2"})
+    assert (d.effective["max_op_cache_size"].value, d.effective["max_op_cache_size"].source) == (700, "env")
+    assert d.effective["static_memory_policy"].value == 2
+    d = diagnose(script=script, environ=CLEAN)
+    assert (d.effective["max_op_cache_size"].value, d.effective["max_op_cache_size"].line) == (2048, 2)
+    assert d.effective["static_memory_policy"].value == 3
+
+
+def test_set_option_in_a_script_is_pytorch_and_wins_over_the_shell(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text("import torch\nimport torch_npu\n\ndef init():\n    option = {}\n"
+                      "    option['ACL_OP_COMPILER_CACHE_MODE'] = 'disable'\n    torch.npu.set_option(option)\n")
+    d = diagnose(script=script, environ={**CLEAN, "ACL_OP_COMPILER_CACHE_MODE": "enable"})
+    assert d.framework == "pytorch"
+    eff = d.effective["op_compiler_cache_mode"]
+    assert (eff.value, eff.file, eff.line) == ("disable", str(script), 7)
+    assert "cache-env-overridden-by-profile" in codes(d) and "cache-mode-disabled" in codes(d)
