@@ -327,6 +327,11 @@ class _Collector:
 # ---------------------------------------------------------------------------------------------
 
 
+# The Ascend adapter packages and the framework each serves (docs/cann/memory.md#export-targets,
+# docs/cann/torch-npu.md).
+_FRAMEWORK_MODULES = {"npu_bridge": "tf1", "npu_device": "tf2", "torch_npu": "pytorch"}
+
+
 class _ScriptImporter:
     """Turns what app.io.scripts saw in a script into catalog settings."""
 
@@ -362,6 +367,11 @@ class _ScriptImporter:
                          assignment.expression, how=assignment.how)
         for option_call in self.reading.set_options:
             self.set_option(option_call)
+        if not self.out.frameworks:
+            # No setting names its framework: the adapter the script imports does, when only one.
+            imported = {_FRAMEWORK_MODULES.get(name.split(".")[0]) for name in self.reading.imports} - {None}
+            if len(imported) == 1:
+                self.out.frameworks |= imported  # type: ignore[arg-type]
         result = self.out.result()
         result.environment = list(self.reading.env)
         result.set_options = list(self.reading.set_options)

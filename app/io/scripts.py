@@ -162,6 +162,7 @@ class ScriptReading:
     calls: list[KeywordCall] = field(default_factory=list)
     fields: list[FieldAssignment] = field(default_factory=list)
     mappings: list[MappingEntry] = field(default_factory=list)
+    imports: list[str] = field(default_factory=list)  # the modules imported, dotted, as written
 
 
 # ---------------------------------------------------------------------------------------------
@@ -581,6 +582,7 @@ class _Reader:
 
     def import_statement(self, node: ast.Import | ast.ImportFrom, scope: _Scope) -> None:
         if isinstance(node, ast.Import):
+            self.out.imports.extend(alias.name for alias in node.names)
             for alias in node.names:
                 if alias.asname:
                     self.bind(alias.asname, _ModuleRef(alias.name), scope)
@@ -592,6 +594,7 @@ class _Reader:
             base = "." * node.level + (node.module or "")
         else:
             base = node.module or ""
+            self.out.imports.append(base)
         for alias in node.names:
             if alias.name != "*":
                 self.bind(alias.asname or alias.name, _ModuleRef(f"{base}.{alias.name}"), scope)

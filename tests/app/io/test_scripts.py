@@ -81,7 +81,16 @@ def test_set_option_look_alikes_are_not_torch_npu():
         config.set_option({"ACL_OP_COMPILER_CACHE_MODE": "disable"})
         # torch.npu.set_option({"ACL_OP_COMPILER_CACHE_MODE": "disable"})
         """)
-    assert r.settings == {} and r.set_options == [] and r.framework is None
+    assert r.settings == {} and r.set_options == []
+    assert r.framework == "tf2"  # from the npu_device import, not from a set_option
+
+
+def test_the_framework_from_the_adapter_imported_when_no_setting_names_one():
+    assert imported("import torch_npu\nimport os\nos.environ['ASCEND_CACHE_PATH'] = '/c'\n").framework == "pytorch"
+    assert imported("from npu_bridge.npu_init import *\n").framework == "tf1"
+    assert imported("import npu_device\nimport torch_npu\n").framework is None  # two adapters: not one
+    # A setting's own syntax decides over the imports.
+    assert imported("import torch_npu\nmem = MemoryConfig(static_memory_policy=2)\n").framework == "tf1"
 
 
 def test_set_option_with_a_dict_the_reader_cannot_see():
