@@ -168,8 +168,11 @@ def _names() -> _Names:
 
 
 def catalog_env_names() -> frozenset[str]:
-    """The environment variables the importer turns into catalog settings (targets.env)."""
-    return frozenset(_names().env)
+    """The environment variables the importer turns into catalog settings (targets.env, and
+    torch_npu's allocator variables)."""
+    from cann_config.app.allocconf import VARIABLES
+
+    return frozenset(_names().env) | frozenset(VARIABLES)
 
 
 @dataclass(frozen=True)

@@ -505,16 +505,19 @@ class _Resolver:
         """torch_npu's allocator settings and where they come from (app/allocconf.py)."""
         options = list(alloc_options(self.catalog).values())
         chosen = {o.id: self.settings[o.id] for o in options if o.id in self.settings}
+        known = {oid: setting for oid, setting in chosen.items() if not setting.runtime}
         picked = chosen_variable(self.env)
         if picked is not None:
-            file, line = _env_where(self.env_file, picked[0])
+            file, line = self.where_set(picked[0])
             both = both_variables_finding({n: self.env[n] for n in VARIABLES if n in self.env}, file=file, line=line)
             if both is not None:
                 self.findings.append(both)
+        if chosen and not known:
+            return  # set by a script at run time: memory_options() reports them so
         if chosen:
             # A script or profile sets the variable for its own process: the shell's value is replaced.
-            values = {oid: setting.value for oid, setting in chosen.items()}
-            first = next(iter(chosen.values()))
+            values = {oid: setting.value for oid, setting in known.items()}
+            first = next(iter(known.values()))
             present = {oid for oid, v in values.items()
                        if v != self.catalog.option(oid).default}
             self.findings += check_alloc_values(values, file=first.file, line=first.line, present=present)
@@ -524,7 +527,7 @@ class _Resolver:
         parsed = None
         if picked is not None:
             name, raw = picked
-            file, line = _env_where(self.env_file, name)
+            file, line = self.where_set(name)
             parsed = parse_alloc_conf(raw, variable=name, file=file, line=line, catalog=self.catalog)
             self.findings += parsed.findings
         for option in options:

@@ -326,3 +326,11 @@ def test_set_option_in_a_script_is_pytorch_and_wins_over_the_shell(tmp_path):
     eff = d.effective["op_compiler_cache_mode"]
     assert (eff.value, eff.file, eff.line) == ("disable", str(script), 7)
     assert "cache-env-overridden-by-profile" in codes(d) and "cache-mode-disabled" in codes(d)
+
+
+def test_allocator_variable_set_at_run_time_is_run_time_not_default(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text("import os\nimport torch_npu\nos.environ['PYTORCH_NPU_ALLOC_CONF'] = args.alloc_conf\n")
+    d = diagnose(script=script, environ={**CLEAN, "PYTORCH_NPU_ALLOC_CONF": "expandable_segments:False"})
+    eff = d.effective["npu_alloc_expandable_segments"]
+    assert (eff.value, eff.source, eff.line, eff.runtime) == (None, "script", 3, True)
