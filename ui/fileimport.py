@@ -21,6 +21,7 @@ from cann_config.app.io.importers import (
     import_env_settings,
     import_fish_file,
     import_script_file,
+    runtime_notes,
 )
 from cann_config.app.opcache.ini import read_op_cache_ini
 from cann_config.app.profile import load_profile
@@ -59,7 +60,7 @@ def import_file(controller: WizardController, path: str, kind: str) -> None:
     elif kind in ("script", "fish"):
         imported = import_script_file(p) if kind == "script" else import_fish_file(p)
         _take_settings(controller, imported)
-        controller.add_imported(str(p), list(imported.findings))
+        controller.add_imported(str(p), list(imported.findings) + runtime_notes(imported))
     else:
         env_file = load_env_file(p)
         imported = import_env_settings(env_file)

@@ -445,6 +445,19 @@ class _ScriptImporter:
                     self.out.text(option, value.value, call.line, RANK_CODE, via="set_option", name=key)
 
 
+def runtime_notes(imported: ImportedSettings) -> list[Finding]:
+    """For the wizard's list of what a file set: one line per option the file sets to a value
+    known only at run time, saying the wizard cannot take it (its editor keeps the wizard's own
+    choice, which is not the script's)."""
+    notes = []
+    for oid, line in imported.unknown.items():
+        origin = imported.origins.get(oid)
+        expression = origin.expression if origin is not None else ""
+        notes.append(make_finding("import-runtime-not-taken", file=imported.source, line=line, option=oid,
+                                  expression=expression))
+    return notes
+
+
 def import_script(text: str, source: str) -> ImportedSettings:
     """The memory and cache settings a Python script makes, read with `ast` (never executed).
 

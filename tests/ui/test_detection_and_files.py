@@ -155,3 +155,26 @@ def test_a_broken_file_is_refused_with_its_reason(make_wizard, tmp_path, monkeyp
     assert not wizard.open_file(str(bad))
     assert errors and str(bad) in errors[0]
     assert wizard.controller.profile == before
+
+
+def test_a_script_read_like_its_author_meant_it(make_wizard, tmp_path):
+    """set_option built key by key in a helper: taken, framework PyTorch; a value set at run
+    time: listed as such in the import list, never taken as a value."""
+    wizard = make_wizard(device="Ascend910B3")
+    script = tmp_path / "train.py"
+    script.write_text("import os\nimport torch\nimport torch_npu\n\n"
+                      "def init_npu(local_rank):\n"
+                      "    option = {}\n"
+                      "    option['ACL_OP_COMPILER_CACHE_MODE'] = 'disable'\n"
+                      "    torch.npu.set_option(option)\n"
+                      "    os.environ['ASCEND_CACHE_PATH'] = f'/tmp/ascend_cache_{local_rank}'\n")
+    assert wizard.open_file(str(script))
+    profile = wizard.controller.profile
+    assert profile.framework == "pytorch"
+    assert profile.options["op_compiler_cache_mode"] == "disable"
+    assert "op_compiler_cache_dir" not in profile.options
+    imports = wizard.findChild(QListWidget, "importList")
+    shown = [imports.item(i).text() for i in range(imports.count())]
+    runtime = [t for t in shown if "op_compiler_cache_dir" in t and "run time" in t]
+    assert runtime and any(f"{script}:9" in t for t in runtime), shown
+    assert any("cannot take that value" in t for t in runtime)
