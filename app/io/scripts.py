@@ -31,7 +31,6 @@ Public API:
 from __future__ import annotations
 
 import ast
-import copy
 import posixpath
 import sys
 from collections.abc import Iterable, Iterator
@@ -614,17 +613,53 @@ class _Reader:
             return
         self.branches([node.body, node.orelse], scope)
 
+    def touched(self, statements: list[ast.stmt], scope: _Scope) -> set[str]:
+        """The names the statements may rebind, or whose dict they may change: only these are
+        saved and merged around a branch or a loop (copying every binding made the reading of
+        a long script quadratic)."""
+        names = set(_assigned_names(statements))
+        for statement in statements:
+            for node in ast.walk(statement):
+                if isinstance(node, ast.Name) and isinstance(scope.bindings.get(node.id), _TrackedDict):
+                    names.add(node.id)
+        return names
+
+    @staticmethod
+    def saved(names: set[str], bindings: dict[str, Any]) -> dict[str, Any]:
+        """Copies of the bindings of `names` (dicts copied, aliases kept)."""
+        copies: dict[int, _TrackedDict] = {}
+        out: dict[str, Any] = {}
+        for name in names:
+            if name not in bindings:
+                continue
+            value = bindings[name]
+            if isinstance(value, _TrackedDict):
+                value = copies.setdefault(id(value), _TrackedDict(value.entries, value.complete))
+            out[name] = value
+        return out
+
+    @staticmethod
+    def put_back(names: set[str], values: dict[str, Any], scope: _Scope) -> None:
+        for name in names:
+            if name in values:
+                scope.bindings[name] = values[name]
+            else:
+                scope.bindings.pop(name, None)
+
     def branches(self, arms: list[list[ast.stmt]], scope: _Scope) -> None:
-        before = copy.deepcopy(scope.bindings)
+        names: set[str] = set()
+        for arm in arms:
+            names |= self.touched(arm, scope)
+        before = self.saved(names, scope.bindings)
         results = []
         for arm in arms:
-            scope.bindings = copy.deepcopy(before)
+            self.put_back(names, self.saved(names, before), scope)
             self.block(arm, scope)
-            results.append(scope.bindings)
+            results.append({name: scope.bindings[name] for name in names if name in scope.bindings})
         merged = results[0]
         for other in results[1:]:
             merged = _merge(merged, other)
-        scope.bindings = merged
+        self.put_back(names, merged, scope)
 
     def loop(self, node: ast.For | ast.AsyncFor | ast.While, scope: _Scope) -> None:
         if isinstance(node, ast.While):
@@ -635,16 +670,16 @@ class _Reader:
         rebound = set(_assigned_names(node.body))
         if not isinstance(node, ast.While):
             rebound |= {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
-        before = copy.deepcopy(scope.bindings)
+        names = self.touched(node.body, scope) | rebound
+        before = self.saved(names, scope.bindings)
         for name in rebound:
             if name in scope.bindings:
                 scope.bindings[name] = UNKNOWN
         if not isinstance(node, ast.While):
             self.unknown_targets(node.target, scope)
         self.block(node.body, scope)
-        after = scope.bindings
-        merged = _merge(before, after)
-        scope.bindings = merged
+        after = {name: scope.bindings[name] for name in names if name in scope.bindings}
+        self.put_back(names, _merge(before, after), scope)
         if node.orelse:
             self.block(node.orelse, scope)
 
