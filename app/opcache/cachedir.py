@@ -137,13 +137,13 @@ def resolve_cache_dir(framework: str | None, option_value: str = "", environ: Ma
     env = os.environ if environ is None else environ
     name = option_name(framework)
     if runtime is not None:
-        variable, expression = runtime
-        value = "${" + variable + "}"
+        runtime_name, expression = runtime
+        value = "${" + runtime_name + "}"
         kernel_cache = _join(value, KERNEL_CACHE)
         return CacheDirResolution(
             base=Path(value), kernel_cache=kernel_cache, ini_path=kernel_cache / INI_NAME, source="script",
-            variable=variable, value=value,
-            how=_text("cache-how-dir-runtime", name=variable, where=option_where or variable, expression=expression),
+            variable=runtime_name, value=value,
+            how=_text("cache-how-dir-runtime", name=runtime_name, where=option_where or runtime_name, expression=expression),
             ini_how=_text("cache-how-ini-runtime"), framework=framework, home_known=True, known=False)
     findings: list[Finding] = []
     where = option_where or name

@@ -88,7 +88,7 @@ class Setting:
     known only when the script runs (`value` is then None and `expression` its source text).
     """
 
-    value: Value
+    value: Value  # None (typed as the value) only for a value known at run time (`runtime`)
     file: str | None = None
     line: int | None = None
     variable: str | None = None
@@ -118,7 +118,7 @@ class EnvOrigin:
 class Effective:
     """The value CANN uses and where it comes from."""
 
-    value: Value
+    value: Value  # None only for a value known at run time (`runtime`)
     source: str  # one of SOURCES
     file: str | None = None
     line: int | None = None
@@ -142,8 +142,8 @@ class Effective:
 def runtime_effective(setting: Setting, variable: str | None = None) -> Effective:
     """A value the script sets, known only at run time: never a default in its place."""
     where = setting.where()
-    return Effective(None, "script", setting.file, setting.line, variable or setting.variable,
-                     _text("cache-detail-script-runtime", where=where, expression=setting.expression),
+    return Effective(None, "script", setting.file, setting.line,  # type: ignore[arg-type]  # no value yet
+                     variable or setting.variable, _text("cache-detail-script-runtime", where=where, expression=setting.expression),
                      runtime=True, expression=setting.expression)
 
 
@@ -595,7 +595,7 @@ class _Resolver:
                 return  # the union with 4 is 4, whatever the script sets; both at run time: the option's stays
             assert origin is not None
             self.effective[option.id] = Effective(
-                None, "script", file, line, legacy,
+                None, "script", file, line, legacy,  # type: ignore[arg-type]  # run time: no value
                 _text("cache-detail-script-runtime", where=f"{file}:{line}" if line else (file or legacy),
                       expression=origin.expression), runtime=True, expression=origin.expression)
             return
@@ -605,16 +605,16 @@ class _Resolver:
             if env_policy == 4:
                 self.effective[option.id] = Effective(
                     4, "env", file, line, legacy,
-                    _text("cache-detail-static-memory-union", variable=legacy, value=raw.strip(),
+                    _text("cache-detail-static-memory-union", variable=legacy, value=(raw or "").strip(),
                           policy=policy.expression if policy else "", where=policy_where, merged=4))
             return
         merged = static_memory_union(env_policy, option_policy)
         if policy is not None and merged == option_policy:
             return  # the option's own value is what GE runs with
         if policy is None:
-            detail = _text("cache-detail-static-memory-alone", variable=legacy, value=raw.strip(), merged=merged)
+            detail = _text("cache-detail-static-memory-alone", variable=legacy, value=(raw or "").strip(), merged=merged)
         else:
-            detail = _text("cache-detail-static-memory-union", variable=legacy, value=raw.strip(),
+            detail = _text("cache-detail-static-memory-union", variable=legacy, value=(raw or "").strip(),
                            policy=option_policy, where=policy_where, merged=merged)
         self.effective[option.id] = Effective(merged, "env", file, line, legacy, detail)
 

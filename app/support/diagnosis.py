@@ -191,7 +191,7 @@ def script_inputs(imported: Any, environment: Mapping[str, str], source: str
             value, line = imported.settings[oid]
             settings[oid] = Setting(value, source, line, origin.name, over_env)
         elif oid in imported.unknown:
-            settings[oid] = Setting(None, source, imported.unknown[oid], origin.name, over_env, True,
+            settings[oid] = Setting(None, source, imported.unknown[oid], origin.name, over_env, True,  # type: ignore[arg-type]
                                     origin.expression)
     origins: dict[str, EnvOrigin] = {}
     handled = catalog_env_names()
