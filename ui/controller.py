@@ -47,6 +47,8 @@ class WizardController(QObject):
         self.ini: Any = None  # app.opcache.ini.OpCacheIni of the file being edited
         self.ini_path: Path | None = None
         self.ini_explicit = False
+        # adk_version/ops_version typed by the user for a CANN that is not installed here.
+        self.ini_versions: dict[str, str] = {}
         self.env_file: Any = None  # app.io.envfile.EnvFile the user opened
         self.imported_findings: list[Finding] = []
         self.imported_from: list[str] = []

@@ -21,7 +21,10 @@ def diff_lines(old: str, new: str, before: str, after: str) -> list[str]:
 
 
 class ReviewDialog(QDialog):
-    def __init__(self, path: str, old: str | None, new: str, notes: list[str], parent: QWidget | None = None):
+    def __init__(self, path: str, old: str | None, new: str, notes: list[str], parent: QWidget | None = None,
+                 *, save_default: bool = True):
+        """`save_default` False when the saved file would be ignored by CANN: Cancel is then the
+        default button, so Enter does not write a file that changes nothing."""
         super().__init__(parent)
         self.setObjectName("reviewDialog")
         self.setWindowTitle(self.tr("Review the change to op_cache.ini"))
@@ -55,7 +58,12 @@ class ReviewDialog(QDialog):
             layout.addWidget(label)
         buttons = QDialogButtonBox(self)
         self.save_button = buttons.addButton(self.tr("&Save"), QDialogButtonBox.ButtonRole.AcceptRole)
-        buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        self.cancel_button = buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        self.save_button.setObjectName("reviewSaveButton")
+        self.save_button.setAutoDefault(save_default)
+        self.save_button.setDefault(save_default)
+        self.cancel_button.setAutoDefault(not save_default)
+        self.cancel_button.setDefault(not save_default)
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)

@@ -1,7 +1,8 @@
 """`cann-config export FORMAT`: the choices as a snippet, env file, op_cache.ini or profile.
 
     cann-config export FORMAT [--profile FILE] [--set ID=VALUE ...] [--device SOC|SERIES]
-                       [--framework ID] [--ini EXISTING] [--add-versions] [--changed-only] [-o FILE]
+                       [--framework ID] [--ini EXISTING] [--add-versions]
+                       [--adk-version V --ops-version V] [--changed-only] [-o FILE]
 
 Without `-o` the export goes to stdout; with it, the file is written atomically and only when
 the export succeeded. Without `--framework` and `--profile`, a format made for one framework
@@ -14,6 +15,11 @@ Exit status (docs/architecture.md#exit-status):
     2  bad usage or unreadable input, one line on stderr. This includes a format that does not
        fit the framework (tf2 with --framework pytorch): the command line asks for something
        that does not exist, before any choice is looked at, like an unknown format would.
+op-cache-ini writes a file CANN uses or says why not (app.opcache.resolution.plan_ini_save): both
+size values, and the version lines a new or edited file lacks, from --adk-version/--ops-version,
+else from the CANN installed here (--add-versions: those, or exit 2 when not found). `-o` onto an
+existing op_cache.ini without `--ini` edits that file as `--ini` would, never replaces it.
+
 Warnings (the catalog's notes on a chosen value, a choice this format cannot carry) go to stderr
 and do not change the exit status.
 """
@@ -62,7 +68,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ini", metavar="EXISTING",
                    help="op-cache-ini: rewrite this op_cache.ini, changing only the values chosen")
     p.add_argument("--add-versions", action="store_true",
-                   help="op-cache-ini, new file: add adk_version and ops_version of the CANN installed here")
+                   help="op-cache-ini: add adk_version and ops_version of the CANN installed here (exit 2 if not found)")
+    p.add_argument("--adk-version", metavar="V",
+                   help="op-cache-ini: adk_version of the CANN that will read the file (<toolkit>/compiler/version.info)")
+    p.add_argument("--ops-version", metavar="V",
+                   help="op-cache-ini: ops_version of the CANN that will read the file ($ASCEND_OPP_PATH/version.info)")
     p.add_argument("--changed-only", action="store_true", help="only what differs from the defaults")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
 
@@ -121,17 +131,25 @@ def run(args: argparse.Namespace) -> int:
     if not format_fits(fmt, profile.framework):
         raise UsageError.from_code("export-error-format-framework", format=fmt, framework=profile.framework,
                                    formats=", ".join(formats_for(profile.framework)))
-    if (args.ini or args.add_versions) and fmt != "op-cache-ini":
+    given = {"adk_version": args.adk_version, "ops_version": args.ops_version}
+    if (args.ini or args.add_versions or any(given.values())) and fmt != "op-cache-ini":
         raise UsageError.from_code("export-error-ini-flags")
+    if any(given.values()) and not all(given.values()):
+        raise UsageError.from_code("export-error-versions-pair")
     existing = None
-    versions = None
-    if args.ini:
-        if args.add_versions:
-            raise UsageError.from_code("export-error-add-versions-existing")
-        existing = read_op_cache_ini(args.ini)
-    elif args.add_versions:
+    ini_path = args.ini
+    if ini_path is None and fmt == "op-cache-ini" and args.output and os.path.lexists(args.output):
+        # Never replace an existing op_cache.ini with the template: edit it as --ini would (or
+        # refuse, exit 2, when it cannot be read as one).
+        ini_path = args.output
+    if ini_path:
+        existing = read_op_cache_ini(ini_path)
+    versions: dict[str, str] | None = None
+    if all(given.values()):
+        versions = {k: str(v) for k, v in given.items()}
+    elif fmt == "op-cache-ini":
         versions = installed_op_cache_versions()
-        if len(versions) < 2:
+        if args.add_versions and len(versions) < 2:
             raise InputError.from_code("export-error-versions-not-found")
     result = export_text(profile, fmt, changed_only=args.changed_only, existing_ini=existing, ini_versions=versions,
                          environ=os.environ,
@@ -144,8 +162,10 @@ def run(args: argparse.Namespace) -> int:
     if result.refused:
         print(f"{PROG}: {text_of('export-text-nothing-exported', current_language())}", file=sys.stderr)
         return 1
+    if any(f.code == "cache-ini-save-without-versions" for f in result.findings):
+        print(f"{PROG}: {text_of('cli-export-versions-hint', current_language())}", file=sys.stderr)
     if args.output:
-        if existing is not None and _same_file(args.output, args.ini):
+        if existing is not None and _same_file(args.output, ini_path):
             saved = save_op_cache_ini(args.output, result.data, existing.original)
             if not saved.written:
                 print(text_of("cli-export-unchanged", current_language(), path=args.output))

@@ -55,6 +55,7 @@ from cann_config.app.catalog import Value, load_catalog
 from cann_config.app.device.hostprobe import installed_versions
 from cann_config.app.errors import InputError, Message, UsageError, explain, os_reason
 from cann_config.app.findings import Finding, make_finding
+from cann_config.app.i18n import pick
 from cann_config.app.io.inputfiles import read_input_bytes
 from configobj import ConfigObj, ConfigObjError
 
@@ -218,6 +219,11 @@ class CannBlock:
     carried: list[CannEntry] = field(default_factory=list)  # keys from before any header
 
 
+# Why CANN does not use a file, said in the message tables.
+REASON_CODES = {"foreign-section": "cache-ini-reason-foreign-section", "no-section": "cache-ini-reason-no-section",
+                "missing-versions": "cache-ini-reason-missing-versions"}
+
+
 @dataclass
 class CannView:
     """What CANN makes of the file."""
@@ -249,6 +255,12 @@ class CannView:
         if self.section is None:
             return "no-section"
         return "missing-versions"
+
+    def reason_text(self, lang: str | None = None) -> str:
+        """`reason` said for people, in `lang` (default: the current language); "" when it counts."""
+        if self.counts:
+            return ""
+        return pick(make_finding(REASON_CODES[self.reason]).text, lang)
 
 
 def emulate_cann(lines: Sequence[tuple[int, str]]) -> CannView:

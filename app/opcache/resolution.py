@@ -48,18 +48,23 @@ from cann_config.app.allocconf import (
     parse_alloc_conf,
 )
 from cann_config.app.catalog import Catalog, Value, load_catalog
+from cann_config.app.errors import InputError, Message
 from cann_config.app.findings import Finding, make_finding, sort_findings, unique_findings
 from cann_config.app.i18n import pick
 from cann_config.app.io.envfile import EnvFile
 from cann_config.app.opcache.cachedir import CACHE_PATH_ENV, CacheDirResolution, resolve_cache_dir
 from cann_config.app.opcache.ini import (
+    INI_NAME,
     INT_MAX,
     MAX_SIZE,
+    REASON_CODES,
     REMAIN_RATIO,
     VERSION_KEYS,
     CannEntry,
     OpCacheIni,
     cann_stoi,
+    parse_op_cache_ini,
+    render_op_cache_ini,
 )
 from cann_config.app.profile import Profile
 
@@ -357,7 +362,8 @@ class _Resolver:
             if ignored:
                 name = ini.path.name if ini.path is not None else src
                 shown = ", ".join(f"{e.key}={e.value.rstrip()} ({name}:{e.line})" for e in ignored)
-                self.add("cache-ini-values-ignored", src, ignored[0].line, settings=shown)
+                self.add("cache-ini-values-ignored", src, ignored[0].line, settings=shown,
+                         reason=Message(REASON_CODES[ini.cann_view.reason]))
             return None
         if max_e is None and ratio_e is None:
             return None
@@ -691,8 +697,9 @@ def resolve_settings(*, ini: OpCacheIni | None, environ: Mapping[str, str], prof
 
 
 
-__all__ = ["Effective", "EnvOrigin", "Resolution", "Setting", "environment_framework", "resolve_settings",
-           "runtime_effective", "static_memory_union", "c_atoi", "SOURCES", "CACHE_OPTIONS"]
+__all__ = ["Effective", "EnvOrigin", "IniEdit", "IniSave", "Resolution", "Setting", "environment_framework",
+           "plan_ini_edit", "plan_ini_save", "resolve_settings", "runtime_effective", "static_memory_union", "c_atoi",
+           "SOURCES", "CACHE_OPTIONS"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -751,3 +758,93 @@ def plan_ini_edit(existing: OpCacheIni | None, chosen: Mapping[str, Value], envi
 
 def _source_of(ini: OpCacheIni | None) -> str | None:
     return ini.source if ini is not None else None
+
+
+# ---------------------------------------------------------------------------------------------
+# What a save of op_cache.ini writes so that CANN uses it
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class IniSave:
+    """The bytes a save writes, the keys it changes, and what the user must know before saving."""
+
+    data: bytes
+    changes: dict[str, Value]  # ini key -> value written
+    findings: list[Finding]
+    cann_uses: bool  # CANN uses the saved file (docs/cann/op-cache.md#version-lines, #sections)
+    versions_missing: tuple[str, ...] = ()  # version keys the saved file still lacks
+
+
+def _ini_values(ini: OpCacheIni | None) -> dict[str, str]:
+    return {k: e.value for k, e in ini.cann_view.values.items()} if ini is not None else {}
+
+
+def plan_ini_save(existing: OpCacheIni | None, chosen: Mapping[str, Value], environ: Mapping[str, str], *,
+                  file: str | None = None, versions: Mapping[str, str] | None = None) -> IniSave:
+    """What a save of op_cache.ini writes: the one decision `export op-cache-ini`, the wizard's
+    Save and the support report call.
+
+    - The size keys: `plan_ini_edit` (both values valid, a missing one filled with the value CANN
+      uses now).
+    - The version lines: CANN 8.5+ ignores a file without adk_version and ops_version
+      (docs/cann/op-cache.md#version-lines, inference from the source). A new file, or an
+      existing one the save changes, gets the missing ones from `versions` (this host's
+      installed CANN, a bundle's, or typed by the user); still missing, a warning says the file
+      will be ignored (`cache-ini-save-without-versions`) and `cann_uses` is False.
+    - Where the edit lands: the rendered file is read back as CANN reads it. A value CANN would
+      not read as written (a UTF-8 BOM before the header, CR-only line ends) or a key CANN
+      ignores now that the edit would bring into effect (keys outside any section) refuses the
+      save with InputError naming the file and line: the edit would not do what it says.
+    """
+    edit = plan_ini_edit(existing, chosen, environ, file=file)
+    changes: dict[str, Value] = dict(edit.changes)
+    findings = list(edit.findings)
+    source = file or _source_of(existing) or INI_NAME
+    before = _ini_values(existing)
+    if existing is None or changes:
+        added = {k: versions[k] for k in VERSION_KEYS if k not in before and versions and versions.get(k)}
+        changes.update(added)
+        if added:
+            findings.append(make_finding("cache-ini-versions-added", file=source,
+                                         values=", ".join(f"{k}={v}" for k, v in added.items())))
+    data = render_op_cache_ini(existing, changes)
+    after = parse_op_cache_ini(data, source)
+    if existing is not None and data != existing.original:
+        _check_landing(existing, after, changes, source)
+    missing = tuple(k for k in VERSION_KEYS if k not in after.cann_view.values)
+    if missing and (existing is None or changes):
+        findings.append(make_finding("cache-ini-save-without-versions", file=source, missing=", ".join(missing)))
+    return IniSave(data, changes, findings, after.counts, missing)
+
+
+def _check_landing(before: OpCacheIni, after: OpCacheIni, changes: Mapping[str, Value], source: str) -> None:
+    """Refuse an edit CANN would not read as written, or one that brings ignored keys into effect."""
+    old, new = before.cann_view.values, after.cann_view.values
+    for key, value in changes.items():
+        entry = new.get(key)
+        wanted = str(value)
+        got = None if entry is None else entry.value
+        ok = got is not None and (str(cann_stoi(got).value) == wanted if key in (MAX_SIZE, REMAIN_RATIO)
+                                  else got.rstrip("\r") == wanted)
+        if not ok:
+            line = before.layout.section.start_line if before.layout.section is not None else None
+            # docs/cann/op-cache.md#reading-the-ini-file: CANN does not skip a BOM and ends lines at LF only.
+            code = ("cache-error-ini-edit-bom" if before.bom else
+                    "cache-error-ini-edit-cr" if before.newline() == b"\r" else "cache-error-ini-edit-not-read")
+            raise InputError.from_code(code, source, line, key=key, value=wanted)
+    # Keys CANN drops now (before any header, with no section after them) must stay dropped:
+    # a section appended after them would take them in (docs/cann/op-cache.md#reading-the-ini-file).
+    orphan_lines = {e.line for e in before.cann_view.orphans}
+    section = after.cann_view.section
+    for entry in (section.carried + section.entries) if section is not None else []:
+        if entry.line in orphan_lines:
+            raise InputError.from_code("cache-error-ini-edit-activates", source, entry.line, key=entry.key,
+                                       value=entry.value.rstrip("\r"))
+    for key, entry in new.items():
+        if key in changes:
+            continue
+        was = old.get(key)
+        if was is None or was.value != entry.value:
+            raise InputError.from_code("cache-error-ini-edit-activates", source, entry.line, key=key,
+                                       value=entry.value.rstrip("\r"))

@@ -49,7 +49,7 @@ from cann_config.app.findings import (
 from cann_config.app.i18n import colon, pick
 from cann_config.app.io.envfile import EnvFile, load_env_file
 from cann_config.app.io.importers import import_script_file
-from cann_config.app.opcache.cachedir import CacheDirResolution, kernel_cache_of
+from cann_config.app.opcache.cachedir import CacheDirResolution, ini_not_read, kernel_cache_of
 from cann_config.app.opcache.ini import INI_NAME, OpCacheIni, installed_op_cache_versions, read_op_cache_ini
 from cann_config.app.opcache.resolution import Effective, EnvOrigin, Resolution, Setting, resolve_settings
 from cann_config.app.profile import Profile
@@ -76,6 +76,7 @@ class Diagnosis:
     script: str | None = None
     resolution: Resolution | None = None
     inputs: dict[str, Any] = field(default_factory=dict)
+    read_by_cann: bool = True  # False: `ini` is not the op_cache.ini CANN reads (cachedir.ini_not_read)
 
     def has_errors(self) -> bool:
         return has_errors(self.findings)
@@ -94,8 +95,9 @@ class Diagnosis:
             "op_cache_ini": {
                 "path": str(self.ini_path) if self.ini_path else None,
                 "found": self.ini is not None,
-                "used_by_cann": bool(self.ini and self.ini.counts),
-                "reason": self.ini.cann_view.reason if self.ini else None,
+                "used_by_cann": bool(self.ini and self.ini.counts and self.read_by_cann),
+                "read_by_cann": self.read_by_cann,
+                "reason": (self.ini.cann_view.reason if self.read_by_cann else "not-read-by-cann") if self.ini else None,
             },
             "inputs": dict(self.inputs),
         }
@@ -124,7 +126,9 @@ class Diagnosis:
         out.append(f"{_label('cache-label-environment', lang)}{colon(lang)}{safe(env_text)}")
         if self.script:
             out.append(f"{_label('cache-label-script', lang)}{colon(lang)}{safe(self.script)}")
-        if self.ini is not None:
+        if self.ini is not None and not self.read_by_cann:
+            ini_text = _label("cache-label-ini-not-read", lang, path=self.ini.source, cann_path=self.cache_dir.ini_path)
+        elif self.ini is not None:
             code = "cache-label-ini-used" if self.ini.counts else "cache-label-ini-ignored"
             ini_text = _label(code, lang, path=self.ini.source)
         else:
@@ -272,6 +276,8 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
         look_at = first.cache_dir.ini_path
         announce_missing = True
     ini: OpCacheIni | None = op_cache_ini
+    cann_ini: OpCacheIni | None = None  # the file CANN reads, when the given one is not it
+    not_read = None
     if ini is not None:
         findings.extend(ini.findings)
         inputs["ini"] = ini.source
@@ -282,7 +288,17 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
             inputs["ini"] = str(look_at)
         elif announce_missing:
             findings.append(make_finding("cache-ini-not-found", path=str(look_at)))
-    resolution = resolve(ini) if ini is not None else first
+    if ini_path is not None and op_cache_ini is None and cache_dir is None and env_file is None and environ is None:
+        # This host's environment: CANN reads one file, and a file given elsewhere is not it.
+        not_read = ini_not_read(ini_path, first.cache_dir)
+        if not_read is not None:
+            findings.append(not_read)
+            real = first.cache_dir.ini_path
+            cann_ini = read_op_cache_ini(real) if real.exists() else None
+    if not_read is not None:
+        resolution = resolve(cann_ini) if cann_ini is not None else first
+    else:
+        resolution = resolve(ini) if ini is not None else first
     findings.extend(resolution.findings)
     page = resolution.effective.get("npu_alloc_page_size")
     if page is not None:
@@ -308,6 +324,7 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
         script=script_source,
         resolution=resolution,
         inputs=inputs,
+        read_by_cann=not_read is None,
     )
 
 

@@ -649,12 +649,20 @@
         <translation>&lt;b&gt;op_cache.ini：&lt;/b&gt;%1 尚不存在；保存时将按文档中的模板创建。</translation>
     </message>
     <message>
+        <source>&lt;b&gt;op_cache.ini:&lt;/b&gt; %1 — not read by CANN (it reads %2): saving it changes nothing CANN does.</source>
+        <translation>&lt;b&gt;op_cache.ini：&lt;/b&gt;%1 — CANN 不读取它（CANN 读取的是 %2）：保存它不会改变 CANN 的行为。</translation>
+    </message>
+    <message>
         <source>&lt;b&gt;op_cache.ini:&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;op_cache.ini：&lt;/b&gt;%1</translation>
     </message>
     <message>
         <source>CANN does not use this file as it is: %1</source>
         <translation>CANN 不会按现状使用该文件：%1</translation>
+    </message>
+    <message>
+        <source>Saving now writes a file CANN ignores: it needs adk_version and ops_version of the CANN that will read it. Enter them below, or export the sizes as environment variables on the Export page instead.</source>
+        <translation>现在保存会写出一个 CANN 会忽略的文件：它需要将读取它的 CANN 的 adk_version 和 ops_version。请在下方填写，或改为在“导出”页将大小设置导出为环境变量。</translation>
     </message>
     <message>
         <source>The file is on the customer&apos;s host: export the fixed op_cache.ini on the Export page and send it.</source>
@@ -707,6 +715,18 @@
     <message>
         <source>op_cache.ini</source>
         <translation>op_cache.ini</translation>
+    </message>
+    <message>
+        <source>The CANN that will read this file is not installed here. Copy its versions from the machine that runs the job: adk_version is the Version line of &lt;CANN toolkit&gt;/compiler/version.info, ops_version that of $ASCEND_OPP_PATH/version.info. Or leave op_cache.ini alone and set ASCEND_MAX_OP_CACHE_SIZE and ASCEND_REMAIN_CACHE_SIZE_RATIO (Export page, env file).</source>
+        <translation>将读取此文件的 CANN 没有安装在本机。请从运行作业的机器上抄录其版本：adk_version 为 &lt;CANN toolkit&gt;/compiler/version.info 中的 Version 行，ops_version 为 $ASCEND_OPP_PATH/version.info 中的 Version 行。也可以不改 op_cache.ini，改为设置 ASCEND_MAX_OP_CACHE_SIZE 和 ASCEND_REMAIN_CACHE_SIZE_RATIO（“导出”页，环境变量文件）。</translation>
+    </message>
+    <message>
+        <source>adk_version:</source>
+        <translation>adk_version：</translation>
+    </message>
+    <message>
+        <source>ops_version:</source>
+        <translation>ops_version：</translation>
     </message>
     <message>
         <source>&amp;Review and save op_cache.ini…</source>

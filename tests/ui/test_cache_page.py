@@ -69,7 +69,10 @@ def test_effective_values_show_their_source(make_wizard, tmp_path, monkeypatch):
     assert "900" in size.text() and "ASCEND_MAX_OP_CACHE_SIZE" in size.text()
     assert "50" in ratio.text() and "default" in ratio.text()
     assert editor(wizard, "max_op_cache_size").property("value") == 900
-    ini = tmp_path / "op_cache.ini"
+    # The file CANN reads (a file elsewhere is not read: test_never_wrong).
+    monkeypatch.setenv("ASCEND_CACHE_PATH", str(tmp_path))
+    (tmp_path / "kernel_cache").mkdir()
+    ini = tmp_path / "kernel_cache" / "op_cache.ini"
     ini.write_bytes(CANN_INI)
     wizard2 = make_wizard(device="Ascend910B3", ini=ini)
     size2 = wizard2.findChild(QLabel, "effective_max_op_cache_size")

@@ -27,38 +27,26 @@ from typing import TYPE_CHECKING
 from cann_config.app.errors import InputError, os_reason
 from cann_config.app.findings import Finding
 from cann_config.app.io.exporters.plan import Plan
-from cann_config.app.opcache.ini import creation_findings, render_op_cache_ini
-from cann_config.app.opcache.resolution import IniEdit, plan_ini_edit
+from cann_config.app.opcache.resolution import plan_ini_save
 from cann_config.app.profile import Profile
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from cann_config.app.opcache.ini import OpCacheIni
 
 
-def ini_changes(plan: Plan, existing: OpCacheIni | None, versions: Mapping[str, str] | None = None,
-                environ: Mapping[str, str] | None = None) -> IniEdit:
-    """The ini keys to write, and what the user must know about them.
-
-    Which size keys: app.opcache.resolution.plan_ini_edit, from the Profile's choices (an option
-    in `profile.options` that the device and framework can take); a value the user did not
-    choose stays as the file has it. A new file also gets the version lines when known.
-    """
-    chosen = {entry.option.id: entry.value for entry in plan.entries
-              if entry.slot == "ini" and entry.kind in ("set", "default") and entry.option.id in plan.profile.options}
-    edit = plan_ini_edit(existing, chosen, environ or {})
-    changes = dict(edit.changes)
-    if existing is None:
-        changes.update(versions or {})
-    return IniEdit(changes, edit.findings)
+def ini_chosen(plan: Plan) -> dict[str, object]:
+    """The op_cache.ini values the Profile chooses (an option in `profile.options` that the device
+    and framework can take); a value the user did not choose stays as the file has it."""
+    return {entry.option.id: entry.value for entry in plan.entries
+            if entry.slot == "ini" and entry.kind in ("set", "default") and entry.option.id in plan.profile.options}
 
 
 def write_op_cache_ini(plan: Plan, existing: OpCacheIni | None, versions: Mapping[str, str] | None = None,
-                       environ: Mapping[str, str] | None = None) -> tuple[bytes, list[Finding]]:
-    """The op_cache.ini bytes, and what to know: a size filled in, a new file's version lines."""
-    edit = ini_changes(plan, existing, versions, environ)
-    data = render_op_cache_ini(existing, edit.changes)
-    findings = list(edit.findings) + (creation_findings(edit.changes) if existing is None else [])
-    return data, findings
+                       environ: Mapping[str, str] | None = None, file: str | None = None) -> tuple[bytes, list[Finding]]:
+    """The op_cache.ini bytes, and what to know: as app.opcache.resolution.plan_ini_save decides
+    (both sizes, the version lines, refused when the edit would land where CANN does not read)."""
+    save = plan_ini_save(existing, ini_chosen(plan), environ or {}, file=file, versions=versions)  # type: ignore[arg-type]
+    return save.data, list(save.findings)
 
 
 def write_profile(plan: Plan) -> str:

@@ -132,11 +132,11 @@ def test_bytes_that_are_not_utf8_print_under_a_strict_utf8_locale(tmp_path, fmt)
 
 
 def test_version_lines_against_this_hosts_cann_but_not_for_an_env_file(capsys, tmp_path, monkeypatch):
-    from tests.app.support.test_diagnosis import fake_toolkit
+    from tests.app.support.test_diagnosis import fake_toolkit, where_cann_reads
 
     monkeypatch.setenv("ASCEND_TOOLKIT_HOME", str(fake_toolkit(tmp_path, "8.3.0")))
     monkeypatch.delenv("ASCEND_OPP_PATH", raising=False)
-    code, out, _ = run(capsys, "--ini", str(INI / "template.ini"), "--json")
+    code, out, _ = run(capsys, "--ini", str(where_cann_reads(tmp_path, monkeypatch, INI / "template.ini")), "--json")
     assert code == 0
     assert [f["line"] for f in json.loads(out)["findings"] if f["code"] == "cache-ini-version-differs"] == [3, 4]
     code, out, _ = run(capsys, "--ini", str(INI / "template.ini"), "--env-file", str(ENV / "cache.env"), "--json")

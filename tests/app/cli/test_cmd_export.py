@@ -58,7 +58,7 @@ def test_chinese_comments(capsysbinary):
     (["--set", "static_memory_policy=9"], "static_memory_policy must be one of 0, 1, 2, 3, 4, not 9"),
     (["--device", "Kunpeng920"], "--device: 'Kunpeng920' is neither an Ascend SoC version"),
     (["--framework", "caffe"], "argument --framework"),
-    (["--ini", "x.ini"], "--ini and --add-versions go with the op-cache-ini format"),
+    (["--ini", "x.ini"], "--ini, --add-versions, --adk-version and --ops-version go with the op-cache-ini format"),
 ])
 def test_bad_usage_is_one_line_and_exit_2(capsysbinary, argv, needle):
     code, out, err = run(capsysbinary, "export", "env-bash", *argv)

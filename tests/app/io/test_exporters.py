@@ -319,12 +319,13 @@ def test_new_op_cache_ini_has_both_sizes_and_says_the_versions_are_missing():
     ini = parse_op_cache_ini(result.data, "new")
     values = {k: e.value for k, e in ini.values_as_cann_reads().items()}
     assert values == {"max_op_cache_size": "1000", "remain_cache_size_ratio": "50"}
-    assert any("version" in f.message("en") for f in result.findings)
+    assert "cache-ini-save-without-versions" in {f.code for f in result.findings}
     with_versions = export_text(Profile(options={"max_op_cache_size": 1000}), "op-cache-ini",
                                 ini_versions={"adk_version": "8.5.0", "ops_version": "8.5.0"})
     ini = parse_op_cache_ini(with_versions.data, "new")
     assert ini.counts
-    assert not any("version" in f.message("en") for f in with_versions.findings)
+    codes = {f.code for f in with_versions.findings}
+    assert "cache-ini-save-without-versions" not in codes and "cache-ini-versions-added" in codes
 
 
 def test_existing_op_cache_ini_changes_only_the_chosen_value():

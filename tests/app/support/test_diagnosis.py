@@ -220,17 +220,29 @@ def fake_toolkit(root: Path, version: str) -> Path:
     return home
 
 
+def where_cann_reads(tmp_path, monkeypatch, source):
+    """Copy `source` to the op_cache.ini CANN reads on this host (ASCEND_CACHE_PATH set to a
+    tmp dir) and return its path: a file elsewhere is not read (cachedir.ini_not_read)."""
+    base = tmp_path / "cache"
+    (base / "kernel_cache").mkdir(parents=True, exist_ok=True)
+    target = base / "kernel_cache" / "op_cache.ini"
+    target.write_bytes(Path(source).read_bytes())
+    monkeypatch.setenv("ASCEND_CACHE_PATH", str(base))
+    return target
+
+
 def test_this_hosts_cann_is_compared_with_the_version_lines(tmp_path, monkeypatch):
     """Without an env file the environment is this host's, and so is the installed CANN: an
     op_cache.ini written by CANN 8.5.0 on a host with 8.3.0 is emptied at the next start."""
     monkeypatch.setenv("ASCEND_TOOLKIT_HOME", str(fake_toolkit(tmp_path, "8.3.0")))
     monkeypatch.delenv("ASCEND_OPP_PATH", raising=False)
-    d = diagnose(ini_path=INI / "template.ini")
+    ini = where_cann_reads(tmp_path, monkeypatch, INI / "template.ini")
+    d = diagnose(ini_path=ini)
     differs = [f for f in d.findings if f.code == "cache-ini-version-differs"]
     assert [f.line for f in differs] == [3, 4] and "8.3.0" in differs[0].message("en")
     # The same file and host, CANN 8.5.0 installed: nothing to say.
     monkeypatch.setenv("ASCEND_TOOLKIT_HOME", str(fake_toolkit(tmp_path / "new", "8.5.0")))
-    assert "cache-ini-version-differs" not in codes(diagnose(ini_path=INI / "template.ini"))
+    assert "cache-ini-version-differs" not in codes(diagnose(ini_path=ini))
     # {} asks for no check at all.
     monkeypatch.setenv("ASCEND_TOOLKIT_HOME", str(fake_toolkit(tmp_path, "8.3.0")))
     assert "cache-ini-version-differs" not in codes(diagnose(ini_path=INI / "template.ini", installed_versions={}))

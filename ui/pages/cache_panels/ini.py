@@ -14,20 +14,13 @@ from html import escape
 from pathlib import Path
 
 from cann_config.app.errors import InputError
-from cann_config.app.opcache.ini import (
-    FileChangedError,
-    creation_findings,
-    decode_ini_text,
-    installed_op_cache_versions,
-    render_op_cache_ini,
-    save_op_cache_ini,
-)
+from cann_config.app.opcache.ini import FileChangedError, decode_ini_text, save_op_cache_ini
 from cann_config.ui import dialogs
 from cann_config.ui.controller import WizardController
 from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
 from cann_config.ui.pages.cache_panels.state import CacheState
 from cann_config.ui.qtprops import rich_text
-from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
 
 class IniPanel(QGroupBox):
@@ -55,11 +48,37 @@ class IniPanel(QGroupBox):
         self.findings_label = rich_text(QLabel(self), selectable=False)
         self.findings_label.setObjectName("cacheFindings")
         self.findings_label.setWordWrap(True)
+        # The versions of the CANN that will read the file, asked for when neither this computer
+        # nor a bundle knows them: without them CANN 8.5+ ignores the file
+        # (docs/cann/op-cache.md#version-lines).
+        self.versions_box = QWidget(self)
+        self.versions_box.setObjectName("iniVersionsBox")
+        form = QFormLayout(self.versions_box)
+        form.setContentsMargins(0, 0, 0, 0)
+        self.versions_note = QLabel(self.versions_box)
+        self.versions_note.setWordWrap(True)
+        self.versions_note.setObjectName("iniVersionsNote")
+        self.adk_edit = QLineEdit(self.versions_box)
+        self.adk_edit.setObjectName("iniAdkVersion")
+        self.ops_edit = QLineEdit(self.versions_box)
+        self.ops_edit.setObjectName("iniOpsVersion")
+        self.adk_label = QLabel(self.versions_box)
+        self.ops_label = QLabel(self.versions_box)
+        form.addRow(self.versions_note)
+        form.addRow(self.adk_label, self.adk_edit)
+        form.addRow(self.ops_label, self.ops_edit)
+        self.adk_edit.textEdited.connect(lambda text: self._version_typed("adk_version", text))
+        self.ops_edit.textEdited.connect(lambda text: self._version_typed("ops_version", text))
         layout.addWidget(self.ini_status)
         layout.addWidget(self.findings_label)
+        layout.addWidget(self.versions_box)
         layout.addLayout(buttons)
         self.save_ini_button.clicked.connect(self.review_and_save)
         self.reload_ini_button.clicked.connect(self.state.reload_ini)
+
+    def _version_typed(self, key: str, text: str) -> None:
+        self.controller.ini_versions[key] = text
+        self.refresh()
 
     @property
     def save_message(self) -> str:
@@ -82,11 +101,21 @@ class IniPanel(QGroupBox):
         elif c.ini is None:
             text = self.tr("<b>op_cache.ini:</b> %1 does not exist yet; saving creates it from the documented "
                            "template.").replace("%1", escape(str(path)))
+        elif not self.state.read_by_cann:
+            text = self.tr("<b>op_cache.ini:</b> %1 — not read by CANN (it reads %2): saving it changes nothing "
+                           "CANN does.").replace("%1", escape(str(path))) \
+                .replace("%2", escape(str(self.state.dir_resolution.ini_path if self.state.dir_resolution else "")))
         else:
             text = self.tr("<b>op_cache.ini:</b> %1").replace("%1", escape(str(path)))
             if not c.ini.counts:
                 text += "<br>" + escape(self.tr("CANN does not use this file as it is: %1")
-                                        .replace("%1", c.ini.cann_view.reason or ""))
+                                        .replace("%1", c.ini.cann_view.reason_text()))
+        needed = self.state.versions_needed()
+        self.versions_box.setVisible(needed)
+        if needed and len(self.state.ini_versions()) < 2:
+            text += "<br>" + escape(self.tr("Saving now writes a file CANN ignores: it needs adk_version and "
+                                            "ops_version of the CANN that will read it. Enter them below, or export the "
+                                            "sizes as environment variables on the Export page instead."))
         if self.save_message and not remote:
             text += "<br>" + escape(self.save_message)
         self.ini_status.setText(text)
@@ -117,7 +146,7 @@ class IniPanel(QGroupBox):
             text = self.tr("<b>op_cache.ini on the customer's host:</b> %1 (from the support bundle)").replace("%1", where)
             if not c.ini.counts:
                 text += "<br>" + escape(self.tr("CANN does not use this file as it is: %1")
-                                        .replace("%1", c.ini.cann_view.reason or ""))
+                                        .replace("%1", c.ini.cann_view.reason_text()))
         elif bundle.ini_error:
             text = self.tr("<b>op_cache.ini on the customer's host</b> could not be read there: %1") \
                 .replace("%1", escape(bundle.ini_error))
@@ -134,32 +163,23 @@ class IniPanel(QGroupBox):
 
         c = self.controller
         path = self.state.ini_path()
-        notes: list[str] = []
         try:
-            edit = self.state.ini_edit()
-            changes = dict(edit.changes)
-            notes += [f"{severity_prefix(finding.severity)} {finding.message()}" for finding in edit.findings]
-            if c.ini is None:
-                findings = creation_findings(changes, installed_op_cache_versions(), file=str(path))
-                for finding in findings:
-                    changes.update(finding.suggestion)
-                    notes.append(f"{severity_prefix(finding.severity)} {finding.message()}")
-                data = render_op_cache_ini(None, changes)
-            else:
-                data = render_op_cache_ini(c.ini, changes)
+            save = self.state.ini_save()
         except (InputError, ValueError) as exc:
             self._not_saved(str(exc))
             return False
         except Exception as exc:  # noqa: BLE001 - UsageError and the like: shown, never a traceback
             self._not_saved(str(exc))
             return False
+        data = save.data
+        notes = [f"{severity_prefix(finding.severity)} {finding.message()}" for finding in save.findings]
         old = None if c.ini is None else decode_ini_text(c.ini.original)
         if c.ini is not None and data == c.ini.original:
             self._set_save_message(lambda: self.tr("Nothing to save: %1 already holds these values; it was not "
                                                    "touched.").replace("%1", str(path)))
             c.mark_saved()
             return True
-        dialog = ReviewDialog(str(path), old, decode_ini_text(data), notes, self)
+        dialog = ReviewDialog(str(path), old, decode_ini_text(data), notes, self, save_default=save.cann_uses)
         if not dialogs.run_dialog(dialog):
             self._set_save_message(lambda: self.tr("Not saved: the review was cancelled."))
             return False
@@ -196,5 +216,12 @@ class IniPanel(QGroupBox):
 
     def retranslate(self) -> None:
         self.setTitle(self.tr("op_cache.ini"))
+        self.versions_note.setText(self.tr(
+            "The CANN that will read this file is not installed here. Copy its versions from the machine that runs "
+            "the job: adk_version is the Version line of <CANN toolkit>/compiler/version.info, ops_version that of "
+            "$ASCEND_OPP_PATH/version.info. Or leave op_cache.ini alone and set ASCEND_MAX_OP_CACHE_SIZE and "
+            "ASCEND_REMAIN_CACHE_SIZE_RATIO (Export page, env file)."))
+        self.adk_label.setText(self.tr("adk_version:"))
+        self.ops_label.setText(self.tr("ops_version:"))
         self.save_ini_button.setText(self.tr("&Review and save op_cache.ini…"))
         self.reload_ini_button.setText(self.tr("Re&load"))

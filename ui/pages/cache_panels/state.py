@@ -14,9 +14,9 @@ from typing import Any
 
 from cann_config.app.catalog import Value
 from cann_config.app.errors import InputError
-from cann_config.app.opcache.cachedir import CacheDirResolution, resolve_cache_dir
-from cann_config.app.opcache.ini import read_op_cache_ini
-from cann_config.app.opcache.resolution import IniEdit, Resolution, plan_ini_edit, resolve_settings
+from cann_config.app.opcache.cachedir import CacheDirResolution, ini_not_read, resolve_cache_dir
+from cann_config.app.opcache.ini import VERSION_KEYS, cann_stoi, installed_op_cache_versions, read_op_cache_ini
+from cann_config.app.opcache.resolution import IniSave, Resolution, plan_ini_save, resolve_settings, size_in_range
 from cann_config.ui.controller import WizardController
 
 DIR_OPTION = "op_compiler_cache_dir"
@@ -31,6 +31,8 @@ class CacheState:
         self.resolution: Resolution | None = None
         self.ini_error = ""  # why the op_cache.ini of the resolved directory cannot be used
         self._loaded_ini_path: Path | None = None
+        self._host_versions: dict[str, str] | None = None
+        self.read_by_cann = True  # the edited op_cache.ini is the one CANN reads
 
     def resolve(self) -> None:
         """Directories, op_cache.ini and effective values for the current choices."""
@@ -41,8 +43,30 @@ class CacheState:
         # bundle's versions), as `diagnose --bundle` does; this computer's CANN says nothing.
         installed = (c.bundle.installed_versions() or None) if c.bundle is not None else None
         soc = c.device.soc_version if c.device is not None else None
-        self.resolution = resolve_settings(ini=c.ini, environ=c.environ, framework=c.profile.framework,
+        # A file the user opened is not necessarily the one CANN reads: the core says which it
+        # reads (app.opcache.cachedir.ini_not_read), and the values are that file's, as in `diagnose --ini`.
+        not_read = None
+        ini = c.ini
+        if c.bundle is None and c.ini_explicit and c.ini_path is not None:
+            assert self.dir_resolution is not None
+            not_read = ini_not_read(c.ini_path, self.dir_resolution)
+            if not_read is not None:
+                ini = self._read_ini_quietly(Path(self.dir_resolution.ini_path))
+        self.resolution = resolve_settings(ini=ini, environ=c.environ, framework=c.profile.framework,
                                            installed_versions=installed, soc_version=soc)
+        self.read_by_cann = not_read is None
+        if not_read is not None:
+            self.resolution.findings.insert(0, not_read)
+
+    @staticmethod
+    def _read_ini_quietly(path: Path) -> Any:
+        """The op_cache.ini CANN reads, when the page edits another file (None: absent or unusable)."""
+        if not path.exists():
+            return None
+        try:
+            return read_op_cache_ini(path)
+        except InputError:
+            return None
 
     def ini_path(self) -> Path:
         """The op_cache.ini the page edits: the one the user opened, else the resolved one."""
@@ -101,10 +125,11 @@ class CacheState:
         if c.ini is not None:
             entry = c.ini.values_as_cann_reads().get(option.targets.ini)
             if entry is not None:
-                try:
-                    return option.parse(entry.value)
-                except ValueError:
-                    pass
+                # The number CANN reads from the line (a comment after it stays part of the value).
+                parsed = cann_stoi(entry.value)
+                if parsed.value is not None and parsed.error is None and size_in_range(option.targets.ini,
+                                                                                       parsed.value):
+                    return parsed.value
         effective = self.effective_value(option_id)
         if effective is not None and effective.value is not None and option.check(effective.value) is None:
             return effective.value
@@ -123,11 +148,38 @@ class CacheState:
         c = self.controller
         return [o.id for o in c.catalog.on_page("cache") if o.targets.ini]
 
-    def ini_edit(self) -> IniEdit:
-        """The size values a save writes, as the core decides it (app.opcache.resolution.plan_ini_edit)."""
+    def known_versions(self) -> dict[str, str]:
+        """The versions of the CANN that will read the file, as far as they are known without
+        asking: the customer's (a bundle), else this computer's installed CANN (read once)."""
+        c = self.controller
+        if c.bundle is not None:
+            return dict(c.bundle.installed_versions())
+        if self._host_versions is None:
+            self._host_versions = installed_op_cache_versions()
+        return dict(self._host_versions)
+
+    def ini_versions(self) -> dict[str, str]:
+        """The known versions, else the ones the user typed (both, or none)."""
+        known = self.known_versions()
+        if len(known) == 2:
+            return known
+        typed = {k: v.strip() for k, v in self.controller.ini_versions.items() if v.strip()}
+        return typed if len(typed) == 2 else known
+
+    def versions_needed(self) -> bool:
+        """The saved file would lack a version line, and no known CANN supplies it: ask the user."""
+        c = self.controller
+        if c.ini_from_bundle() or len(self.known_versions()) == 2:
+            return False
+        present = c.ini.cann_view.values if c.ini is not None else {}
+        return not all(k in present for k in VERSION_KEYS)
+
+    def ini_save(self) -> IniSave:
+        """What a save writes, as the core decides it (app.opcache.resolution.plan_ini_save);
+        InputError when the edit would land where CANN does not read."""
         c = self.controller
         chosen = {oid: c.profile.options[oid] for oid in self.ini_options() if oid in c.profile.options}
-        return plan_ini_edit(c.ini, chosen, c.environ, file=str(self.ini_path()))
+        return plan_ini_save(c.ini, chosen, c.environ, file=str(self.ini_path()), versions=self.ini_versions())
 
     def size_settings(self) -> tuple[int, int]:
         """(max_op_cache_size in MB, remain_cache_size_ratio in %) as the editors show them."""

@@ -1,0 +1,165 @@
+"""Issue 14, "never confidently wrong", through the CLI: what CANN reads, what it runs with, what a
+save writes. Each test runs `cann-config` in-process (app.cli.main) on files in tmp_path."""
+
+import json
+import shutil
+from pathlib import Path
+
+from cann_config.app.cli import main
+
+DATA = Path(__file__).resolve().parents[2] / "data"
+SCRIPT = DATA / "scripts" / "train_estimator.py"  # static_memory_policy=2
+
+
+def diagnose_json(capsys, *args):
+    code = main(["diagnose", "--json", "--lang", "en", *args])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def found(report, code):
+    return [f for f in report["findings"] if f["code"] == code]
+
+
+# -- item 8: GE_USE_STATIC_MEMORY: the docs' conflict and the union GE runs with ----------------
+
+
+def test_env_file_legacy_variable_with_script_policy_says_conflict_and_union(tmp_path, capsys):
+    env = tmp_path / "job.env"
+    env.write_text("export GE_USE_STATIC_MEMORY=3\n")
+    _, report = diagnose_json(capsys, "--env-file", str(env), "--script", str(SCRIPT))
+    (finding,) = found(report, "cache-env-static-memory-conflict")
+    assert "must not be combined" in finding["message"] and "merges them" in finding["message"]
+    assert finding["file"] == str(env) and finding["line"] == 1
+    # env 3 (dynamic) + option 2 (static) behaves as 4 (docs/cann/memory.md#static-memory-union)
+    assert report["effective"]["static_memory_policy"]["value"] == 4
+
+
+def test_script_setting_both_gets_the_conflict_and_the_union(tmp_path, capsys):
+    script = tmp_path / "train.py"
+    script.write_text(SCRIPT.read_text().replace(
+        'os.environ["ASCEND_CACHE_PATH"] = "/fallback/cache"\n',
+        'os.environ["ASCEND_CACHE_PATH"] = "/fallback/cache"\nos.environ["GE_USE_STATIC_MEMORY"] = "3"\n'))
+    _, report = diagnose_json(capsys, "--env-file", str(_empty(tmp_path)), "--script", str(script))
+    (finding,) = found(report, "cache-env-static-memory-conflict")
+    assert "static_memory_policy=2" in finding["message"] and "must not be combined" in finding["message"]
+    assert report["effective"]["static_memory_policy"]["value"] == 4
+
+
+def _empty(tmp_path):
+    path = tmp_path / "empty.env"
+    path.write_text("")
+    return path
+
+
+# -- items 2 and 3: what `export op-cache-ini` writes -------------------------------------------
+
+
+def export(capsysbinary, *args):
+    code = main(["export", "op-cache-ini", "--lang", "en", *args])
+    out, err = capsysbinary.readouterr()
+    return code, out, err.decode()
+
+
+def test_new_file_without_known_versions_warns_it_is_ignored_and_names_the_flags(capsysbinary, tmp_path):
+    code, out, err = export(capsysbinary, "--set", "max_op_cache_size=1000")
+    assert code == 0 and b"max_op_cache_size=1000\n" in out and b"remain_cache_size_ratio=50\n" in out
+    assert "CANN will ignore the saved file" in err
+    assert "--add-versions" in err and "--adk-version" in err and "ASCEND_MAX_OP_CACHE_SIZE" in err
+
+
+def test_versions_given_on_the_command_line_make_a_file_cann_uses(capsysbinary, tmp_path):
+    from cann_config.app.opcache.ini import parse_op_cache_ini
+
+    code, out, err = export(capsysbinary, "--set", "max_op_cache_size=1000", "--adk-version", "8.5.0",
+                            "--ops-version", "8.5.1")
+    assert code == 0, err
+    assert parse_op_cache_ini(out, "out").counts
+    assert "CANN will ignore the saved file" not in err and "--add-versions" not in err
+    code, _, err = export(capsysbinary, "--adk-version", "8.5.0")
+    assert code == 2 and "go together" in err
+
+
+def test_editing_only_the_max_also_writes_the_ratio_cann_uses_now(capsysbinary, tmp_path, monkeypatch):
+    monkeypatch.delenv("ASCEND_REMAIN_CACHE_SIZE_RATIO", raising=False)
+    ini = tmp_path / "op_cache.ini"
+    ini.write_bytes(b"[op_compiler_cache]\nadk_version=8.5.0\nops_version=8.5.0\nmax_op_cache_size=800\n")
+    code, out, err = export(capsysbinary, "--ini", str(ini), "--set", "max_op_cache_size=1000")
+    assert code == 0 and out.endswith(b"max_op_cache_size=1000\nremain_cache_size_ratio=50\n")
+    assert "also writes remain_cache_size_ratio=50" in err
+
+
+def test_output_onto_an_existing_file_edits_it_and_keeps_a_backup(capsysbinary, tmp_path):
+    ini = tmp_path / "op_cache.ini"
+    original = (b"# ours\n[op_compiler_cache]\nadk_version=8.5.0\nops_version=8.5.0\n"
+                b"max_op_cache_size=800 # MB\nremain_cache_size_ratio=60\n")
+    ini.write_bytes(original)
+    code, out, err = export(capsysbinary, "--set", "remain_cache_size_ratio=70", "-o", str(ini))
+    assert code == 0, err
+    assert ini.read_bytes() == original.replace(b"ratio=60", b"ratio=70")  # versions, max, comments kept
+    assert (tmp_path / "op_cache.ini.bak").read_bytes() == original
+
+
+def test_output_onto_a_file_that_is_not_an_op_cache_ini_is_refused_untouched(capsysbinary, tmp_path):
+    target = tmp_path / "op_cache.ini"
+    target.write_bytes(b"\x00binary")
+    code, _, err = export(capsysbinary, "--set", "remain_cache_size_ratio=70", "-o", str(target))
+    assert code == 2 and err.count("\n") == 1 and str(target) in err
+    assert target.read_bytes() == b"\x00binary"
+
+
+def test_edit_never_activates_keys_outside_a_section(capsysbinary, tmp_path):
+    ini = tmp_path / "op_cache.ini"
+    original = b"remain_cache_size_ratio=80\n"
+    ini.write_bytes(original)
+    code, _, err = export(capsysbinary, "--ini", str(ini), "--set", "max_op_cache_size=1000", "-o", str(ini))
+    assert code == 2 and "remain_cache_size_ratio=80" in err and "outside any section" in err
+    assert ini.read_bytes() == original
+
+
+def test_edit_of_a_file_with_a_bom_or_cr_line_ends_is_refused_with_the_reason(capsysbinary, tmp_path):
+    body = b"[op_compiler_cache]\nadk_version=8.5.0\nops_version=8.5.0\nmax_op_cache_size=800\nremain_cache_size_ratio=60\n"
+    for name, data, reason in (("bom.ini", b"\xef\xbb\xbf" + body, "UTF-8 BOM"),
+                               ("cr.ini", body.replace(b"\n", b"\r"), "CR only")):
+        ini = tmp_path / name
+        ini.write_bytes(data)
+        code, _, err = export(capsysbinary, "--ini", str(ini), "--set", "max_op_cache_size=1000", "-o", str(ini))
+        assert code == 2 and reason in err and str(ini) in err, err
+        assert ini.read_bytes() == data
+
+
+# -- item 1: an op_cache.ini that is not the one CANN reads ---------------------------------------
+
+GOOD = (b"[op_compiler_cache]\nadk_version=8.5.0\nops_version=8.5.0\n"
+        b"max_op_cache_size=400\nremain_cache_size_ratio=60\n")
+
+
+def test_diagnose_ini_elsewhere_is_not_read_and_its_values_are_not_used(capsys, tmp_path, monkeypatch):
+    base = tmp_path / "cache"
+    monkeypatch.setenv("ASCEND_CACHE_PATH", str(base))
+    monkeypatch.delenv("ASCEND_MAX_OP_CACHE_SIZE", raising=False)
+    monkeypatch.delenv("ASCEND_REMAIN_CACHE_SIZE_RATIO", raising=False)
+    elsewhere = tmp_path / "some" / "where" / "op_cache.ini"
+    elsewhere.parent.mkdir(parents=True)
+    elsewhere.write_bytes(GOOD)
+    _, report = diagnose_json(capsys, "--ini", str(elsewhere))
+    cann_path = str(base / "kernel_cache" / "op_cache.ini")
+    (finding,) = found(report, "cache-ini-not-read")
+    assert cann_path in finding["message"] and finding["file"] == str(elsewhere)
+    assert report["op_cache_ini"]["used_by_cann"] is False and report["op_cache_ini"]["read_by_cann"] is False
+    assert report["effective"]["max_op_cache_size"]["source"] == "default"
+    assert report["effective"]["max_op_cache_size"]["value"] == 500
+    main(["diagnose", "--lang", "en", "--ini", str(elsewhere)])
+    text = capsys.readouterr().out
+    assert "(CANN uses it)" not in text and f"not read by CANN: it reads {cann_path}" in text
+    # The same file where CANN reads it: used, no such finding.
+    (base / "kernel_cache").mkdir(parents=True)
+    shutil.copy(elsewhere, cann_path)
+    _, report = diagnose_json(capsys, "--ini", cann_path)
+    assert not found(report, "cache-ini-not-read")
+    assert report["effective"]["max_op_cache_size"] == {**report["effective"]["max_op_cache_size"],
+                                                       "value": 400, "source": "op_cache.ini"}
+    # And given elsewhere again: CANN's own file (now present) decides, not the given one.
+    elsewhere.write_bytes(GOOD.replace(b"=400", b"=900"))
+    _, report = diagnose_json(capsys, "--ini", str(elsewhere))
+    assert report["effective"]["max_op_cache_size"]["value"] == 400
+    assert report["effective"]["max_op_cache_size"]["file"] == cann_path
