@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -75,9 +75,19 @@ class Note:
     severity: str
     text: Mapping[str, str]
     values: tuple[Value, ...] | None = None
+    # A question only the user can answer ("concurrent-graphs"): answered no, the rule does not
+    # bite and is shown as info; unanswered or yes, with its own severity. Every page, export and
+    # the CLI take the severity from here (Option.notes_for), never decide it themselves.
+    question: str | None = None
 
     def applies_to(self, value: Value) -> bool:
         return self.values is None or value in self.values
+
+    def for_answers(self, answers: Mapping[str, bool] | None) -> Note:
+        """The note with the severity the user's answers give it."""
+        if self.question and answers is not None and answers.get(self.question) is False and self.severity != "info":
+            return replace(self, severity="info")
+        return self
 
 
 @dataclass(frozen=True)
@@ -210,8 +220,10 @@ class Option:
             raise InvalidValue(problem)
         return value
 
-    def notes_for(self, value: Value) -> tuple[Note, ...]:
-        return tuple(n for n in self.notes if n.applies_to(value))
+    def notes_for(self, value: Value, answers: Mapping[str, bool] | None = None) -> tuple[Note, ...]:
+        """The rules that apply to `value`, each with the severity `answers` (the user's answers
+        to the notes' questions, e.g. {"concurrent-graphs": False}) give it."""
+        return tuple(n.for_answers(answers) for n in self.notes if n.applies_to(value))
 
     def describe(self, lang: str | None = None) -> str:
         """The full documentation text of the option: meaning, values, default, rules."""
@@ -375,9 +387,10 @@ def _option(source: str, option_id: str, table: object) -> Option:
         if severity not in SEVERITIES:
             raise nr.fail(f"severity must be one of {', '.join(SEVERITIES)}")
         note_values = nr.get("values", list, None)
+        question = nr.get("question", str, None)
         text = _text(source, nr.where, {k: nr.get(k, str) for k in ("en", "zh")})
         nr.done()
-        notes.append(Note(code, severity, text, tuple(note_values) if note_values is not None else None))
+        notes.append(Note(code, severity, text, tuple(note_values) if note_values is not None else None, question))
     series = r.get("series", list, None)
     default = r.get("default", (int, float, bool, str))
     if not _is_type(kind, default) and default != "":

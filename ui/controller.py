@@ -49,6 +49,10 @@ class WizardController(QObject):
         self.ini_explicit = False
         # adk_version/ops_version typed by the user for a CANN that is not installed here.
         self.ini_versions: dict[str, str] = {}
+        # The user's answers to the catalog notes' questions ({"concurrent-graphs": False}): the
+        # core gives each rule its severity from them, the same on every page and export.
+        self.answers: dict[str, bool] = {}
+        self._host_versions: dict[str, str] | None = None
         self.env_file: Any = None  # app.io.envfile.EnvFile the user opened
         self.imported_findings: list[Finding] = []
         self.imported_from: list[str] = []
@@ -241,6 +245,38 @@ class WizardController(QObject):
     def ini_from_bundle(self) -> bool:
         """The op_cache.ini shown is the customer's (from the bundle), not a file of this machine."""
         return self.bundle is not None and self.ini is self.bundle.op_cache_ini and self.ini_explicit
+
+    def set_answer(self, question: str, answer: bool) -> None:
+        if self.answers.get(question) != answer:
+            self.answers[question] = answer
+            self.profileChanged.emit()
+
+    def known_versions(self) -> dict[str, str]:
+        """The versions of the CANN that reads op_cache.ini, as far as known without asking: the
+        customer's (a bundle), else this computer's installed CANN (read once)."""
+        if self.bundle is not None:
+            return dict(self.bundle.installed_versions())
+        if self._host_versions is None:
+            from cann_config.app.opcache.ini import installed_op_cache_versions
+
+            self._host_versions = installed_op_cache_versions()
+        return dict(self._host_versions)
+
+    def versions_for_save(self) -> dict[str, str]:
+        """adk_version/ops_version a save of op_cache.ini writes, as the core picks them
+        (app.opcache.resolution.versions_for_save) from the known and the typed ones."""
+        from cann_config.app.opcache.resolution import versions_for_save
+
+        return versions_for_save(self.known_versions(), self.ini_versions)
+
+    def baseline(self) -> dict[str, Any] | None:
+        """What "only my changes" is measured against: the customer's current values with a
+        bundle (before any fix), else None (the defaults)."""
+        if self.bundle is None:
+            return None
+        from cann_config.app.support.report import suggested_profile
+
+        return dict(suggested_profile(self.bundle_diagnosis(), []).options)
 
     # -- unsaved work -------------------------------------------------------------------------
 

@@ -48,21 +48,31 @@ def choose_directory(parent: QWidget, title: str, start: str = "") -> str:
     return QFileDialog.getExistingDirectory(parent, title, start)
 
 
-def ask_unsaved(parent: QWidget, details: str) -> str:
-    """"save", "discard" or "cancel" for choices that were neither exported nor saved."""
+def ask_unsaved(parent: QWidget, details: str, *, choices: bool = True, ini_path: str | None = None) -> str:
+    """"save" (the choices, as a profile), "save-ini" (the op_cache.ini edit), "discard" or
+    "cancel": one button per unsaved thing, so each can be saved before closing."""
     from PySide6.QtWidgets import QMessageBox
 
-    box = QMessageBox(QMessageBox.Icon.Question, translate("Dialogs", "Unsaved choices"),
-                      translate("Dialogs", "Your choices have not been saved or copied yet."), parent=parent)
+    things = []
+    if choices:
+        things.append(translate("Dialogs", "your choices have not been saved or copied yet"))
+    if ini_path:
+        things.append(translate("Dialogs", "the change to %1 has not been saved").replace("%1", ini_path))
+    text = translate("Dialogs", "Unsaved: %1.").replace("%1", translate("Dialogs", "; ").join(things))
+    box = QMessageBox(QMessageBox.Icon.Question, translate("Dialogs", "Unsaved changes"), text, parent=parent)
     box.setInformativeText(details)
-    save = box.addButton(translate("Dialogs", "&Save profile…"), QMessageBox.ButtonRole.AcceptRole)
+    save = box.addButton(translate("Dialogs", "&Save profile…"), QMessageBox.ButtonRole.AcceptRole) if choices else None
+    save_ini = (box.addButton(translate("Dialogs", "Save &op_cache.ini…"), QMessageBox.ButtonRole.AcceptRole)
+                if ini_path else None)
     discard = box.addButton(translate("Dialogs", "&Discard"), QMessageBox.ButtonRole.DestructiveRole)
     box.addButton(QMessageBox.StandardButton.Cancel)
-    box.setDefaultButton(save)
+    box.setDefaultButton(save or save_ini)
     box.exec()
     clicked = box.clickedButton()
-    if clicked is save:
+    if clicked is not None and clicked is save:
         return "save"
+    if clicked is not None and clicked is save_ini:
+        return "save-ini"
     if clicked is discard:
         return "discard"
     return "cancel"

@@ -47,6 +47,7 @@ class OptionRow(QWidget):
     """The widgets of one option, laid out in a small grid."""
 
     docRequested = Signal(str)
+    resetRequested = Signal(str)  # the option's chosen value, which the device cannot take, is to go
 
     def __init__(self, option: Option, parent: QWidget | None = None):
         super().__init__(parent)
@@ -79,6 +80,12 @@ class OptionRow(QWidget):
         plain_text(self.reason)
         self.reason.setStyleSheet(f"color: {SEVERITY_COLOURS['error']}; background: #fdecea; padding: 3px; border-radius: 3px;")
         self.reason.hide()
+        # A greyed-out option whose value the device cannot take must not be stuck: its own Reset
+        # (the export leaves such a value out and says so; docs/cann/memory.md#huge-pages).
+        self.reset_unavailable = QToolButton(self)
+        self.reset_unavailable.setObjectName(f"resetUnavailable_{option.id}")
+        self.reset_unavailable.clicked.connect(lambda: self.resetRequested.emit(option.id))
+        self.reset_unavailable.hide()
         self.notes = QLabel(self)
         self.notes.setObjectName(f"notes_{option.id}")
         self.notes.setWordWrap(True)
@@ -90,7 +97,10 @@ class OptionRow(QWidget):
         grid.addLayout(head, 0, 0)
         grid.addLayout(editor_line, 1, 0)
         grid.addWidget(self.meaning, 2, 0)
-        grid.addWidget(self.reason, 3, 0)
+        reason_line = QHBoxLayout()
+        reason_line.addWidget(self.reason, 1)
+        reason_line.addWidget(self.reset_unavailable)
+        grid.addLayout(reason_line, 3, 0)
         grid.addWidget(self.notes, 4, 0)
         self.title.clicked.connect(lambda: self.docRequested.emit(option.id))
         self.info.clicked.connect(lambda: self.docRequested.emit(option.id))
@@ -106,8 +116,12 @@ class OptionRow(QWidget):
         self.info.setAccessibleName(translate("OptionRow", "Documentation: %1").replace("%1", pick(self.option.title)))
         self.editor.setAccessibleName(pick(self.option.title))
         self.editor.retranslate()
+        self.reset_unavailable.setText(translate("OptionRow", "Reset to the default"))
+        self.reset_unavailable.setToolTip(translate("OptionRow", "This device cannot take the value: go back to "
+                                                                 "the default, which the export can carry"))
 
-    def show_state(self, value: Value, availability: Any, notes: list[tuple[Note, str]]) -> None:
+    def show_state(self, value: Value, availability: Any, notes: list[tuple[Note, str]],
+                   default: Value | None = None) -> None:
         """Show the chosen value, whether the option can be used, and the rules that apply.
 
         `notes` pairs each rule with the severity to show it with (a page may lower one that
@@ -126,6 +140,7 @@ class OptionRow(QWidget):
             text = pick(availability.reason) if availability.reason else translate("OptionRow", "Not available here.")
             self.reason.setText(translate("OptionRow", "Not available: %1").replace("%1", text))
             self.reason.show()
+        self.reset_unavailable.setVisible(not enabled and value != (self.option.default if default is None else default))
         if notes:
             lines = [f"<span style='color:{SEVERITY_COLOURS.get(sev, '#000')}'><b>{escape(severity_prefix(sev))}</b></span> "
                      f"{escape(pick(note.text))}" for note, sev in notes]

@@ -464,13 +464,23 @@ class ConfigWizard(QWizard):
     # -- closing ---------------------------------------------------------------------------------
 
     def _confirm_unsaved(self) -> bool:
-        if not self.controller.dirty or not self.isVisible():
-            return True
-        answer = dialogs.ask_unsaved(self, self.tr("Save them as a profile to open them again later, "
-                                                   "or discard them."))
-        if answer == "save":
-            return self.save_profile()
-        return answer == "discard"
+        """Ask about every unsaved thing (the choices, an op_cache.ini edit), each with its own
+        save, until nothing is left unsaved, the user discards, or cancels."""
+        while self.isVisible():
+            ini_path = self.cache_page.unsaved_ini() if self.cache_page.built else None
+            if not self.controller.dirty and ini_path is None:
+                return True
+            answer = dialogs.ask_unsaved(self, self.tr("Save each to keep it, or discard them."),
+                                         choices=self.controller.dirty, ini_path=ini_path)
+            if answer == "save":
+                if not self.save_profile():
+                    return False
+            elif answer == "save-ini":
+                if not self.cache_page.ini_panel.review_and_save():
+                    return False
+            else:
+                return answer == "discard"
+        return True
 
     def done(self, result: int) -> None:
         if not self._shut_down and not self._confirm_unsaved():

@@ -749,10 +749,15 @@ def plan_ini_edit(existing: OpCacheIni | None, chosen: Mapping[str, Value], envi
                 and size_in_range(key, parsed.value):
             continue  # the file's own value stays, and CANN can use it
         now = in_use[oid]
-        changes[key] = now.value
+        value, source = now.value, now.source
+        if not isinstance(value, int) or isinstance(value, bool) or not size_in_range(key, value):
+            # The environment may hold what the ini cannot (ASCEND_REMAIN_CACHE_SIZE_RATIO=0 is
+            # taken by atoi, the ini needs 1..100): CANN's own fallback instead.
+            value, source = (DEFAULT_MAX_MB if key == MAX_SIZE else DEFAULT_RATIO), "default"
+        changes[key] = value
         if picked:
-            findings.append(make_finding("cache-ini-size-filled", file=file or _source_of(existing), key=key, value=now.value,
-                                         source=now.source, chosen=", ".join(sizes[o] for o in picked)))
+            findings.append(make_finding("cache-ini-size-filled", file=file or _source_of(existing), key=key, value=value,
+                                         source=source, chosen=", ".join(sizes[o] for o in picked)))
     return IniEdit(changes, findings)
 
 
@@ -774,6 +779,18 @@ class IniSave:
     findings: list[Finding]
     cann_uses: bool  # CANN uses the saved file (docs/cann/op-cache.md#version-lines, #sections)
     versions_missing: tuple[str, ...] = ()  # version keys the saved file still lacks
+
+
+def versions_for_save(known: Mapping[str, str], typed: Mapping[str, str]) -> dict[str, str]:
+    """The version lines a save writes: `known` (the installed CANN of this host, or a bundle's
+    customer) when both are known, else both `typed` by the user, else what is known (maybe
+    nothing: then the save says CANN will ignore the file, see plan_ini_save)."""
+    if all(known.get(k) for k in VERSION_KEYS):
+        return {k: known[k] for k in VERSION_KEYS}
+    given = {k: str(typed.get(k, "")).strip() for k in VERSION_KEYS}
+    if all(given.values()):
+        return given
+    return {k: v for k, v in known.items() if k in VERSION_KEYS and v}
 
 
 def _ini_values(ini: OpCacheIni | None) -> dict[str, str]:

@@ -161,8 +161,8 @@
         <translation>未保存</translation>
     </message>
     <message>
-        <source>Save them as a profile to open them again later, or discard them.</source>
-        <translation>可以将其保存为配置档案，以便之后再次打开；也可以放弃。</translation>
+        <source>Save each to keep it, or discard them.</source>
+        <translation>请逐项保存以保留它们，或全部放弃。</translation>
     </message>
 </context>
 <context>
@@ -340,16 +340,32 @@
 <context>
     <name>Dialogs</name>
     <message>
-        <source>Unsaved choices</source>
-        <translation>未保存的选择</translation>
+        <source>your choices have not been saved or copied yet</source>
+        <translation>你的选择尚未保存或复制</translation>
     </message>
     <message>
-        <source>Your choices have not been saved or copied yet.</source>
-        <translation>您的选择尚未保存或复制。</translation>
+        <source>the change to %1 has not been saved</source>
+        <translation>对 %1 的修改尚未保存</translation>
+    </message>
+    <message>
+        <source>Unsaved: %1.</source>
+        <translation>未保存：%1。</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
     </message>
     <message>
         <source>&amp;Save profile…</source>
         <translation>保存配置档案(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Save &amp;op_cache.ini…</source>
+        <translation>保存 op_cache.ini(&amp;O)…</translation>
     </message>
     <message>
         <source>&amp;Discard</source>
@@ -862,6 +878,14 @@
     <message>
         <source>Documentation: %1</source>
         <translation>文档：%1</translation>
+    </message>
+    <message>
+        <source>Reset to the default</source>
+        <translation>恢复默认值</translation>
+    </message>
+    <message>
+        <source>This device cannot take the value: go back to the default, which the export can carry</source>
+        <translation>该设备不支持此取值：恢复为默认值，导出时即可使用</translation>
     </message>
     <message>
         <source>Not available here.</source>

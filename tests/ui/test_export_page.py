@@ -20,7 +20,11 @@ def parts(wizard):
 
 
 def expected(profile: Profile, fmt: str, changed_only: bool) -> str:
-    return export_text(profile, fmt, changed_only=changed_only).text
+    # The device as `export --device` and `gui --device` know it: chosen by hand.
+    from cann_config.app.device.table import device_from_choice
+
+    device = device_from_choice(profile.device, source="manual") if profile.device else None
+    return export_text(profile, fmt, changed_only=changed_only, device=device).text
 
 
 def test_preview_follows_every_change_and_equals_the_exporter(make_wizard):
@@ -77,7 +81,7 @@ def test_findings_are_listed_with_their_severity(make_wizard):
     device.setCurrentIndex(device.findData("Ascend310P3"))
     findings = wizard.findChild(QListWidget, "findingsList")
     texts = [findings.item(i).text() for i in range(findings.count())]
-    wanted = check_choices(wizard.controller.profile)
+    wanted = check_choices(wizard.controller.profile, wizard.controller.device, wizard.controller.answers)
     assert any(f.severity == "error" for f in wanted)
     for finding in wanted:
         assert any(t.startswith({"error": "Error", "warning": "Warning", "info": "Note"}[finding.severity] + ":")

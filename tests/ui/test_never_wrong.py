@@ -19,9 +19,9 @@ def editor(wizard, oid):
 
 
 def no_cann_here(monkeypatch):
-    import cann_config.ui.pages.cache_panels.state as state
+    import cann_config.app.opcache.ini as ini
 
-    monkeypatch.setattr(state, "installed_op_cache_versions", lambda *a, **k: {})
+    monkeypatch.setattr(ini, "installed_op_cache_versions", lambda *a, **k: {})
 
 
 def test_gui_ini_elsewhere_says_not_read_and_shows_what_cann_uses(make_wizard, tmp_path, monkeypatch):
@@ -115,3 +115,122 @@ def test_diagnose_json_and_the_wizard_agree_on_every_effective_value(make_wizard
             assert (mine.value, mine.source, mine.file, mine.line) == \
                 (theirs["value"], theirs["source"], theirs["file"], theirs["line"]), (name, oid)
         assert str(resolution.cache_dir.ini_path) == report["cache_dir"]["op_cache_ini"], name
+
+
+# -- item 6: a greyed-out option whose value the device cannot take can be reset ------------------
+
+
+def test_unavailable_value_has_its_own_reset(make_wizard):
+    from cann_config.app.profile import Profile
+    from PySide6.QtWidgets import QToolButton
+
+    wizard = make_wizard(device="Ascend310P3", profile=Profile(options={"variable_use_1g_huge_page": 1}))
+    wizard.memory_page.ensure_built()
+    row_editor = editor(wizard, "variable_use_1g_huge_page")
+    assert not row_editor.isEnabled()
+    reset = wizard.findChild(QToolButton, "resetUnavailable_variable_use_1g_huge_page")
+    assert not reset.isHidden() and reset.isEnabled()
+    reset.click()
+    assert "variable_use_1g_huge_page" not in wizard.controller.profile.options
+    assert reset.isHidden()
+    assert row_editor.property("value") == 0
+
+
+# -- item 7: the close prompt covers the op_cache.ini edit too -------------------------------------
+
+
+def test_close_prompt_offers_to_save_the_op_cache_ini_edit(make_wizard, tmp_path, monkeypatch, qtbot):
+    no_cann_here(monkeypatch)
+    base = tmp_path / "cache"
+    (base / "kernel_cache").mkdir(parents=True)
+    ini = base / "kernel_cache" / "op_cache.ini"
+    ini.write_bytes(GOOD)
+    monkeypatch.setenv("ASCEND_CACHE_PATH", str(base))
+    asked = []
+
+    def ask(parent, details, *, choices=True, ini_path=None):
+        asked.append((choices, ini_path))
+        return "save-ini"
+
+    monkeypatch.setattr(dialogs, "ask_unsaved", ask)
+    monkeypatch.setattr(dialogs, "run_dialog", lambda dialog: True)
+    wizard = make_wizard(device="Ascend910B3")
+    wizard.show()
+    qtbot.waitExposed(wizard)
+    editor(wizard, "max_op_cache_size").setProperty("value", 1000)
+    wizard.close()
+    assert asked == [(True, str(ini))]
+    assert b"max_op_cache_size=1000\n" in ini.read_bytes()
+    assert not wizard.isVisible()
+
+
+# -- item 4: bundle mode shows the customer's values on the export page too ------------------------
+
+
+def export_as(wizard, fmt, *, changed_only):
+    from PySide6.QtWidgets import QCheckBox, QComboBox
+
+    page = wizard.export_page
+    page.ensure_built()
+    combo = wizard.findChild(QComboBox, "exportFormatCombo")
+    combo.setCurrentIndex(combo.findData(fmt))
+    wizard.findChild(QCheckBox, "changedOnlyCheck").setChecked(changed_only)
+    page.regenerate()
+    return page.result
+
+
+def finding_texts(wizard):
+    from PySide6.QtWidgets import QListWidget
+
+    items = wizard.findChild(QListWidget, "findingsList")
+    return [items.item(i).text() for i in range(items.count())]
+
+
+def test_bundle_export_changes_only_what_differs_from_the_customer(make_wizard):
+    from pathlib import Path
+
+    bundles = Path(__file__).resolve().parents[1] / "data" / "bundles"
+    wizard = make_wizard(bundle=bundles / "a2-910b3.json")
+    c = wizard.controller
+    assert c.ini is not None
+    result = export_as(wizard, "op-cache-ini", changed_only=True)
+    assert result.data == c.ini.original  # nothing chosen yet: the customer's file as it is
+    assert not any("not set" in text for text in finding_texts(wizard))
+    tf1 = export_as(wizard, "tf1-estimator", changed_only=True).text
+    assert "op_compiler_cache_dir=" not in tf1  # the customer's own directory is not a change
+    editor(wizard, "max_op_cache_size").setProperty("value", 1234)
+    result = export_as(wizard, "op-cache-ini", changed_only=True)
+    assert b"max_op_cache_size=1234" in result.data
+
+
+# -- item 5: one severity per rule, one name per device origin ------------------------------------
+
+
+def severities(wizard, code_text):
+    return {text.split(":")[0] for text in finding_texts(wizard) if code_text in text}
+
+
+def test_concurrency_rule_has_the_same_severity_on_the_memory_and_export_pages(make_wizard):
+    from cann_config.app.profile import Profile
+    from PySide6.QtWidgets import QCheckBox
+
+    wizard = make_wizard(device="Ascend910B3", profile=Profile(options={"static_memory_policy": 2}))
+    wizard.memory_page.ensure_built()
+    check = wizard.findChild(QCheckBox, "concurrentGraphsCheck")
+    rule = "not supported when several graphs execute concurrently"
+    for ticked, word in ((False, "Note"), (True, "Warning")):
+        check.setChecked(ticked)
+        notes = wizard.findChild(QLabel, "notes_static_memory_policy").text()
+        assert f"<b>{word}:</b></span> 2 and 4 are {rule}" in notes
+        export_as(wizard, "tf1-estimator", changed_only=False)
+        assert severities(wizard, rule) == {word}
+
+
+def test_device_chosen_by_hand_is_named_so_on_the_export_page(make_wizard):
+    from cann_config.app.profile import Profile
+
+    wizard = make_wizard(profile=Profile(options={"variable_use_1g_huge_page": 1}))
+    wizard.controller.set_device_choice("Ascend310P3")
+    export_as(wizard, "tf1-estimator", changed_only=False)
+    refused = [t for t in finding_texts(wizard) if "variable_use_1g_huge_page" in t]
+    assert refused and all("chosen by hand" in t and "from the profile" not in t for t in refused)

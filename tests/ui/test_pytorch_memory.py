@@ -72,7 +72,7 @@ def test_pytorch_shows_the_allocator_greys_memoryconfig_and_previews_torch_npu(m
     preview = wizard.findChild(QPlainTextEdit, "exportPreview").toPlainText()
     mine = Profile(framework="pytorch", device="Ascend910B3",
                    options={"npu_alloc_expandable_segments": True, "npu_alloc_base_addr_aligned_kb": 8})
-    assert preview == export_text(mine, "torch-npu").text
+    assert preview == export_text(mine, "torch-npu", device=wizard.controller.device).text
     assert 'os.environ["PYTORCH_NPU_ALLOC_CONF"] = "expandable_segments:True,base_addr_aligned_kb:8"' in preview
     assert preview.index("PYTORCH_NPU_ALLOC_CONF\"] =") < preview.index("import torch_npu")
     combo.setCurrentIndex(combo.findData("env-bash"))

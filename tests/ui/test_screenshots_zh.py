@@ -40,7 +40,7 @@ def _no_unsaved_question(monkeypatch):
     """Closing a shown wizard with choices made does not ask what to do with them."""
     from cann_config.ui import dialogs
 
-    monkeypatch.setattr(dialogs, "ask_unsaved", lambda *args: "discard")
+    monkeypatch.setattr(dialogs, "ask_unsaved", lambda *args, **kwargs: "discard")
 
 
 def clipped(root: QWidget) -> list[str]:

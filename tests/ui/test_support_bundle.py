@@ -27,7 +27,7 @@ def _no_modal_dialogs(monkeypatch):
     def unexpected(parent, title, text):
         raise AssertionError(f"unexpected error dialog: {title}: {text}")
 
-    monkeypatch.setattr(dialogs, "ask_unsaved", lambda *args: "discard")
+    monkeypatch.setattr(dialogs, "ask_unsaved", lambda *args, **kwargs: "discard")
     monkeypatch.setattr(dialogs, "show_error", unexpected)
 
 

@@ -64,7 +64,7 @@ def _no_unsaved_question(monkeypatch):
     """Closing a shown wizard with choices made does not ask what to do with them."""
     from cann_config.ui import dialogs
 
-    monkeypatch.setattr(dialogs, "ask_unsaved", lambda *args: "discard")
+    monkeypatch.setattr(dialogs, "ask_unsaved", lambda *args, **kwargs: "discard")
 
 
 # -- the .ts ------------------------------------------------------------------------------------
@@ -321,7 +321,7 @@ def test_switching_retranslates_pages_docs_and_preview_at_once(make_wizard, qtbo
     assert "Values" not in doc.toPlainText()
     # The preview is the exporter's Chinese text (its comments), the findings too.
     fmt = wizard.export_page.current_format()
-    assert preview.toPlainText() == export_text(wizard.controller.profile, fmt, lang="zh_CN").text
+    assert preview.toPlainText() == export_text(wizard.controller.profile, fmt, lang="zh_CN", device=wizard.controller.device).text
     assert preview.toPlainText().startswith("# 由 cann-config")
     assert wizard.findChild(QWidget, "exportStatus").text() == "已复制到剪贴板。"
     assert "个文件" in wizard.findChild(QLabel, "scanStatus").text()
@@ -333,7 +333,7 @@ def test_switching_retranslates_pages_docs_and_preview_at_once(make_wizard, qtbo
     assert current_language() == "en" and wizard.windowTitle() == "CANN Config Assistant"
     assert "Static memory policy" in title.text() and "Values" in doc.toPlainText()
     assert wizard.button(QWizard.WizardButton.NextButton).text() == "&Next >"
-    assert preview.toPlainText() == export_text(wizard.controller.profile, fmt, lang="en").text
+    assert preview.toPlainText() == export_text(wizard.controller.profile, fmt, lang="en", device=wizard.controller.device).text
     assert wizard.findChild(QWidget, "exportStatus").text() == "Copied to the clipboard."
     assert "files" in wizard.findChild(QLabel, "scanStatus").text()
 

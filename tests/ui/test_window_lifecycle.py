@@ -30,7 +30,7 @@ def test_closing_with_unsaved_choices_asks_first(make_wizard, qtbot, monkeypatch
     answers = ["cancel", "discard"]
     asked = []
 
-    def ask(parent, details):
+    def ask(parent, details, **kwargs):
         asked.append(details)
         return answers.pop(0)
 
@@ -47,7 +47,7 @@ def test_closing_with_unsaved_choices_asks_first(make_wizard, qtbot, monkeypatch
 
 def test_saving_the_profile_from_the_close_prompt(make_wizard, qtbot, monkeypatch, tmp_path):
     target = tmp_path / "mine.json"
-    monkeypatch.setattr(dialogs, "ask_unsaved", lambda parent, details: "save")
+    monkeypatch.setattr(dialogs, "ask_unsaved", lambda parent, details, **kwargs: "save")
     monkeypatch.setattr(dialogs, "choose_save_file", lambda *a, **k: str(target))
     wizard = make_wizard(device="Ascend910B3")
     wizard.show()
@@ -62,7 +62,7 @@ def test_saving_the_profile_from_the_close_prompt(make_wizard, qtbot, monkeypatc
 
 
 def test_nothing_unsaved_closes_without_asking(make_wizard, qtbot, monkeypatch):
-    monkeypatch.setattr(dialogs, "ask_unsaved", lambda *a: (_ for _ in ()).throw(AssertionError("asked")))
+    monkeypatch.setattr(dialogs, "ask_unsaved", lambda *a, **k: (_ for _ in ()).throw(AssertionError("asked")))
     wizard = make_wizard(device="Ascend910B3")
     wizard.show()
     qtbot.waitExposed(wizard)

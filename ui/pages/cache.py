@@ -129,6 +129,11 @@ class CachePage(OptionsPage):
 
     # -- what the wizard asks -------------------------------------------------------------------
 
+    def unsaved_ini(self) -> str | None:
+        """The op_cache.ini path when the choices would change it and it was not saved (None
+        otherwise, and always for a bundle's file, which is not saved from here)."""
+        return self.state.unsaved_ini()
+
     def ini_path(self) -> Path:
         """The op_cache.ini this page edits: the one the user opened, else the resolved one."""
         self.ensure_built()

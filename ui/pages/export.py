@@ -162,7 +162,11 @@ class ExportPage(WizardPage):
         fmt = self.current_format()
         if fmt is None:
             return
-        self.preview_panel.show_export(c.profile, fmt, changed_only=self.changed_only.isChecked(), existing_ini=c.ini)
+        ini = fmt == "op-cache-ini"
+        self.preview_panel.show_export(c.profile, fmt, changed_only=self.changed_only.isChecked(), existing_ini=c.ini,
+                                       device=c.device, environ=c.environ if ini else None,
+                                       ini_versions=c.versions_for_save() if ini else None, answers=c.answers,
+                                       baseline=c.baseline())
 
     @property
     def result(self) -> ExportResult | None:

@@ -13,6 +13,7 @@ window's first paint.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from cann_config.app.findings import Finding, sort_findings
 from cann_config.app.io.exporters import PYTHON_FORMATS, SHELL_FORMATS, ExportResult, check_choices, export_text
@@ -52,10 +53,17 @@ class ExportPreview(QWidget):
         splitter.setStretchFactor(1, 1)
         layout.addWidget(splitter)
 
-    def show_export(self, profile: Profile, fmt: str, *, changed_only: bool, existing_ini: object = None) -> None:
-        """Export `profile` as `fmt` and show it with its findings."""
+    def show_export(self, profile: Profile, fmt: str, *, changed_only: bool, existing_ini: object = None,
+                    device: Any = None, environ: Any = None, ini_versions: Any = None, answers: Any = None,
+                    baseline: Any = None) -> None:
+        """Export `profile` as `fmt` and show it with its findings: the same call as the CLI's
+        export (app.io.exporters.export_text) with what the wizard knows of the target - the device
+        as it became known, the environment CANN runs with, the version lines, the user's answers,
+        and with a support bundle the customer's current values as the baseline of "only my changes"."""
         result = export_text(profile, fmt, changed_only=changed_only,
-                             existing_ini=existing_ini if fmt == "op-cache-ini" else None)
+                             existing_ini=existing_ini if fmt == "op-cache-ini" else None,  # type: ignore[arg-type]
+                             device=device, environ=environ, ini_versions=ini_versions, answers=answers,
+                             baseline=baseline)
         self.result = result
         language = ("python" if fmt in PYTHON_FORMATS else "shell" if fmt in SHELL_FORMATS
                     else "ini" if fmt == "op-cache-ini" else "json")
@@ -66,7 +74,7 @@ class ExportPreview(QWidget):
             self.preview.verticalScrollBar().setValue(scroll)
         seen = set()
         findings = []
-        for finding in sort_findings(list(check_choices(profile)) + list(result.findings)):
+        for finding in sort_findings(list(check_choices(profile, device, answers)) + list(result.findings)):
             key = (finding.severity, finding.code, finding.message())
             if key not in seen:
                 seen.add(key)

@@ -7,20 +7,20 @@ core gives; with any other framework the allocator rows are hidden and a line sa
 belong to PyTorch only). The advanced, undocumented
 `memory_optimization_policy` sits behind the "Advanced" toggle. The catalog's rule that
 static_memory_policy 2 and 4 do not support concurrent graphs (docs/cann/memory.md#concurrent-graphs) depends
-on something only the user knows, so the page asks it: when "graphs run concurrently" is ticked
-the rule is shown as the catalog's warning beside the choice, otherwise as a note.
+on something only the user knows, so the page asks it and hands the answer to the controller; the
+core gives the rule its severity from it (app.catalog.Note.for_answers: the catalog's warning when
+ticked, a note otherwise), the same on this page and in the export.
 """
 
 from __future__ import annotations
 
-from cann_config.app.catalog import Note, Option, Value
 from cann_config.ui import settings
 from cann_config.ui.controller import WizardController
 from cann_config.ui.pages.options import OptionsPage
 from PySide6.QtWidgets import QCheckBox, QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
 
-# The catalog note that answers the concurrency question (resources/catalog.toml).
-CONCURRENCY_NOTE = "static-memory-concurrent-graphs"
+# The question the concurrency note of resources/catalog.toml asks (its `question`).
+CONCURRENCY_QUESTION = "concurrent-graphs"
 
 
 class MemoryPage(OptionsPage):
@@ -66,7 +66,7 @@ class MemoryPage(OptionsPage):
                 advanced_rows.append(row)
                 continue
             layout.addWidget(row)
-            if any(n.code == CONCURRENCY_NOTE for n in option.notes):
+            if any(n.question == CONCURRENCY_QUESTION for n in option.notes):
                 row.extra.addWidget(self.concurrent)
         line = QFrame(body)
         line.setFrameShape(QFrame.Shape.HLine)
@@ -82,7 +82,10 @@ class MemoryPage(OptionsPage):
         self.concurrent.setChecked(settings.read_bool(settings.KEY_CONCURRENT))
         self.advanced.setChecked(settings.read_bool(settings.KEY_ADVANCED))
         self._show_advanced(self.advanced.isChecked())
-        self.concurrent.toggled.connect(self.refresh)
+        # The answer goes to the controller: the core gives the rule its severity from it, for
+        # this page and the export alike (app.catalog.Note.for_answers).
+        self.concurrent.toggled.connect(lambda on: controller.set_answer(CONCURRENCY_QUESTION, on))
+        controller.set_answer(CONCURRENCY_QUESTION, self.concurrent.isChecked())
         self.advanced.toggled.connect(self._show_advanced)
         controller.profileChanged.connect(self.refresh)
         controller.deviceChanged.connect(self.refresh)
@@ -120,14 +123,6 @@ class MemoryPage(OptionsPage):
     def _show_advanced(self, shown: bool) -> None:
         for row in self.advanced_rows:
             row.setVisible(shown)
-
-    def notes_for(self, option: Option, value: Value) -> list[tuple[Note, str]]:
-        notes = []
-        for note, severity in super().notes_for(option, value):
-            if note.code == CONCURRENCY_NOTE and not self.concurrent.isChecked():
-                severity = "info"
-            notes.append((note, severity))
-        return notes
 
     def retranslate(self) -> None:
         self.setTitle(self.tr("Memory policies"))

@@ -31,6 +31,7 @@ class OptionsPage(WizardPage):
         row = OptionRow(option, parent)
         row.editor.valueChanged.connect(lambda value, oid=option.id: self._edited(oid, value))
         row.docRequested.connect(self.docRequested)
+        row.resetRequested.connect(self.controller.reset_value)
         self.rows[option.id] = row
         return row
 
@@ -43,7 +44,8 @@ class OptionsPage(WizardPage):
 
     def notes_for(self, option: Option, value: Value) -> list[tuple[Note, str]]:
         """The catalog's rules that depend on the chosen value, with the severity to show."""
-        return [(note, note.severity) for note in option.notes if note.values is not None and note.applies_to(value)]
+        return [(note, note.severity) for note in option.notes_for(value, self.controller.answers)
+                if note.values is not None]
 
     def shown_value(self, option_id: str) -> Value:
         """The value an option's editor shows (the controller's; the cache page shows more)."""
@@ -58,7 +60,8 @@ class OptionsPage(WizardPage):
             for oid, row in self.rows.items():
                 option = row.option
                 value = self.shown_value(oid)
-                row.show_state(value, self.controller.availability(option), self.notes_for(option, value))
+                default = self.controller.catalog.default_for(oid, self.controller.profile.framework)
+                row.show_state(value, self.controller.availability(option), self.notes_for(option, value), default)
         finally:
             self._syncing = False
 

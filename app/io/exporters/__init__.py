@@ -117,7 +117,8 @@ def _mismatch(profile: Profile, fmt: str, lang: str) -> ExportResult:
 def export_text(profile: Profile, fmt: str, *, changed_only: bool = False,
                 existing_ini: OpCacheIni | None = None, lang: str | None = None,
                 ini_versions: Mapping[str, str] | None = None, device: DeviceInfo | None = None,
-                environ: Mapping[str, str] | None = None) -> ExportResult:
+                environ: Mapping[str, str] | None = None, answers: Mapping[str, bool] | None = None,
+                baseline: Mapping[str, Any] | None = None) -> ExportResult:
     """The export `fmt` of `profile`, in `lang` (default: the current language).
 
     `existing_ini` (op-cache-ini only): an op_cache.ini read by app.opcache.ini; its text is
@@ -127,7 +128,10 @@ def export_text(profile: Profile, fmt: str, *, changed_only: bool = False,
     `device`: the Profile's device as the caller knows it (detected, chosen by hand); default:
     built from `profile.device`. `environ` (op-cache-ini): the environment CANN runs with, for
     the size value CANN uses now that a save must add (app.opcache.resolution.plan_ini_edit);
-    default: none set, CANN's defaults.
+    default: none set, CANN's defaults. `answers`: the user's answers to the catalog notes'
+    questions (their severity, app.catalog.Note.for_answers). `baseline`: the values "changed"
+    is measured against with `changed_only` (a support bundle's customer values; default: the
+    defaults).
     A format the Profile's framework does not take gives a one-line explanation with `refused`
     True (the CLI refuses such a command line before it gets here). Raises ValueError for an
     unknown format.
@@ -137,7 +141,8 @@ def export_text(profile: Profile, fmt: str, *, changed_only: bool = False,
         raise ValueError(f"unknown export format {fmt!r}; use one of {', '.join(FORMATS)}")
     if not format_fits(fmt, profile.framework):
         return _mismatch(profile, fmt, lang)
-    plan = make_plan(profile, fmt, changed_only=changed_only, lang=lang, device=device)
+    plan = make_plan(profile, fmt, changed_only=changed_only, lang=lang, device=device, answers=answers,
+                     baseline=baseline)
     if fmt == "op-cache-ini":
         data, extra = files.write_op_cache_ini(plan, existing_ini, ini_versions, environ or {})
         return ExportResult(fmt, data, plan.findings + extra, plan.refused)

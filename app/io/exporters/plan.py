@@ -139,7 +139,8 @@ class _Choice:
         return self.value != self.default
 
 
-def _choices(profile: Profile, catalog: Catalog, device: DeviceInfo | None) -> tuple[list[_Choice], list[Finding]]:
+def _choices(profile: Profile, catalog: Catalog, device: DeviceInfo | None,
+             answers: Mapping[str, bool] | None = None) -> tuple[list[_Choice], list[Finding]]:
     choices, findings = [], []
     for oid, option in catalog.options.items():
         value = profile.value(oid, catalog)
@@ -162,7 +163,7 @@ def _choices(profile: Profile, catalog: Catalog, device: DeviceInfo | None) -> t
                 device_note = av.note
                 if device_note:
                     findings.append(Finding("info", "export-device-note", dict(device_note)))
-                for note in option.notes_for(value):
+                for note in option.notes_for(value, answers):
                     findings.append(Finding(note.severity, note.code, dict(note.text)))
         choices.append(_Choice(option, value, default, problem, device_note))
     return _allocator_rules(profile, catalog, choices, findings)
@@ -195,7 +196,8 @@ def _encodable(value: str) -> bool:
     return True
 
 
-def check_choices(profile: Profile, device: DeviceInfo | None = None) -> list[Finding]:
+def check_choices(profile: Profile, device: DeviceInfo | None = None,
+                  answers: Mapping[str, bool] | None = None) -> list[Finding]:
     """What the user must know about the Profile's choices, for any format.
 
     Errors: a value other than the default that the device or framework cannot take (the reason
@@ -203,9 +205,10 @@ def check_choices(profile: Profile, device: DeviceInfo | None = None) -> list[Fi
     and info: the catalog's notes on each chosen value ("2 and 4 are not supported when several
     graphs execute concurrently"), and what could not be checked because no device is known.
     `device` (default: the Profile's device, as "from the profile") is the device as the caller
-    knows it, so a reason can say "detected by npu-smi" or "chosen by hand".
+    knows it, so a reason can say "detected by npu-smi" or "chosen by hand". `answers`: the
+    user's answers to the catalog notes' questions (Note.for_answers), for their severity.
     """
-    return _choices(profile, load_catalog(), device or profile.device_info())[1]
+    return _choices(profile, load_catalog(), device or profile.device_info(), answers)[1]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -290,15 +293,19 @@ def _elsewhere(choice: _Choice, fmt: str, framework: str, catalog: Catalog, lang
 
 
 def make_plan(profile: Profile, fmt: str, *, changed_only: bool = False, lang: str | None = None,
-              device: DeviceInfo | None = None) -> Plan:
-    """Decide, for every option, what `fmt` does with the Profile's value (see Entry kinds)."""
+              device: DeviceInfo | None = None, answers: Mapping[str, bool] | None = None,
+              baseline: Mapping[str, Value] | None = None) -> Plan:
+    """Decide, for every option, what `fmt` does with the Profile's value (see Entry kinds).
+
+    `baseline` (option id -> value): what "changed" is measured against with `changed_only`,
+    e.g. a customer's current values (a support bundle); default: the defaults."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown export format {fmt!r}; use one of {', '.join(FORMATS)}")
     catalog = load_catalog()
     lang = normalize_language(lang or current_language())
     framework = profile.framework
     device = device or profile.device_info()
-    choices, findings = _choices(profile, catalog, device)
+    choices, findings = _choices(profile, catalog, device, answers)
     entries: list[Entry] = []
     refused = any(c.problem is not None for c in choices)
     for choice in choices:
@@ -309,7 +316,9 @@ def make_plan(profile: Profile, fmt: str, *, changed_only: bool = False, lang: s
             text = text_of("export-text-refused", lang, option=option.id, value=shown(value),
                            **_reason_params(choice.problem))
             entries.append(Entry(option, value, "refused", slot, name, (_one_line(text),)))
-        elif not choice.changed:
+        elif not (choice.changed if not changed_only or baseline is None or option.id not in baseline
+                  else baseline[option.id] != value):
+            # With a baseline (a customer's current values) "changed" means changed from it.
             if changed_only or target is None:
                 continue
             av = availability(option, device, framework, catalog)

@@ -126,7 +126,9 @@ def test_report_without_a_bundle(tmp_path, capsys):
     ini = tmp_path / "op_cache.ini"
     ini.write_text("[op_compiler_cache]\nadk_version=8.5.0\nops_version=8.5.0\nmax_op_cache_size=800\n")
     report = tmp_path / "r.md"
-    assert main(["diagnose", "--ini", str(ini), "--lang", "en", "--report", str(report)]) == 1
+    env = tmp_path / "job.env"  # a customer's files: the ini stands for the one their CANN reads
+    env.write_text("")
+    assert main(["diagnose", "--ini", str(ini), "--env-file", str(env), "--lang", "en", "--report", str(report)]) == 1
     text = report.read_text(encoding="utf-8")
     assert "cache-ini-size-pair-incomplete" in text and "remain_cache_size_ratio=50" in text
 

@@ -15,8 +15,15 @@ from typing import Any
 from cann_config.app.catalog import Value
 from cann_config.app.errors import InputError
 from cann_config.app.opcache.cachedir import CacheDirResolution, ini_not_read, resolve_cache_dir
-from cann_config.app.opcache.ini import VERSION_KEYS, cann_stoi, installed_op_cache_versions, read_op_cache_ini
-from cann_config.app.opcache.resolution import IniSave, Resolution, plan_ini_save, resolve_settings, size_in_range
+from cann_config.app.opcache.ini import VERSION_KEYS, cann_stoi, read_op_cache_ini
+from cann_config.app.opcache.resolution import (
+    IniSave,
+    Resolution,
+    plan_ini_save,
+    resolve_settings,
+    size_in_range,
+    versions_for_save,
+)
 from cann_config.ui.controller import WizardController
 
 DIR_OPTION = "op_compiler_cache_dir"
@@ -31,7 +38,6 @@ class CacheState:
         self.resolution: Resolution | None = None
         self.ini_error = ""  # why the op_cache.ini of the resolved directory cannot be used
         self._loaded_ini_path: Path | None = None
-        self._host_versions: dict[str, str] | None = None
         self.read_by_cann = True  # the edited op_cache.ini is the one CANN reads
 
     def resolve(self) -> None:
@@ -148,28 +154,14 @@ class CacheState:
         c = self.controller
         return [o.id for o in c.catalog.on_page("cache") if o.targets.ini]
 
-    def known_versions(self) -> dict[str, str]:
-        """The versions of the CANN that will read the file, as far as they are known without
-        asking: the customer's (a bundle), else this computer's installed CANN (read once)."""
-        c = self.controller
-        if c.bundle is not None:
-            return dict(c.bundle.installed_versions())
-        if self._host_versions is None:
-            self._host_versions = installed_op_cache_versions()
-        return dict(self._host_versions)
-
     def ini_versions(self) -> dict[str, str]:
-        """The known versions, else the ones the user typed (both, or none)."""
-        known = self.known_versions()
-        if len(known) == 2:
-            return known
-        typed = {k: v.strip() for k, v in self.controller.ini_versions.items() if v.strip()}
-        return typed if len(typed) == 2 else known
+        """The version lines a save writes (the controller asks the core)."""
+        return self.controller.versions_for_save()
 
     def versions_needed(self) -> bool:
         """The saved file would lack a version line, and no known CANN supplies it: ask the user."""
         c = self.controller
-        if c.ini_from_bundle() or len(self.known_versions()) == 2:
+        if c.ini_from_bundle() or len(versions_for_save(c.known_versions(), {})) == 2:
             return False
         present = c.ini.cann_view.values if c.ini is not None else {}
         return not all(k in present for k in VERSION_KEYS)
@@ -180,6 +172,19 @@ class CacheState:
         c = self.controller
         chosen = {oid: c.profile.options[oid] for oid in self.ini_options() if oid in c.profile.options}
         return plan_ini_save(c.ini, chosen, c.environ, file=str(self.ini_path()), versions=self.ini_versions())
+
+    def unsaved_ini(self) -> str | None:
+        """The path of op_cache.ini when a save would change it (see CachePage.unsaved_ini)."""
+        c = self.controller
+        if c.bundle is not None or not any(oid in c.profile.options for oid in self.ini_options()):
+            return None
+        try:
+            save = self.ini_save()
+        except Exception:  # noqa: BLE001 - a refused edit is still an unsaved one
+            return str(self.ini_path())
+        if c.ini is not None and save.data == c.ini.original:
+            return None
+        return str(self.ini_path())
 
     def size_settings(self) -> tuple[int, int]:
         """(max_op_cache_size in MB, remain_cache_size_ratio in %) as the editors show them."""
