@@ -191,6 +191,18 @@ def suggested_profile(diagnosis: Diagnosis, changes: Sequence[SuggestedChange] |
     return Profile(framework=_framework(diagnosis), device=_profile_device(diagnosis.device), options=options)
 
 
+def option_in_effect(diagnosis: Diagnosis, options: Mapping[str, Value], option_id: str) -> Value | None:
+    """The value the choices give the framework's option `option_id`, or None when the choice is
+    only the customer's current value that CANN takes from elsewhere (ASCEND_CACHE_PATH for the
+    cache dir, say): starting the wizard from a bundle does not turn an environment variable into
+    an option, so the cache page names the source the bundle names (docs/cann/op-cache.md#base-directory)."""
+    value = options.get(option_id)
+    effective = diagnosis.effective.get(option_id)
+    if value is None or (effective is not None and effective.value == value and effective.source != "profile"):
+        return None
+    return value
+
+
 def suggested_exports(diagnosis: Diagnosis, changes: Sequence[SuggestedChange], profile: Profile,
                       versions: Mapping[str, str] | None = None, lang: str | None = None) -> list[SuggestedExport]:
     """The files that apply `changes`: op_cache.ini edited in place (only the changed values; the

@@ -193,6 +193,13 @@ def test_bundle_export_changes_only_what_differs_from_the_customer(make_wizard):
     wizard = make_wizard(bundle=bundles / "a2-910b3.json")
     c = wizard.controller
     assert c.ini is not None
+    # The cache page names the source the bundle and `diagnose --bundle` name.
+    diagnosis = c.bundle_diagnosis()
+    assert diagnosis.cache_dir.variable == "ASCEND_CACHE_PATH"
+    wizard.cache_page.ensure_built()
+    dirs = wizard.findChild(QLabel, "cacheDirsLabel").text()
+    assert "ASCEND_CACHE_PATH" in dirs and "set by op_compiler_cache_dir" not in dirs
+    assert wizard.cache_page.state.dir_resolution.variable == "ASCEND_CACHE_PATH"
     result = export_as(wizard, "op-cache-ini", changed_only=True)
     assert result.data == c.ini.original  # nothing chosen yet: the customer's file as it is
     assert not any("not set" in text for text in finding_texts(wizard))

@@ -70,9 +70,12 @@ def check_block(text: str, heading: str, cells: int) -> int:
     return len(rows)
 
 
-def test_diagnose_in_chinese_lines_up(capsys):
+def test_diagnose_in_chinese_lines_up(capsys, tmp_path):
+    # A customer's files (an env file): the ini stands for the one their CANN reads.
+    env = tmp_path / "job.env"
+    env.write_text("")
     code, out = run(capsys, ["diagnose", "--ini", str(DATA / "ini" / "foreign_section_before.ini"),
-                             "--device", "Ascend910B3", "--lang", "zh_CN"])
+                             "--env-file", str(env), "--device", "Ascend910B3", "--lang", "zh_CN"])
     assert code == 1
     assert check_block(out, "生效值", 3) == 4
     assert "  错误 cache-ini-foreign-section" in out and "  警告 cache-ini-values-ignored" in out

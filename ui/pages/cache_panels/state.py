@@ -43,7 +43,12 @@ class CacheState:
     def resolve(self) -> None:
         """Directories, op_cache.ini and effective values for the current choices."""
         c = self.controller
-        self.dir_resolution = resolve_cache_dir(c.profile.framework, str(c.value(DIR_OPTION)), environ=c.environ)
+        option = c.value(DIR_OPTION)
+        if c.bundle is not None:
+            from cann_config.app.support.report import option_in_effect
+
+            option = option_in_effect(c.bundle_diagnosis(), c.profile.options, DIR_OPTION) or ""
+        self.dir_resolution = resolve_cache_dir(c.profile.framework, str(option), environ=c.environ)
         self._follow_ini()
         # With a bundle, the version lines are checked against the customer's CANN (the
         # bundle's versions), as `diagnose --bundle` does; this computer's CANN says nothing.
