@@ -44,6 +44,10 @@ Public API:
         asked before each json group is read, it ends the prediction with `stopped=True`
     resolve_group(entry) -> Group
     cache_findings(usage, predictions, max_mb) -> list[Finding]
+        = facts_findings(usage_facts(usage, predictions, max_mb))
+    CacheFacts, SocFacts: a cache dir as the cleanup findings need it (a bundle builds them too)
+    usage_facts(usage, predictions, max_mb) -> CacheFacts
+    facts_findings(facts) -> list[Finding]       the one set of cleanup findings (`scan-*` codes)
 """
 
 from __future__ import annotations
@@ -513,54 +517,142 @@ def _percent(value: float) -> str:
     return f"{value:.0f}" if value >= 10 else f"{value:.1f}"
 
 
+@dataclass(frozen=True)
+class SocFacts:
+    """One SoC dir as the cleanup findings need it: what a local prediction holds and what a
+    support bundle records, so both are judged by the one rule set (docs/cann/op-cache.md#cleanup)."""
+
+    name: str
+    path: str  # the SoC dir, for the finding's location
+    ageing: bool
+    triggers: bool
+    used_bytes: int
+    max_bytes: int | None
+    target_bytes: int
+    deleted_bytes: int  # what CANN counts as deleted (CleanupPrediction.counted_bytes)
+    target_reached: bool
+    delete_groups: int
+    kept_recent_groups: int
+    stopped: bool = False  # the prediction ended before it had read every group it needed
+    unparsed_jsons: int = 0
+    first_unparsed: str | None = None
+    unread_jsons: int = 0
+    first_unread: str | None = None
+
+    @property
+    def percent_of_limit(self) -> float | None:
+        if not self.ageing or not self.max_bytes:
+            return None
+        return self.used_bytes * 100.0 / self.max_bytes
+
+    @classmethod
+    def of_prediction(cls, pred: CleanupPrediction, path: str) -> SocFacts:
+        return cls(pred.soc, path, pred.ageing, pred.triggers, pred.used_bytes, pred.max_bytes, pred.target_bytes,
+                   pred.counted_bytes, pred.target_reached, len(pred.delete), len(pred.kept_recent), pred.stopped,
+                   len(pred.bad_json), pred.bad_json[0] if pred.bad_json else None,
+                   len(pred.not_read), pred.not_read[0] if pred.not_read else None)
+
+
+@dataclass(frozen=True)
+class CacheFacts:
+    """A cache dir as the cleanup findings need it, from a local scan (`usage_facts`) or from a
+    support bundle's recorded scan (app.support.bundle). A detail a bundle of an older format did
+    not record is None and is shown as "?"."""
+
+    kernel_cache: str
+    max_mb: int | None  # the effective max_op_cache_size (-1: ageing off; None: not known)
+    stopped: bool = False  # the walk stopped before the end: the numbers cover part of the cache
+    files: int = 0
+    free_bytes: int | None = None
+    nfs_problem: str | None = None  # nfs_lock_problem(): "nfsv3" | "nolock"
+    mount_point: str | None = None
+    fs_type: str | None = None
+    mount_options: str | None = None
+    other_users_files: int = 0
+    other_uids: str | None = None
+    unreadable: int = 0
+    first_unreadable: str | None = None
+    first_unreadable_reason: str | None = None
+    other_filesystems: int = 0
+    first_other_filesystem: str | None = None
+    symlinks: int = 0  # the top dir's and the SoC dirs' (a symlinked SoC dir counts too)
+    socs: tuple[SocFacts, ...] = ()
+
+
+def usage_facts(usage: CacheUsage, predictions: Mapping[str, CleanupPrediction], max_mb: int) -> CacheFacts:
+    """The facts of a local scan and its predictions (keyed by SoC name)."""
+    mount = usage.mount
+    first = usage.unreadable[0] if usage.unreadable else (None, None)
+    return CacheFacts(
+        kernel_cache=str(usage.kernel_cache), max_mb=max_mb, stopped=usage.stopped, files=usage.files,
+        free_bytes=usage.free_bytes, nfs_problem=nfs_lock_problem(mount),
+        mount_point=mount.mount_point if mount else None, fs_type=mount.fs_type if mount else None,
+        mount_options=",".join(mount.options) if mount else None,
+        other_users_files=usage.other_users_files, other_uids=", ".join(str(u) for u in usage.other_uids),
+        unreadable=len(usage.unreadable), first_unreadable=first[0], first_unreadable_reason=first[1],
+        other_filesystems=len(usage.other_fs), first_other_filesystem=usage.other_fs[0] if usage.other_fs else None,
+        symlinks=usage.top.symlinks + sum(s.symlinks for s in usage.socs.values()),
+        socs=tuple(SocFacts.of_prediction(pred, str(usage.kernel_cache / name)) for name, pred in predictions.items()))
+
+
+def _known(value: object) -> str:
+    return "?" if value is None else str(value)
+
+
 def cache_findings(usage: CacheUsage, predictions: Mapping[str, CleanupPrediction], max_mb: int) -> list[Finding]:
     """What a user needs to know about this cache, beyond the numbers."""
+    return facts_findings(usage_facts(usage, predictions, max_mb))
+
+
+def facts_findings(facts: CacheFacts) -> list[Finding]:
+    """The cleanup findings (`scan-*`) of a cache dir: the one place these rules are written, for
+    `scan`, `diagnose --bundle`, `fleet` and the wizard alike."""
     found: list[Finding] = []
-    where = str(usage.kernel_cache)
-    if usage.stopped:
-        found.append(make_finding("scan-stopped", file=where, files=format_count(usage.files)))
-    if max_mb != AGEING_OFF and usage.free_bytes is not None and max_mb * CANN_MB > usage.free_bytes:
+    where = facts.kernel_cache
+    max_mb = facts.max_mb
+    if facts.stopped:
+        found.append(make_finding("scan-stopped", file=where, files=format_count(facts.files)))
+    # The limit is per SoC dir, and CANN cleans only at compiler start (docs/cann/op-cache.md#cleanup).
+    if (max_mb is not None and max_mb != AGEING_OFF and max_mb > 0 and facts.free_bytes is not None
+            and max_mb * CANN_MB > facts.free_bytes):
         found.append(make_finding("scan-limit-above-free", file=where, limit=human_bytes(max_mb * CANN_MB),
-                                  max_mb=max_mb, free=human_bytes(usage.free_bytes)))
-    problem = nfs_lock_problem(usage.mount)
-    if problem is not None and usage.mount is not None:
-        code = "scan-nfs-v3-locks" if problem == "nfsv3" else "scan-nfs-local-locks"
-        found.append(make_finding(code, file=where, mount=usage.mount.mount_point, fs_type=usage.mount.fs_type,
-                                  options=",".join(usage.mount.options)))
-    if usage.other_users_files:
-        found.append(make_finding("scan-other-users", file=where, files=format_count(usage.other_users_files),
-                                  uids=", ".join(str(u) for u in usage.other_uids)))
-    if usage.unreadable:
-        first_path, first_reason = usage.unreadable[0]
-        found.append(make_finding("scan-unreadable", file=where, count=format_count(len(usage.unreadable)),
-                                  first=first_path, reason=first_reason))
-    if usage.other_fs:
-        found.append(make_finding("scan-other-filesystem", file=where, count=format_count(len(usage.other_fs)),
-                                  first=usage.other_fs[0]))
-    # A symlinked SoC dir counts here too: CANN opens it (and measures its target), the scan does not.
-    symlinks = usage.top.symlinks + sum(s.symlinks for s in usage.socs.values())
-    if symlinks:
-        found.append(make_finding("scan-symlinks", file=where, count=format_count(symlinks)))
-    for name, pred in predictions.items():
-        soc_dir = str(usage.kernel_cache / name)
-        percent = pred.percent_of_limit
-        if pred.triggers and percent is not None:
+                                  max_mb=max_mb, free=human_bytes(facts.free_bytes)))
+    if facts.nfs_problem is not None:
+        code = "scan-nfs-v3-locks" if facts.nfs_problem == "nfsv3" else "scan-nfs-local-locks"
+        found.append(make_finding(code, file=where, mount=_known(facts.mount_point), fs_type=_known(facts.fs_type),
+                                  options=_known(facts.mount_options)))
+    if facts.other_users_files:
+        found.append(make_finding("scan-other-users", file=where, files=format_count(facts.other_users_files),
+                                  uids=_known(facts.other_uids)))
+    if facts.unreadable:
+        found.append(make_finding("scan-unreadable", file=where, count=format_count(facts.unreadable),
+                                  first=_known(facts.first_unreadable), reason=_known(facts.first_unreadable_reason)))
+    if facts.other_filesystems:
+        found.append(make_finding("scan-other-filesystem", file=where, count=format_count(facts.other_filesystems),
+                                  first=_known(facts.first_other_filesystem)))
+    # CANN follows symlinks when it measures; the scan does not.
+    if facts.symlinks:
+        found.append(make_finding("scan-symlinks", file=where, count=format_count(facts.symlinks)))
+    for soc in facts.socs:
+        name, soc_dir = soc.name, soc.path
+        percent = soc.percent_of_limit
+        if soc.triggers and percent is not None:
             found.append(make_finding("scan-over-limit", file=soc_dir, soc=name, percent=_percent(percent),
-                                      used=human_bytes(pred.used_bytes), limit=human_bytes(pred.max_bytes or 0)))
-            if pred.stopped:
+                                      used=human_bytes(soc.used_bytes), limit=human_bytes(soc.max_bytes or 0)))
+            if soc.stopped:
                 # A partial prediction: "short of the target" would be a guess, so say what is known.
                 found.append(make_finding("scan-cleanup-stopped", file=soc_dir, soc=name,
-                                          groups=format_count(len(pred.delete)), deleted=human_bytes(pred.counted_bytes)))
-            elif not pred.target_reached:
+                                          groups=format_count(soc.delete_groups), deleted=human_bytes(soc.deleted_bytes)))
+            elif not soc.target_reached:
                 # Either the rest was used in the last 30 minutes, or the rest is not in any json
                 # group (CANN deletes only json groups; other files stay).
-                code = "scan-cleanup-short-recent" if pred.kept_recent else "scan-cleanup-short-no-groups"
-                found.append(make_finding(code, file=soc_dir, soc=name, target=human_bytes(pred.target_bytes),
-                                          deleted=human_bytes(pred.counted_bytes), recent=len(pred.kept_recent)))
-        if pred.bad_json:
-            found.append(make_finding("scan-json-unparsed", file=pred.bad_json[0], soc=name,
-                                      count=format_count(len(pred.bad_json))))
-        if pred.not_read:
-            found.append(make_finding("scan-json-not-read", file=pred.not_read[0], soc=name,
-                                      count=format_count(len(pred.not_read))))
+                code = "scan-cleanup-short-recent" if soc.kept_recent_groups else "scan-cleanup-short-no-groups"
+                found.append(make_finding(code, file=soc_dir, soc=name, target=human_bytes(soc.target_bytes),
+                                          deleted=human_bytes(soc.deleted_bytes), recent=soc.kept_recent_groups))
+        if soc.unparsed_jsons:
+            found.append(make_finding("scan-json-unparsed", file=soc.first_unparsed or soc_dir, soc=name,
+                                      count=format_count(soc.unparsed_jsons)))
+        if soc.unread_jsons:
+            found.append(make_finding("scan-json-not-read", file=soc.first_unread or soc_dir, soc=name,
+                                      count=format_count(soc.unread_jsons)))
     return found

@@ -119,7 +119,7 @@ from cann_config.app.i18n import pick
 from cann_config.app.io.exporters.files import write_export
 from cann_config.app.io.inputfiles import read_input_bytes
 from cann_config.app.opcache.cachedir import CACHE_PATH_ENV, WORK_PATH_ENV
-from cann_config.app.opcache.cleanup import predict_cleanup
+from cann_config.app.opcache.cleanup import AGEING_OFF, CacheFacts, SocFacts, facts_findings, predict_cleanup, usage_facts
 from cann_config.app.opcache.ini import MAX_FILE_BYTES as MAX_INI_BYTES
 from cann_config.app.opcache.ini import VERSION_KEYS, OpCacheIni, parse_op_cache_ini, read_op_cache_ini
 from cann_config.app.opcache.resolution import resolve_settings
@@ -127,7 +127,7 @@ from cann_config.app.opcache.scanner import nfs_lock_problem, scan_cache
 from cann_config.app.profile import Profile
 from cann_config.app.support.diagnosis import Diagnosis, diagnose
 from cann_config.app.support.report import suggested_profile
-from cann_config.app.units import CANN_MB, human_bytes
+from cann_config.app.units import human_bytes
 
 BUNDLE_FORMAT = "cann-config-bundle"
 BUNDLE_VERSION = 1
@@ -183,10 +183,6 @@ def _human(n: int | float | None) -> str:
     return human_bytes(n or 0)
 
 
-def _percent(value: float) -> str:
-    return f"{value:.0f}" if value >= 10 else f"{value:.1f}"
-
-
 # ---------------------------------------------------------------------------------------------
 # The cache summary (written by collect, read back tolerantly)
 # ---------------------------------------------------------------------------------------------
@@ -196,9 +192,14 @@ _PREDICTION_INTS = ("max_mb", "ratio", "used_bytes", "target_bytes", "delete_gro
                     "kept_recent_groups", "kept_recent_bytes", "candidate_groups")
 _PREDICTION_OPTIONAL_INTS = ("max_bytes", "keep_threshold_bytes")
 _PREDICTION_BOOLS = ("ageing", "triggers", "target_reached")
+# Recorded since the cleanup findings are shared with `scan` (0 when a bundle lacks them).
+_PREDICTION_COUNTS = ("unparsed_jsons", "unread_jsons")
 _SOC_INTS = ("files", "dirs", "apparent_bytes", "allocated_bytes", "cann_bytes")
 _CACHE_INTS = ("files", "apparent_bytes", "allocated_bytes", "free_bytes", "fs_size_bytes", "unreadable_entries",
                "other_filesystems", "symlinks", "other_users_files")
+# The details the cleanup findings name (app.opcache.cleanup.CacheFacts); None in older bundles.
+_CACHE_TEXTS = ("mount_point", "mount_options", "other_uids", "first_unreadable", "first_unreadable_reason",
+                "first_other_filesystem")
 
 
 @dataclass(frozen=True)
@@ -220,6 +221,8 @@ class CleanupSummary:
     candidate_groups: int
     max_bytes: int | None = None
     keep_threshold_bytes: int | None = None
+    unparsed_jsons: int = 0
+    unread_jsons: int = 0
 
     @property
     def percent_of_limit(self) -> float | None:
@@ -228,7 +231,14 @@ class CleanupSummary:
         return self.used_bytes * 100.0 / self.max_bytes
 
     def to_json(self) -> dict[str, Any]:
-        return {key: getattr(self, key) for key in (*_PREDICTION_BOOLS, *_PREDICTION_INTS, *_PREDICTION_OPTIONAL_INTS)}
+        return {key: getattr(self, key)
+                for key in (*_PREDICTION_BOOLS, *_PREDICTION_INTS, *_PREDICTION_OPTIONAL_INTS, *_PREDICTION_COUNTS)}
+
+    def facts(self, name: str, path: str) -> SocFacts:
+        """The SoC dir's facts for the shared cleanup findings (app.opcache.cleanup)."""
+        return SocFacts(name, path, self.ageing, self.triggers, self.used_bytes, self.max_bytes, self.target_bytes,
+                        self.delete_bytes, self.target_reached, self.delete_groups, self.kept_recent_groups,
+                        unparsed_jsons=self.unparsed_jsons, unread_jsons=self.unread_jsons)
 
 
 @dataclass(frozen=True)
@@ -270,6 +280,12 @@ class CacheSummary:
     other_filesystems: int | None = None
     symlinks: int | None = None
     other_users_files: int | None = None
+    mount_point: str | None = None
+    mount_options: str | None = None
+    other_uids: str | None = None
+    first_unreadable: str | None = None
+    first_unreadable_reason: str | None = None
+    first_other_filesystem: str | None = None
     limits: Mapping[str, Any] = field(default_factory=dict)
     socs: Mapping[str, SocCacheSummary] = field(default_factory=dict)
     error: str | None = None
@@ -281,10 +297,25 @@ class CacheSummary:
             "time_limit_seconds": self.time_limit_seconds,
             "elapsed_seconds": self.elapsed_seconds,
         }
-        data.update({key: getattr(self, key) for key in _CACHE_INTS})
+        data.update({key: getattr(self, key) for key in (*_CACHE_INTS, *_CACHE_TEXTS)})
         data.update({"fs_type": self.fs_type, "nfs_lock_problem": self.nfs_lock_problem, "limits": dict(self.limits),
                      "socs": {name: soc.to_json() for name, soc in self.socs.items()}, "error": self.error})
         return data
+
+    def facts(self, max_mb: int | None) -> CacheFacts:
+        """The recorded scan as the shared cleanup findings read it (app.opcache.cleanup), judged
+        against `max_mb`, the limit resolved for this diagnosis."""
+        where = self.kernel_cache or "?"
+        socs = tuple(soc.prediction.facts(name, f"{where.rstrip('/')}/{name}")
+                     for name, soc in self.socs.items() if soc.prediction is not None)
+        return CacheFacts(
+            kernel_cache=where, max_mb=max_mb, stopped=self.partial, files=self.files or 0,
+            free_bytes=self.free_bytes, nfs_problem=self.nfs_lock_problem, mount_point=self.mount_point,
+            fs_type=self.fs_type, mount_options=self.mount_options, other_users_files=self.other_users_files or 0,
+            other_uids=self.other_uids, unreadable=self.unreadable_entries or 0,
+            first_unreadable=self.first_unreadable, first_unreadable_reason=self.first_unreadable_reason,
+            other_filesystems=self.other_filesystems or 0, first_other_filesystem=self.first_other_filesystem,
+            symlinks=self.symlinks or 0, socs=socs)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -465,6 +496,7 @@ def _scan(kernel_cache: Path, summary: CacheSummary, scan_seconds: float, now: f
         unreadable.append({"what": _label("support-label-unreadable-entries", count=len(usage.unreadable),
                                           path=kernel_cache),
                            "why": f"{first_reason} ({first_path})"})
+    facts = usage_facts(usage, {}, max_mb if isinstance(max_mb, int) else AGEING_OFF)
     return CacheSummary(
         kernel_cache=summary.kernel_cache, source=summary.source, variable=summary.variable, exists=True,
         partial=usage.stopped, prediction_stopped=prediction_stopped, time_limit_seconds=summary.time_limit_seconds,
@@ -472,8 +504,10 @@ def _scan(kernel_cache: Path, summary: CacheSummary, scan_seconds: float, now: f
         allocated_bytes=usage.allocated_bytes, free_bytes=usage.free_bytes, fs_size_bytes=usage.fs_size_bytes,
         fs_type=usage.fs_type, nfs_lock_problem=nfs_lock_problem(usage.mount),
         unreadable_entries=len(usage.unreadable), other_filesystems=len(usage.other_fs),
-        symlinks=sum(s.symlinks for s in usage.socs.values()), other_users_files=usage.other_users_files,
-        limits=summary.limits, socs=socs)
+        symlinks=facts.symlinks, other_users_files=usage.other_users_files,
+        mount_point=facts.mount_point, mount_options=facts.mount_options, other_uids=facts.other_uids,
+        first_unreadable=facts.first_unreadable, first_unreadable_reason=facts.first_unreadable_reason,
+        first_other_filesystem=facts.first_other_filesystem, limits=summary.limits, socs=socs)
 
 
 def collect_bundle(*, environ: Mapping[str, str] | None = None, root: Path = Path("/"),
@@ -705,60 +739,29 @@ class Bundle:
         return suggested_profile(self.diagnosis(framework=framework, device=device))
 
     def cache_findings(self, effective: Mapping[str, Any]) -> list[Finding]:
-        """What the bundle's cache measurement says about the next cleanup
-        (docs/cann/op-cache.md#cleanup), checked against the limits resolved here."""
+        """What the bundle's cache measurement says, checked against the limits resolved here:
+        the same findings (`scan-*`) `scan` gives for the same facts (app.opcache.cleanup), plus
+        what only a bundle can lack (no measurement, a prediction cut at the collect time limit,
+        a prediction made with other limits)."""
         cache = self.cache
         if cache is None:
             return [make_finding("support-cache-none", file=self.source)]
         where = cache.kernel_cache or self.source
-        found: list[Finding] = []
         if cache.error:
-            return found  # listed under "unreadable"
+            return []  # listed under "unreadable"
         if cache.exists is False:
-            return [make_finding("support-cache-absent", file=where, path=where)]
-        if cache.exists and not cache.socs and not cache.partial:
-            return [make_finding("support-cache-empty", file=where, path=where)]
-        if cache.partial:
-            found.append(make_finding("support-cache-partial", file=where, path=where,
-                                      seconds=f"{cache.time_limit_seconds or 0:g}", files=cache.files or 0))
-        elif cache.prediction_stopped:
-            found.append(make_finding("support-cleanup-stopped", file=where, path=where,
-                                      seconds=f"{cache.time_limit_seconds or 0:g}"))
+            return [make_finding("scan-no-cache", file=where, path=where)]
         max_now = getattr(effective.get("max_op_cache_size"), "value", None)
         ratio_now = getattr(effective.get("remain_cache_size_ratio"), "value", None)
-        if _is_int(max_now) and max_now > 0 and cache.free_bytes is not None and max_now * CANN_MB > cache.free_bytes:
-            found.append(make_finding("support-cache-limit-above-free", file=where, limit=_human(max_now * CANN_MB),
-                                      free=_human(cache.free_bytes)))
-        if cache.nfs_lock_problem:
-            found.append(make_finding("support-cache-nfs-locks", file=where, fs_type=cache.fs_type or "nfs",
-                                      problem=cache.nfs_lock_problem))
-        other_limits = None
-        for name, soc in cache.socs.items():
-            pred = soc.prediction
-            if pred is None:
-                continue
-            soc_dir = f"{where.rstrip('/')}/{name}"
-            if (pred.max_mb, pred.ratio) != (max_now, ratio_now):
-                other_limits = pred
-            if not pred.ageing:
-                found.append(make_finding("support-cleanup-ageing-off", file=soc_dir, soc=name,
-                                          used=_human(pred.used_bytes)))
-                continue
-            percent = _percent(pred.percent_of_limit or 0.0)
-            if pred.triggers:
-                found.append(make_finding("support-cleanup-delete", file=soc_dir, soc=name, used=_human(pred.used_bytes),
-                                          percent=percent, limit=_human(pred.max_bytes), groups=pred.delete_groups,
-                                          deleted=_human(pred.delete_bytes), keep=_human(pred.keep_threshold_bytes),
-                                          ratio=pred.ratio))
-                if not pred.target_reached:
-                    found.append(make_finding("support-cleanup-short", file=soc_dir, soc=name,
-                                              keep=_human(pred.keep_threshold_bytes), recent=pred.kept_recent_groups))
-            else:
-                found.append(make_finding("support-cleanup-none", file=soc_dir, soc=name, used=_human(pred.used_bytes),
-                                          percent=percent, limit=_human(pred.max_bytes)))
-        if other_limits is not None:
-            found.append(make_finding("support-cleanup-other-limits", file=where, max_mb=other_limits.max_mb,
-                                      ratio=other_limits.ratio, now_max=max_now, now_ratio=ratio_now))
+        found = facts_findings(cache.facts(max_now if _is_int(max_now) else None))
+        if cache.prediction_stopped and not cache.partial:
+            found.append(make_finding("support-cleanup-stopped", file=where, path=where,
+                                      seconds=f"{cache.time_limit_seconds or 0:g}"))
+        other = next((soc.prediction for soc in cache.socs.values() if soc.prediction is not None
+                      and (soc.prediction.max_mb, soc.prediction.ratio) != (max_now, ratio_now)), None)
+        if other is not None:
+            found.append(make_finding("support-cleanup-other-limits", file=where, max_mb=other.max_mb,
+                                      ratio=other.ratio, now_max=max_now, now_ratio=ratio_now))
         return found
 
     def summary(self, lang: str | None = None) -> str:
@@ -921,6 +924,8 @@ def _read_prediction(reader: _Reader, value: object, path: str) -> CleanupSummar
         fields[key] = reader.integer(value, key, f"{path}.{key}", minimum=None if key == "max_mb" else 0)
     for key in _PREDICTION_OPTIONAL_INTS:
         fields[key] = reader.integer(value, key, f"{path}.{key}")
+    for key in _PREDICTION_COUNTS:
+        fields[key] = reader.integer(value, key, f"{path}.{key}") or 0
     required = (*_PREDICTION_BOOLS, *_PREDICTION_INTS)
     missing = [key for key in required if fields[key] is None]
     if missing:
@@ -962,7 +967,8 @@ def _read_cache(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> Non
         numbers = {key: reader.integer(entry, key, f"{path}.{key}") for key in _SOC_INTS}
         socs[name] = SocCacheSummary(name, **numbers,
                                      prediction=_read_prediction(reader, entry.get("prediction"), f"{path}.prediction"))
-    numbers = {key: reader.integer(section, key, f"cache.{key}") for key in _CACHE_INTS}
+    numbers: dict[str, Any] = {key: reader.integer(section, key, f"cache.{key}") for key in _CACHE_INTS}
+    numbers.update({key: reader.text(section, key, f"cache.{key}") for key in _CACHE_TEXTS})
     bundle.cache = CacheSummary(
         kernel_cache=reader.text(section, "kernel_cache", "cache.kernel_cache"),
         source=reader.text(section, "source", "cache.source"),

@@ -470,9 +470,13 @@ def _cleanup(report: SupportReport, lang: str) -> list[Block]:
     blocks = [Block("h2", (_t("support-label-cleanup", lang),))]
     cache = report.bundle.cache if report.bundle is not None else None
     if cache is None or cache.error or not cache.socs:
-        codes = [f for f in report.diagnosis.findings
-                 if f.code in ("support-cache-absent", "support-cache-empty", "support-cache-partial")]
-        text = codes[0].message(lang) if codes else _t("support-label-cleanup-none", lang)
+        codes = [f for f in report.diagnosis.findings if f.code in ("scan-no-cache", "scan-stopped")]
+        if codes:
+            text = codes[0].message(lang)
+        elif cache is not None and cache.exists and not cache.error:
+            text = _t("support-label-cleanup-empty", lang, path=cache.kernel_cache or _t("support-label-unknown", lang))
+        else:
+            text = _t("support-label-cleanup-none", lang)
         return [*blocks, _p(Text(text))]
     unknown = _t("support-label-unknown", lang)
     created = report.bundle.created if report.bundle is not None and report.bundle.created else unknown
