@@ -93,7 +93,7 @@ def test_a_bundle_given_at_start_shows_the_customers_host(make_wizard, qtbot):
     page.usage_panel.toggle_scan()
     assert page.usage_panel.scan_worker is None
     cleanup = {f.code for f in bundle.cache_findings(diagnosis.effective)}
-    assert "support-cleanup-delete" in cleanup
+    assert "scan-over-limit" in cleanup
     assert "143 %" in wizard.findChild(QLabel, "scanFindings").text()
 
 

@@ -15,6 +15,8 @@ import pytest
 from cann_config.app.catalog import load_catalog
 from cann_config.app.errors import InputError
 from cann_config.app.i18n import set_language
+from cann_config.app.opcache.cleanup import cache_findings, predict_cleanup
+from cann_config.app.opcache.scanner import scan_to_end
 from cann_config.app.support.bundle import (
     BUNDLE_FORMAT,
     BUNDLE_VERSION,
@@ -241,7 +243,7 @@ def test_this_machine_without_ascend(tmp_path):
     assert bundle.device.soc_version is None
     assert data["cache"]["exists"] is False and data["op_cache_ini"]["exists"] is False
     assert {f.code for f in bundle.diagnosis().findings} >= {"support-bundle-no-npu-smi", "cache-ini-not-found",
-                                                               "support-cache-absent"}
+                                                               "scan-no-cache"}
 
 
 def test_an_ini_that_is_not_utf8_travels_as_base64(tmp_path):
@@ -280,7 +282,7 @@ def test_the_scan_is_bounded_and_says_partial(tmp_path):
     assert cache["partial"] is True and cache["time_limit_seconds"] == 0
     assert all(soc["prediction"] is None for soc in cache["socs"].values())
     codes = [f.code for f in bundle_from_json(data).diagnosis().findings]
-    assert "support-cache-partial" in codes and "support-cleanup-delete" not in codes
+    assert "scan-stopped" in codes and "scan-over-limit" not in codes
 
 
 def test_the_cleanup_prediction_is_bounded_too(tmp_path):
@@ -293,7 +295,7 @@ def test_the_cleanup_prediction_is_bounded_too(tmp_path):
     assert cache["files"] == 9 and cache["socs"]["Ascend910B3"]["prediction"] is None
     bundle = bundle_from_json(data)
     codes = [f.code for f in bundle.diagnosis().findings]
-    assert "support-cleanup-stopped" in codes and "support-cleanup-delete" not in codes
+    assert "support-cleanup-stopped" in codes and "scan-over-limit" not in codes
     assert "not predicted" in render_markdown(make_report(bundle.diagnosis(), bundle), "en")
 
 
@@ -329,7 +331,7 @@ def comparable(diag, ini_source):
     effective = {oid: (e.value, e.source, e.variable) for oid, e in diag.effective.items()}
     findings = sorted((f.severity, f.code, f.line if f.file == ini_source else None,
                        f.message("en").replace(ini_source, "<ini>"), tuple(sorted(f.suggestion.items())))
-                      for f in diag.findings if not f.code.startswith("support-"))
+                      for f in diag.findings if not f.code.startswith(("support-", "scan-")))
     return effective, findings
 
 
@@ -360,7 +362,7 @@ def test_the_a2_fixture_diagnosis(tmp_path):
     diag = bundle.diagnosis()
     codes = {f.code for f in diag.findings}
     assert {"cache-ini-size-pair-incomplete", "cache-env-ratio-zero", "cache-ini-version-differs",
-            "support-cleanup-delete", "support-cleanup-short"} <= codes
+            "scan-over-limit", "scan-cleanup-short-recent"} <= codes
     assert diag.effective["max_op_cache_size"].source == "env"
     assert diag.inputs["environment"] == "bundle"
     profile = bundle.suggested_profile()
@@ -376,6 +378,35 @@ def test_another_framework_here_notes_the_limits_the_prediction_used():
     assert "support-cleanup-other-limits" in codes
 
 
+@pytest.mark.parametrize("max_mb", ["1", "2147483647"])
+def test_a_bundle_and_a_local_scan_of_the_same_cache_say_the_same(tmp_path, max_mb):
+    """One rule set: `scan` (and the wizard's gauge) on a cache tree, and `diagnose --bundle`
+    (and the wizard's bundle view) on a bundle collected from that tree, give the same cleanup
+    findings - code, severity and wording in both languages."""
+    host = make_host(tmp_path, env={"ASCEND_MAX_OP_CACHE_SIZE": max_mb})
+    soc = host.kernel_cache / "Ascend910B3"
+    put(soc / "broken.json", b"{not json", NOW - 20_000)  # a group of itself, oldest
+    os.symlink("kernel_meta", soc / "link")
+    put(soc / "theirs.bin", b"x" * 10)
+    os.chown(soc / "theirs.bin", 4321, 4321)  # another user's file: a shared cache
+    bundle = bundle_from_json(collect(host))
+    from_bundle = bundle.cache_findings(bundle.diagnosis().effective)
+    usage = scan_to_end(host.kernel_cache)
+    max_now = int(max_mb)
+    local = cache_findings(usage, {name: predict_cleanup(s, max_now, 0, NOW) for name, s in usage.socs.items()}, max_now)
+
+    def said(findings):
+        return [(f.code, f.severity, f.message("en"), f.message("zh")) for f in findings]
+
+    assert said(from_bundle) == said(local)
+    codes = {f.code for f in local}
+    assert {"scan-symlinks", "scan-other-users"} <= codes
+    # Over the limit, the prediction reads the jsons (and meets the broken one); under it, not.
+    over = max_mb == "1"
+    assert {"scan-over-limit", "scan-cleanup-short-recent", "scan-json-unparsed"} <= codes if over else \
+        "scan-limit-above-free" in codes and "scan-over-limit" not in codes
+
+
 def test_cache_findings_from_the_numbers():
     data = json.loads((BUNDLES / "a2-910b3.json").read_text())
     data["cache"]["free_bytes"] = 1024
@@ -383,11 +414,14 @@ def test_cache_findings_from_the_numbers():
     data["cache"]["nfs_lock_problem"] = "nfsv3"
     pred = data["cache"]["socs"]["Ascend910B3"]["prediction"]
     pred.update(triggers=False, target_bytes=0, delete_groups=0, delete_bytes=0)
-    codes = [f.code for f in bundle_from_json(data).diagnosis().findings]
-    assert {"support-cache-limit-above-free", "support-cache-nfs-locks", "support-cleanup-none"} <= set(codes)
-    pred.update(ageing=False)
-    codes = [f.code for f in bundle_from_json(data).diagnosis().findings]
-    assert "support-cleanup-ageing-off" in codes
+    found = {f.code: f for f in bundle_from_json(data).diagnosis().findings}
+    assert {"scan-limit-above-free", "scan-nfs-v3-locks"} <= set(found)
+    assert "scan-over-limit" not in found  # under the limit: CANN deletes nothing
+    # A bundle of an older format did not record the mount's details: said as unknown, not guessed.
+    assert "(?, nfs, ?)" in found["scan-nfs-v3-locks"].message("en")
+    data["cache"].update(mount_point="/mnt/share", mount_options="rw,vers=3")
+    message = {f.code: f for f in bundle_from_json(data).diagnosis().findings}["scan-nfs-v3-locks"].message("en")
+    assert "(/mnt/share, nfs, rw,vers=3)" in message
 
 
 # ---------------------------------------------------------------------------------------------
