@@ -119,7 +119,14 @@ from cann_config.app.i18n import pick
 from cann_config.app.io.exporters.files import write_export
 from cann_config.app.io.inputfiles import read_input_bytes
 from cann_config.app.opcache.cachedir import CACHE_PATH_ENV, WORK_PATH_ENV
-from cann_config.app.opcache.cleanup import AGEING_OFF, CacheFacts, SocFacts, facts_findings, predict_cleanup, usage_facts
+from cann_config.app.opcache.cleanup import (
+    AGEING_OFF,
+    CacheFacts,
+    SocFacts,
+    facts_findings,
+    predict_cleanup,
+    usage_facts,
+)
 from cann_config.app.opcache.ini import MAX_FILE_BYTES as MAX_INI_BYTES
 from cann_config.app.opcache.ini import VERSION_KEYS, OpCacheIni, parse_op_cache_ini, read_op_cache_ini
 from cann_config.app.opcache.resolution import resolve_settings
@@ -967,8 +974,11 @@ def _read_cache(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> Non
         numbers = {key: reader.integer(entry, key, f"{path}.{key}") for key in _SOC_INTS}
         socs[name] = SocCacheSummary(name, **numbers,
                                      prediction=_read_prediction(reader, entry.get("prediction"), f"{path}.prediction"))
-    numbers: dict[str, Any] = {key: reader.integer(section, key, f"cache.{key}") for key in _CACHE_INTS}
-    numbers.update({key: reader.text(section, key, f"cache.{key}") for key in _CACHE_TEXTS})
+    numbers = {key: reader.integer(section, key, f"cache.{key}") for key in _CACHE_INTS}
+
+    def text(key: str) -> str | None:
+        return reader.text(section, key, f"cache.{key}")
+
     bundle.cache = CacheSummary(
         kernel_cache=reader.text(section, "kernel_cache", "cache.kernel_cache"),
         source=reader.text(section, "source", "cache.source"),
@@ -980,6 +990,9 @@ def _read_cache(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> Non
         elapsed_seconds=reader.number(section, "elapsed_seconds", "cache.elapsed_seconds"),
         fs_type=reader.text(section, "fs_type", "cache.fs_type"),
         nfs_lock_problem=reader.text(section, "nfs_lock_problem", "cache.nfs_lock_problem"),
+        mount_point=text("mount_point"), mount_options=text("mount_options"), other_uids=text("other_uids"),
+        first_unreadable=text("first_unreadable"), first_unreadable_reason=text("first_unreadable_reason"),
+        first_other_filesystem=text("first_other_filesystem"),
         limits=clean_limits, socs=socs, error=reader.text(section, "error", "cache.error"), **numbers)
 
 
