@@ -43,6 +43,7 @@ Public API:
         `should_stop` bounds the prediction's time (a support bundle's limit, a GUI's cancel):
         asked before each json group is read, it ends the prediction with `stopped=True`
     resolve_group(entry) -> Group
+    percent_of_limit(ageing, used_bytes, max_bytes) -> float | None
     cache_findings(usage, predictions, max_mb) -> list[Finding]
         = facts_findings(usage_facts(usage, predictions, max_mb))
     CacheFacts, SocFacts: a cache dir as the cleanup findings need it (a bundle builds them too)
@@ -184,6 +185,14 @@ def _relative(path: str, folder: str) -> str:
     return rest if path.startswith(folder + "/") and "/" not in rest else os.path.relpath(path, folder)
 
 
+def percent_of_limit(ageing: bool, used_bytes: int, max_bytes: int | None) -> float | None:
+    """A SoC dir's usage against its limit; above 100 is normal (compilation never stops at the
+    limit, docs/cann/op-cache.md#cleanup); None when ageing is off."""
+    if not ageing or not max_bytes:
+        return None
+    return used_bytes * 100.0 / max_bytes
+
+
 @dataclass(frozen=True)
 class CleanupPrediction:
     """What CANN's cleaner would do to one SoC dir at the next compiler start."""
@@ -211,10 +220,7 @@ class CleanupPrediction:
 
     @property
     def percent_of_limit(self) -> float | None:
-        """Usage against the limit; above 100 is normal (compilation never stops at the limit)."""
-        if not self.ageing or not self.max_bytes:
-            return None
-        return self.used_bytes * 100.0 / self.max_bytes
+        return percent_of_limit(self.ageing, self.used_bytes, self.max_bytes)
 
     @property
     def kept_recent_bytes(self) -> int:
@@ -541,9 +547,7 @@ class SocFacts:
 
     @property
     def percent_of_limit(self) -> float | None:
-        if not self.ageing or not self.max_bytes:
-            return None
-        return self.used_bytes * 100.0 / self.max_bytes
+        return percent_of_limit(self.ageing, self.used_bytes, self.max_bytes)
 
     @classmethod
     def of_prediction(cls, pred: CleanupPrediction, path: str) -> SocFacts:

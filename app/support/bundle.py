@@ -124,6 +124,7 @@ from cann_config.app.opcache.cleanup import (
     CacheFacts,
     SocFacts,
     facts_findings,
+    percent_of_limit,
     predict_cleanup,
     usage_facts,
 )
@@ -233,9 +234,7 @@ class CleanupSummary:
 
     @property
     def percent_of_limit(self) -> float | None:
-        if not self.ageing or not self.max_bytes:
-            return None
-        return self.used_bytes * 100.0 / self.max_bytes
+        return percent_of_limit(self.ageing, self.used_bytes, self.max_bytes)
 
     def to_json(self) -> dict[str, Any]:
         return {key: getattr(self, key)
