@@ -54,6 +54,9 @@ def _is_type(kind: str, value: object) -> bool:
 
 REQUIREMENT_NAMES = {"torch_npu": "TorchNPU", "driver": "driver (HDK)", "cann": "CANN"}
 
+# Linux PATH_MAX (bytes, with the final NUL): no system call takes a longer path.
+PATH_MAX = 4096
+
 
 class CatalogError(Exception):
     """The catalog data is malformed. The message names the file and the entry."""
@@ -189,6 +192,15 @@ class Option:
             return Message(code, option=self.id, max=self.max, value=value)
         if self.type == "path" and ("\0" in value):  # type: ignore[operator]
             return Message("core-option-nul", option=self.id)
+        if isinstance(value, str):
+            try:
+                encoded = value.encode("utf-8")
+            except UnicodeEncodeError:
+                # Bytes that are not UTF-8 (argv decoded with surrogateescape, a JSON "\udcff"):
+                # every export is UTF-8 text, so the value cannot be written into one.
+                return Message("core-option-not-utf8", option=self.id)
+            if self.type == "path" and len(encoded) >= PATH_MAX:
+                return Message("core-option-path-too-long", option=self.id, limit=PATH_MAX, size=len(encoded))
         return None
 
     def parse(self, text: str) -> Value:

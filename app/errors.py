@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import errno
 from collections.abc import Mapping
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any, TypeVar
 
 from cann_config.app.i18n import current_language, normalize_language
 from cann_config.app.messages import message_table
+from cann_config.app.textsafe import inline_text, terminal_text
 
 _E = TypeVar("_E", bound="ExplainedError")
 
@@ -80,13 +81,18 @@ class _Lenient(dict):
 
 
 def localized_params(params: Mapping[str, Any], lang: str) -> dict[str, Any]:
-    """`params` with every Message (and ExplainedError) value rendered in `lang`."""
+    """`params` with every Message (and ExplainedError) value rendered in `lang`, and every text
+    or path made safe to show (app.textsafe.inline_text): values come from files the user did
+    not write, and this is where every message - on a terminal, in a report, in the wizard -
+    takes them in."""
     out: dict[str, Any] = {}
     for name, value in params.items():
         if isinstance(value, Message):
             value = value.text(lang)
         elif isinstance(value, ExplainedError):
             value = value.reason_text(lang)
+        if isinstance(value, (str, PurePath)):
+            value = inline_text(value)
         out[name] = value
     return out
 
@@ -152,7 +158,7 @@ class ExplainedError(Exception):
         if self.file is None:
             return ""
         where = self.file if self.line is None else f"{self.file}:{self.line}"
-        return " ".join(where.splitlines()) + ": "
+        return terminal_text(where) + ": "
 
     def one_line(self, lang: str | None = None) -> str:
         """`file:line: reason` (as far as file and line are known), on one line."""

@@ -21,7 +21,8 @@ from typing import Any
 
 from cann_config.app.catalog import Catalog, Value, load_catalog
 from cann_config.app.device.table import DeviceInfo, device_from_choice
-from cann_config.app.errors import InputError, explain
+from cann_config.app.errors import InputError, Message, explain
+from cann_config.app.io.inputfiles import parse_json_bounded, read_input_bytes
 
 PROFILE_FORMAT = "cann-config-profile"
 PROFILE_VERSION = 1
@@ -86,6 +87,9 @@ def profile_from_json(data: object, source: str = "<profile>") -> Profile:
     if isinstance(version, bool) or version != PROFILE_VERSION:
         raise InputError.from_code("core-profile-version", source, version=version, known=PROFILE_VERSION)
     framework = data.get("framework", DEFAULT_FRAMEWORK)
+    if not isinstance(framework, str):
+        raise InputError.from_code("core-profile-value-type", source, key="framework", expected="string",
+                                   found=json_type(framework))
     if framework not in catalog.frameworks:
         raise InputError.from_code("core-profile-framework", source, framework=framework,
                                    frameworks=", ".join(catalog.frameworks))
@@ -101,6 +105,9 @@ def profile_from_json(data: object, source: str = "<profile>") -> Profile:
     if not isinstance(options, dict):
         raise InputError.from_code("core-profile-options-type", source)
     for oid, value in options.items():
+        if isinstance(value, (list, dict)):
+            raise InputError.from_code("core-profile-value-type", source, key=f"options.{oid}",
+                                       expected="string, number or boolean", found=json_type(value))
         if oid not in catalog.options:
             raise InputError.from_code("core-profile-unknown-option", source, option=oid)
         problem = catalog.options[oid].problem(value)
@@ -109,14 +116,31 @@ def profile_from_json(data: object, source: str = "<profile>") -> Profile:
     return Profile(framework=framework, device=device, options=dict(options))
 
 
+# A profile is a few hundred bytes; anything this big is not one.
+MAX_PROFILE_BYTES = 1 << 20
+
+
+def json_type(value: object) -> str:
+    """The JSON name of a parsed value's type, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
 def load_profile(path: str | Path) -> Profile:
+    """Read a profile file through the guarded reader (app.io.inputfiles); InputError naming the
+    file (and line) when it is not a usable profile."""
     path = Path(path)
+    data, _ = read_input_bytes(path, Message("core-kind-profile"), MAX_PROFILE_BYTES)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError.from_code("core-profile-cannot-read", path, detail=explain(exc)) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError.from_code("core-profile-json-invalid", path, exc.lineno, detail=exc.msg) from None
-    return profile_from_json(data, str(path))
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise InputError.from_code("core-profile-cannot-read", path, line, detail=explain(exc)) from None
+    return profile_from_json(parse_json_bounded(text, path), str(path))

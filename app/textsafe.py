@@ -5,11 +5,16 @@ write (a customer's op_cache.ini, env file or support bundle). A control charact
 ESC starting an escape sequence, a carriage return overwriting the line - would be interpreted
 by the terminal of whoever prints it: it could recolour, retitle or rewrite what support reads.
 Bytes that are not UTF-8 are replaced too (see _CONTROL).
-Every printer of such text (app/diagnosis.py `to_text`, app/report.py `render_text`) passes it
-through `terminal_text`, the one copy of this rule.
+Every printer of such text passes it through this module, the one copy of this rule: the values
+of every message (app.errors.localized_params, so CLI errors, findings, reports and the wizard's
+labels alike), the text reports of `diagnose`, `scan`, `detect` and `collect`, and the Markdown
+and HTML reports (app/support/report.py) as a whole. JSON keeps the data: `json_text` writes
+the same characters as JSON escapes instead.
 
 Public API:
     terminal_text(text, one_line=True) -> str
+    inline_text(text) -> str        a value inside a sentence: controls replaced, breaks as spaces
+    json_text(text) -> str          JSON text with the characters a terminal interprets escaped
 """
 
 from __future__ import annotations
@@ -32,3 +37,26 @@ def terminal_text(text: object, one_line: bool = True) -> str:
     whitespace (line breaks included) becomes one space, so a value cannot start a line of its own."""
     safe = _CONTROL.sub("\ufffd", str(text))
     return _WHITESPACE.sub(" ", safe) if one_line else safe
+
+
+# Every line boundary of str.splitlines (CRLF as one), and tabs.
+_BREAKS = re.compile(r"\r\n|[\n\r\t\v\f\x1c-\x1e\x85\u2028\u2029]")
+
+
+def inline_text(text: object) -> str:
+    """`text` as a value inside a sentence: every control character replaced by U+FFFD (as in
+    terminal_text) and each line break or tab by one space, so the value cannot start a line
+    of its own; runs of spaces are kept (they can be part of the value)."""
+    return _CONTROL.sub("\ufffd", _BREAKS.sub(" ", str(text)))
+
+
+# Inside JSON strings: json.dumps(ensure_ascii=False) escapes C0 controls but writes DEL, C1 and
+# the bidirectional controls as they are; these are the same characters as escapes.
+_JSON_RAW = re.compile(r"[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def json_text(text: str) -> str:
+    """JSON text (from json.dumps) with every character a terminal would interpret written as a
+    `\\uXXXX` escape: the same data, safe to print. Outside strings JSON holds only ASCII
+    punctuation, digits and literals, so every match is inside a string."""
+    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)

@@ -75,9 +75,10 @@ def create_wizard(device: DeviceInfo | str | None = None, profile: Profile | str
         controller.open_bundle(bundle, keep_device=info is not None and origin != DeviceOrigin.PROFILE,
                                choices=start if profile is not None else None)
     if ini is not None:
+        from cann_config.app.io.inputfiles import input_exists
         from cann_config.app.opcache.ini import read_op_cache_ini
 
         ini_path = Path(ini)
-        controller.set_ini(read_op_cache_ini(ini_path) if ini_path.exists() else None, ini_path, explicit=True,
+        controller.set_ini(read_op_cache_ini(ini_path) if input_exists(ini_path) else None, ini_path, explicit=True,
                            notify=False)
     return ConfigWizard(controller, detect=info is None and bundle is None, probe=probe, deferred=deferred)

@@ -102,8 +102,10 @@ def _check_arguments(args: argparse.Namespace) -> None:
     # The op_cache.ini and bundle readers are imported only when the command line names such a
     # file: the wizard's first page needs neither, and importing them delays its first paint.
     if args.ini is not None:
+        from cann_config.app.io.inputfiles import input_exists
+
         path = Path(args.ini)
-        if path.exists():
+        if input_exists(path):  # a new file is fine: the wizard creates it when saving
             from cann_config.app.opcache.ini import read_op_cache_ini
 
             read_op_cache_ini(path)

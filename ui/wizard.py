@@ -450,12 +450,13 @@ class ConfigWizard(QWizard):
                                         self.tr("Profiles (*.json)"))
         if not path:
             return False
-        from cann_config.ui.fileio import write_text_atomically
+        from cann_config.app.errors import InputError
+        from cann_config.app.io.outputfiles import write_output
 
         try:
-            write_text_atomically(Path(path), self.controller.profile.dumps())
-        except OSError as exc:
-            dialogs.show_error(self, self.tr("Not saved"), f"{path}: {exc.strerror or exc}")
+            write_output(Path(path), self.controller.profile.dumps().encode("utf-8"))
+        except InputError as exc:
+            dialogs.show_error(self, self.tr("Not saved"), str(exc))
             return False
         self.controller.mark_saved()
         self.device_page.set_recent(settings.add_recent_file(str(Path(path).resolve())), self.open_file)

@@ -14,22 +14,22 @@ says so); 2 when it cannot be written.
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 from typing import Any
 
 from cann_config.app.errors import UsageError
 from cann_config.app.findings import make_finding
 from cann_config.app.i18n import current_language, pick
+from cann_config.app.io.outputfiles import is_stdout
 from cann_config.app.support.bundle import (
     DEFAULT_SCAN_SECONDS,
     bundle_from_json,
     bundle_variables,
     collect_bundle,
     default_bundle_name,
-    dumps_bundle,
     write_bundle,
 )
+from cann_config.app.textsafe import terminal_text
 from cann_config.app.units import human_bytes
 
 # app.support.bundle.DEFAULT_SCAN_SECONDS, named here so that building the parser imports no core module
@@ -48,6 +48,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("-o", "--output", metavar="FILE",
                    help="where to write the bundle (default: cann-config-bundle-<date>-<time>.json here; "
                         "'-' prints it)")
+    p.add_argument("--force", action="store_true", help="replace FILE even when it is read-only")
     p.add_argument("--hostname", action="store_true",
                    help="also record this host's name (left out by default: support does not need it)")
     p.add_argument("--scan-seconds", metavar="N", type=float, default=None,
@@ -77,18 +78,17 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError.from_code("support-error-scan-seconds")
     lang = current_language()
     data = collect_bundle(scan_seconds=scan_seconds, include_hostname=args.hostname)
-    if args.output == "-":
-        sys.stdout.buffer.write(dumps_bundle(data))
-        sys.stdout.flush()
+    if args.output and is_stdout(args.output):
+        write_bundle(data, args.output)
         return 0
     path = Path(args.output) if args.output else _free_name(Path.cwd(), default_bundle_name())
-    written = write_bundle(data, path)
+    written = write_bundle(data, path, force=args.force)
 
     size = human_bytes(written.stat().st_size)
     bundle = bundle_from_json(data, str(written))
     names = bundle_variables()
     hostname = _text("support-label-collect-hostname", lang) if args.hostname else ""
     print(_text("support-label-collect-wrote", lang, path=written, size=size))
-    print(bundle.summary(lang))
+    print(terminal_text(bundle.summary(lang)))
     print(_text("support-label-collect-review", lang, count=len(names), names=", ".join(names), hostname=hostname))
     return 0

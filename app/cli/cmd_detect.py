@@ -18,6 +18,7 @@ from cann_config.app.device.hostprobe import HostProbe, probe_host
 from cann_config.app.device.npusmi import device_from_npu_smi, read_npu_smi_file
 from cann_config.app.device.table import DeviceInfo, device_from_choice
 from cann_config.app.errors import UsageError, explain
+from cann_config.app.textsafe import json_text, terminal_text
 
 DESCRIPTION = ("Detect the Ascend device: run npu-smi on this host (with a timeout), or read saved "
                "npu-smi output, and print the SoC version, the product series and how it was found.")
@@ -97,8 +98,9 @@ def format_device(device: DeviceInfo, probe: HostProbe | None = None, files: lis
 def run(args: argparse.Namespace) -> int:
     device, probe = detect(args)
     if args.json:
-        print(json.dumps(device.to_json(), ensure_ascii=False, indent=2))
+        print(json_text(json.dumps(device.to_json(), ensure_ascii=False, indent=2)))
     else:
         files = ([args.npu_smi_info] if args.npu_smi_info else []) + list(args.npu_smi_board)
-        print(format_device(device, probe, files))
+        # npu-smi's stderr reaches the notes: no control character reaches the terminal.
+        print(terminal_text(format_device(device, probe, files), one_line=False))
     return 0

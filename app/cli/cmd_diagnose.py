@@ -23,6 +23,7 @@ from cann_config.app.device.table import DeviceInfo, device_from_choice
 from cann_config.app.errors import Message, UsageError, explain
 from cann_config.app.i18n import current_language
 from cann_config.app.support.diagnosis import diagnose
+from cann_config.app.textsafe import json_text
 
 
 def _frameworks() -> list[str]:
@@ -50,6 +51,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "(not combined with --ini, --env-file, --cache-dir)")
     p.add_argument("--report", metavar="FILE.md|FILE.html",
                    help="also write a report for a ticket, Markdown or HTML by the file name, in --lang")
+    p.add_argument("--force", action="store_true", help="replace the --report file even when it is read-only")
     p.add_argument("--json", action="store_true", help="print JSON (keys and codes never change with --lang)")
 
 
@@ -66,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
                       device=device, cache_dir=args.cache_dir, framework=args.framework)
     lang = current_language()
     if args.json:
-        print(json.dumps(result.to_json(lang), ensure_ascii=False, indent=2))
+        print(json_text(json.dumps(result.to_json(lang), ensure_ascii=False, indent=2)))
     else:
         print(result.to_text(lang))
     return 1 if result.has_errors() else 0
@@ -97,15 +99,15 @@ def _run_report(args: argparse.Namespace, device: DeviceInfo | None) -> int:
     if args.report:
         # The report is the output asked for: written to its file, and one line says where
         # (with --json the JSON stays on stdout, the contract, and the line goes to stderr).
-        written = write_report(args.report, report, lang)
+        written = write_report(args.report, report, lang, force=args.force)
         line = Message("support-label-report-written", path=written).text(lang)
         if args.json:
-            print(json.dumps(report.to_json(lang), ensure_ascii=False, indent=2))
+            print(json_text(json.dumps(report.to_json(lang), ensure_ascii=False, indent=2)))
             print(line, file=sys.stderr)
         else:
             print(line)
     elif args.json:
-        print(json.dumps(report.to_json(lang), ensure_ascii=False, indent=2))
+        print(json_text(json.dumps(report.to_json(lang), ensure_ascii=False, indent=2)))
     elif bundle is not None:
         print(render_text(report, lang), end="")
     else:

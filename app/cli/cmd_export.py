@@ -40,6 +40,7 @@ from cann_config.app.findings import sort_findings
 from cann_config.app.i18n import current_language
 from cann_config.app.io.exporters import FORMATS, export_text, format_fits, formats_for, framework_for_format, text_of
 from cann_config.app.io.exporters.files import write_export
+from cann_config.app.io.outputfiles import is_stdout
 from cann_config.app.opcache.ini import installed_op_cache_versions, read_op_cache_ini, save_op_cache_ini
 from cann_config.app.profile import DEFAULT_FRAMEWORK, Profile, load_profile
 
@@ -74,7 +75,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ops-version", metavar="V",
                    help="op-cache-ini: ops_version of the CANN that will read the file ($ASCEND_OPP_PATH/version.info)")
     p.add_argument("--changed-only", action="store_true", help="only what differs from the defaults")
-    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout ('-' is stdout)")
+    p.add_argument("--force", action="store_true", help="replace FILE even when it is read-only")
 
 
 def _apply_setting(profile: Profile, item: str) -> Profile:
@@ -119,9 +121,16 @@ def build_profile(args: argparse.Namespace) -> tuple[Profile, DeviceInfo | None]
 
 
 def _same_file(a: str, b: str) -> bool:
+    """Whether `-o` names the `--ini` that was read, also when that file is gone by now (so the
+    save refuses to create it again instead of writing a new file)."""
     try:
-        return os.path.samefile(a, b)
+        if os.path.samefile(a, b):
+            return True
     except OSError:
+        pass
+    try:
+        return os.path.realpath(a) == os.path.realpath(b)
+    except (OSError, ValueError):
         return False
 
 
@@ -164,9 +173,9 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if any(f.code == "cache-ini-save-without-versions" for f in result.findings):
         print(f"{PROG}: {text_of('cli-export-versions-hint', current_language())}", file=sys.stderr)
-    if args.output:
+    if args.output and not is_stdout(args.output):
         if existing is not None and _same_file(args.output, ini_path):
-            saved = save_op_cache_ini(args.output, result.data, existing.original)
+            saved = save_op_cache_ini(args.output, result.data, existing.original, force=args.force)
             if not saved.written:
                 print(text_of("cli-export-unchanged", current_language(), path=args.output))
             elif saved.backup:
@@ -174,7 +183,7 @@ def run(args: argparse.Namespace) -> int:
             else:
                 print(text_of("cli-export-wrote", current_language(), path=args.output))
         else:
-            write_export(Path(args.output), result.data)
+            write_export(Path(args.output), result.data, force=args.force)
             print(text_of("cli-export-wrote", current_language(), path=args.output))
         return 0
     sys.stdout.flush()

@@ -37,11 +37,13 @@ from typing import Any, TextIO
 from cann_config.app.errors import InputError
 from cann_config.app.findings import Finding, has_errors, make_finding, severity_column, severity_word, sort_findings
 from cann_config.app.i18n import current_language, pick
+from cann_config.app.io.inputfiles import input_exists, input_is_dir
 from cann_config.app.opcache.cachedir import INI_NAME, kernel_cache_of, resolve_cache_dir
 from cann_config.app.opcache.cleanup import AGEING_OFF, CleanupPrediction, cache_findings, predict_cleanup
 from cann_config.app.opcache.ini import read_op_cache_ini
 from cann_config.app.opcache.resolution import Effective, environment_framework, resolve_settings
 from cann_config.app.opcache.scanner import CacheUsage, ScanProgress, scan_cache
+from cann_config.app.textsafe import json_text, terminal_text
 from cann_config.app.textwidth import pad
 from cann_config.app.units import CANN_MB, format_count, human_bytes
 
@@ -308,9 +310,10 @@ def run(args: argparse.Namespace) -> int:
     environ = os.environ
     if args.cache_dir:
         given = Path(args.cache_dir)
-        if not given.exists():
+        is_dir = input_is_dir(given)
+        if is_dir is None:
             raise InputError.from_code("scan-error-no-such-dir", given)
-        if not given.is_dir():
+        if not is_dir:
             raise InputError.from_code("scan-error-not-dir-option", given)
         kernel_cache = kernel_cache_of(given)
         dir_info: dict[str, Any] = {"source": "option", "variable": "--cache-dir", "base": str(given),
@@ -327,11 +330,11 @@ def run(args: argparse.Namespace) -> int:
     found: list[Finding] = []
     ini = None
     ini_path = kernel_cache / INI_NAME
-    if os.path.lexists(ini_path):
-        try:
+    try:
+        if input_exists(ini_path):
             ini = read_op_cache_ini(ini_path)
-        except InputError as exc:
-            found.append(make_finding("scan-ini-unreadable", file=str(ini_path), reason=exc))
+    except InputError as exc:
+        found.append(make_finding("scan-ini-unreadable", file=str(ini_path), reason=exc))
     resolution = resolve_settings(ini=ini, environ=environ)
     max_e = resolution.effective[MAX_SIZE]
     ratio_e = resolution.effective[REMAIN_RATIO]
@@ -339,7 +342,8 @@ def run(args: argparse.Namespace) -> int:
 
     usage: CacheUsage | None = None
     predictions: dict[str, CleanupPrediction] = {}
-    if not os.path.lexists(kernel_cache):
+    # Unreadable is not "no cache yet": a kernel_cache that cannot be looked at is exit 2.
+    if input_is_dir(kernel_cache) is None:
         found.append(make_finding("scan-no-cache", file=str(kernel_cache), path=str(kernel_cache)))
     else:
         max_mb = int(max_e.value)
@@ -350,7 +354,9 @@ def run(args: argparse.Namespace) -> int:
     findings = sort_findings(found)
     if args.json:
         data = report_json(kernel_cache, dir_info, usage, predictions, max_e, ratio_e, findings, lang)
-        print(json.dumps(data, ensure_ascii=False, indent=2))
+        print(json_text(json.dumps(data, ensure_ascii=False, indent=2)))
     else:
-        print(report_text(kernel_cache, dir_how, usage, predictions, max_e, ratio_e, findings, lang))
+        # SoC directory names are whatever is on disk: no control character reaches the terminal.
+        print(terminal_text(report_text(kernel_cache, dir_how, usage, predictions, max_e, ratio_e, findings, lang),
+                            one_line=False))
     return 1 if has_errors(findings) else 0

@@ -29,7 +29,9 @@ Public API:
         keys: toolkit_version, toolkit_path, driver_version, driver_path,
               opp_version, opp_path, compiler_version, compiler_path,
               and the op_cache.ini names: adk_version (= compiler_version), ops_version (= opp_version)
-    run_command(argv, *, capture_output=True, text=True, timeout) -> CompletedProcess
+    run_command(argv, *, capture_output=True, text=True, timeout, max_output=MAX_OUTPUT_BYTES, env=None)
+        -> CompletedProcess   (OutputTooLarge past max_output bytes; npu-smi gets command_environment())
+    command_environment(environ=None) -> dict[str, str]
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from __future__ import annotations
 import errno
 import os
 import re
+import selectors
 import shutil
 import signal
 import subprocess
@@ -55,7 +58,8 @@ from cann_config.app.device.npusmi import (
     read_npu_smi_info,
 )
 from cann_config.app.device.table import DeviceInfo
-from cann_config.app.errors import Message, explain
+from cann_config.app.errors import InputError, Message, explain
+from cann_config.app.io.inputfiles import read_input_bytes
 from cann_config.app.messages import message_table
 
 # Where npu-smi lives when it is not on a non-root user's PATH (the driver installs it there).
@@ -66,35 +70,93 @@ _MIN_SLICE = 0.05
 # Kept back from each command's timeout: killing a hung npu-smi and waiting for it to go.
 _KILL_GRACE = 0.25
 _MAX_VERSION_FILE = 64 * 1024
+# npu-smi's longest output (`info` on a 16-NPU node with its process table) is some tens of
+# KiB; one that prints more is not npu-smi as the driver ships it, and is stopped.
+MAX_OUTPUT_BYTES = 1 << 20
+# What npu-smi is given of the environment (command_environment).
+COMMAND_VARIABLES = ("PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES", "LD_LIBRARY_PATH")
+COMMAND_PREFIXES = ("ASCEND_",)
 
 Runner = Callable[..., Any]
 
 
-def run_command(argv: Sequence[str], *, capture_output: bool = True, text: bool = True,
-                timeout: float, **_: Any) -> subprocess.CompletedProcess:
-    """subprocess.run for a command that may hang in the kernel.
+class OutputTooLarge(subprocess.SubprocessError):
+    """The command printed more than the cap; it was stopped and its output dropped."""
 
-    The child gets its own session; on timeout the whole group is killed and waited for only
-    briefly: a process stuck in an uninterruptible driver call cannot die, and subprocess.run
-    would wait for it forever.
+    def __init__(self, argv: Sequence[str], limit: int):
+        super().__init__(f"{argv[0]} printed more than {limit} bytes")
+        self.argv = list(argv)
+        self.limit = limit
+
+
+def command_environment(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment npu-smi runs with: only what it needs to start and speak.
+
+    npu-smi is the driver's program: it needs PATH, the locale and LD_LIBRARY_PATH (the driver's
+    libraries, set by the driver's and CANN's set_env.sh) and may read the ASCEND_* variables of
+    those scripts (docs/cann/devices.md). Nothing else is passed on: a wrapper that prints its
+    environment must not put tokens and proxy passwords into a support bundle.
+    """
+    env = os.environ if environ is None else environ
+    return {name: value for name, value in env.items()
+            if name in COMMAND_VARIABLES or name.startswith(COMMAND_PREFIXES)}
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:
+        pass
+    try:
+        proc.wait(timeout=_KILL_GRACE * 0.8)
+    except subprocess.TimeoutExpired:
+        pass  # abandoned; subprocess reaps it if it ever exits
+
+
+def run_command(argv: Sequence[str], *, capture_output: bool = True, text: bool = True,
+                timeout: float, max_output: int = MAX_OUTPUT_BYTES, env: Mapping[str, str] | None = None,
+                **_: Any) -> subprocess.CompletedProcess:
+    """subprocess.run for a command that may hang in the kernel or never stop printing.
+
+    The child gets its own session and the minimal environment of `command_environment` (of
+    `env`, default this process's). Its output is read as it comes, at most `max_output` bytes
+    per stream: more raises OutputTooLarge. On timeout (for the whole run, output included)
+    the whole group is killed and waited for only briefly: a process stuck in an
+    uninterruptible driver call cannot die, and subprocess.run would wait for it forever.
     """
     proc = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
+                            start_new_session=True, env=command_environment(env))
+    deadline = time.monotonic() + timeout
+    streams = {proc.stdout: bytearray(), proc.stderr: bytearray()}
     try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except OSError:
-            pass
-        try:
-            proc.wait(timeout=_KILL_GRACE * 0.8)
-        except subprocess.TimeoutExpired:
-            pass  # abandoned; subprocess reaps it if it ever exits
-        for stream in (proc.stdout, proc.stderr):
+        with selectors.DefaultSelector() as selector:
+            for stream in streams:
+                selector.register(stream, selectors.EVENT_READ)
+            while selector.get_map():
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise subprocess.TimeoutExpired(proc.args, timeout)
+                for key, _events in selector.select(remaining):
+                    chunk = os.read(key.fd, 65536)
+                    if not chunk:
+                        selector.unregister(key.fileobj)
+                        continue
+                    buffer = streams[key.fileobj]
+                    buffer += chunk
+                    if len(buffer) > max_output:
+                        raise OutputTooLarge(argv, max_output)
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise subprocess.TimeoutExpired(proc.args, timeout)
+        proc.wait(timeout=remaining)
+    except (subprocess.TimeoutExpired, OutputTooLarge):
+        _kill_group(proc)
+        raise
+    finally:
+        for stream in streams:
             if stream is not None:
                 stream.close()
-        raise
+    out, err = bytes(streams[proc.stdout]), bytes(streams[proc.stderr])
     if text:
         return subprocess.CompletedProcess(proc.args, proc.returncode, out.decode("utf-8", errors="replace"),
                                            err.decode("utf-8", errors="replace"))
@@ -208,6 +270,9 @@ def _run(runner: Runner, argv: list[str], shown: str, budget: _Budget, tried: li
     except subprocess.TimeoutExpired:
         tried.append(Message("devices-probe-timeout", command=shown, seconds=_seconds(budget.seconds)))
         return None
+    except OutputTooLarge as exc:
+        tried.append(Message("devices-probe-too-much-output", command=shown, size=exc.limit >> 10))
+        return None
     except (OSError, subprocess.SubprocessError, UnicodeDecodeError, ValueError) as exc:
         tried.append(Message("devices-probe-error", command=shown, message=explain(exc)))
         return None
@@ -285,11 +350,10 @@ def probe_host(timeout: float = DEFAULT_TIMEOUT, runner: Runner = run_command, r
 def _read_keys(path: Path) -> dict[str, str]:
     """`key=value` lines of a CANN info file, keys lowercased; {} when unreadable."""
     try:
-        if not path.is_file():
-            return {}
-        with open(path, "rb") as handle:
-            data = handle.read(_MAX_VERSION_FILE)
-    except OSError:
+        # The environment names these files (ASCEND_OPP_PATH...): read through the guarded reader,
+        # so a FIFO or device put there is skipped instead of hanging the probe.
+        data, _ = read_input_bytes(path, "a version file", _MAX_VERSION_FILE)
+    except InputError:
         return {}
     values: dict[str, str] = {}
     for line in data.decode("utf-8", errors="replace").splitlines():

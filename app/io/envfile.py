@@ -31,6 +31,9 @@ from cann_config.app.findings import Finding, make_finding
 from cann_config.app.io.inputfiles import read_input_bytes
 
 MAX_ENV_FILE_BYTES = 4 << 20
+# Linux refuses an environment string longer than MAX_ARG_STRLEN (32 pages, 128 KiB) at exec():
+# a line whose `$` expansions produce more can never reach CANN, so reading stops there.
+MAX_EXPANDED_CHARS = 128 << 10
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)=")
 # Words a shell treats as commands that declare or export variables.
@@ -68,6 +71,10 @@ class _Unclosed(Exception):
     pass
 
 
+class _TooLong(Exception):
+    pass
+
+
 class _Reader:
     """A tiny POSIX word splitter with parameter expansion; it never runs anything."""
 
@@ -75,6 +82,7 @@ class _Reader:
         self.env = env
         self.base = base
         self.notes: list[tuple[str, str]] = []  # (kind, detail) for the current command
+        self.expanded = 0  # characters the current command's `$` expansions produced
 
     def lookup(self, name: str) -> str | None:
         if name in self.env.values:
@@ -88,7 +96,17 @@ class _Reader:
         return name in self.env.unset and name not in self.env.values
 
     def expand(self, text: str, i: int) -> tuple[str, int]:
-        """Expand the `$...` starting at text[i] (text[i] == "$"); return (value, next index)."""
+        """Expand the `$...` starting at text[i] (text[i] == "$"); return (value, next index).
+
+        What one command expands to is bounded (MAX_EXPANDED_CHARS): `A=$A$A` forty times
+        would otherwise double to terabytes."""
+        value, end = self._expand(text, i)
+        self.expanded += len(value)
+        if self.expanded > MAX_EXPANDED_CHARS:
+            raise _TooLong()
+        return value, end
+
+    def _expand(self, text: str, i: int) -> tuple[str, int]:
         rest = text[i + 1:]
         if rest.startswith("("):
             depth, j = 0, i + 1
@@ -297,11 +315,15 @@ def parse_env_text(text: str, source: str, base: Mapping[str, str] | None = None
     line_no = 1
     while pos < len(text):
         reader.notes = []
+        reader.expanded = 0
         try:
             commands, used = reader.words(text[pos:])
         except _Unclosed:
             env.findings.append(make_finding("cache-envfile-unclosed-quote", file=source, line=line_no))
             break
+        except _TooLong:
+            raise InputError.from_code("cache-error-envfile-expansion", source, line_no,
+                                       limit=MAX_EXPANDED_CHARS >> 10) from None
         chunk = text[pos:pos + used]
         _apply(env, commands, reader.notes, line_no, first_assigned)
         line_no += chunk.count("\n")

@@ -184,6 +184,23 @@ class _Candidate:
     origin: SettingOrigin = SettingOrigin(None)
 
 
+# Far beyond any value CANN takes (its sizes are C ints and longs); such an integer cannot even
+# be printed in decimal past Python's limit on integer string conversion (4300 digits).
+_MAX_INT_BITS = 64
+
+
+def _huge_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > _MAX_INT_BITS
+
+
+def _shown(value: object) -> str:
+    """A literal for a message: huge integers by their size, long texts cut."""
+    if _huge_int(value):
+        return f"<an integer of {value.bit_length()} bits>"  # type: ignore[union-attr]
+    text = repr(value)
+    return text if len(text) <= 80 else text[:79] + "…"
+
+
 class _Collector:
     """Collects candidate settings and findings for one source, then resolves them."""
 
@@ -218,6 +235,10 @@ class _Collector:
             except UnicodeDecodeError:
                 self.finding("import-invalid-value", line, option=option.id, reason=Message("import-reason-not-utf8"))
                 return
+        if _huge_int(raw):
+            self.finding("import-invalid-value", line, option=option.id,
+                         reason=Message("import-reason-int-too-large", bits=raw.bit_length()))  # type: ignore[union-attr]
+            return
         problem = option.problem(raw)
         if problem is not None:
             self.finding("import-invalid-value", line, option=option.id, reason=problem)
@@ -251,7 +272,7 @@ class _Collector:
                 continue
             if not isinstance(raw, str):
                 self.finding("import-invalid-value", line, option=option.id,
-                             reason=f"environment values are strings, not {raw!r} ({name})")
+                             reason=f"environment values are strings, not {_shown(raw)} ({name})")
                 continue
             if framework != "*":
                 self.frameworks.add(framework)
@@ -469,7 +490,14 @@ def import_script(text: str, source: str) -> ImportedSettings:
         raise InputError.from_code("import-not-python", source, exc.lineno, reason=exc.msg) from None
     except ValueError as exc:  # e.g. a NUL byte in the source
         raise InputError.from_code("import-not-python", source, reason=str(exc)) from None
-    return _ScriptImporter(read_script(tree, text, source)).read()
+    except (RecursionError, MemoryError):
+        # Nesting deeper than Python's own parser and compiler accept: no training script.
+        raise InputError.from_code("import-script-too-complex", source) from None
+    try:
+        return _ScriptImporter(read_script(tree, text, source)).read()
+    except (RecursionError, MemoryError):
+        # An expression so deep that walking it (to show it in a finding) exhausts the stack.
+        raise InputError.from_code("import-script-too-complex", source) from None
 
 # ---------------------------------------------------------------------------------------------
 # Environment files

@@ -23,8 +23,8 @@ So `render_op_cache_ini` edits the original bytes: an unchanged file is returned
 a changed value replaces only the characters of that value, a new key is inserted as
 `key=value` (no spaces, as CANN writes its own version lines), and the version lines are never
 touched. `save_op_cache_ini` writes atomically (temporary file in the same directory, then
-`os.replace`), keeps the permissions and a backup, and refuses to overwrite a file that changed
-on disk since it was read.
+`os.replace`) through the one writer, app.io.outputfiles, keeps the permissions and a backup,
+and refuses to overwrite a file that changed on disk since it was read.
 
 Public API (consumers: exporters, scan, wizard, diagnosis):
     read_op_cache_ini(path) -> OpCacheIni                     (InputError when unusable)
@@ -44,8 +44,6 @@ import bisect
 import difflib
 import os
 import re
-import stat
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,10 +51,11 @@ from typing import Any
 
 from cann_config.app.catalog import Value, load_catalog
 from cann_config.app.device.hostprobe import installed_versions
-from cann_config.app.errors import InputError, Message, UsageError, explain, os_reason
+from cann_config.app.errors import InputError, Message, UsageError, explain
 from cann_config.app.findings import Finding, make_finding
 from cann_config.app.i18n import pick
 from cann_config.app.io.inputfiles import read_input_bytes
+from cann_config.app.io.outputfiles import ABSENT, FileChangedError, write_output  # noqa: F401 - FileChangedError re-exported
 from configobj import ConfigObj, ConfigObjError
 
 SECTION = "op_compiler_cache"
@@ -87,10 +86,6 @@ TEMPLATE_COMMENTS = {
     REMAIN_RATIO: "#当磁盘空间不足时，设置需要保留的缓存文件比例，取值范围：[1,100]，单位为百分比；"
                   "例如80表示磁盘空间不足时，会保留80%的缓存空间中的文件，其余删除",
 }
-
-
-class FileChangedError(InputError):
-    """The file on disk is not the one that was read: nothing was written."""
 
 
 def decode_ini_text(data: bytes) -> str:
@@ -387,10 +382,11 @@ def parse_op_cache_ini(data: bytes, source: str) -> OpCacheIni:
     return ini
 
 
-def read_op_cache_ini(path: str | os.PathLike[str]) -> OpCacheIni:
-    """Read and parse a file; InputError (one line, names the file) when it cannot be used."""
+def read_op_cache_ini(path: str | os.PathLike[str], *, nofollow: bool = False) -> OpCacheIni:
+    """Read and parse a file; InputError (one line, names the file) when it cannot be used.
+    With `nofollow` a symlink is refused rather than followed (support bundles)."""
     path = Path(path)
-    data, info = read_input_bytes(path, Message("cache-kind-op-cache-ini"), MAX_FILE_BYTES)
+    data, info = read_input_bytes(path, Message("cache-kind-op-cache-ini"), MAX_FILE_BYTES, nofollow=nofollow)
     ini = parse_op_cache_ini(data, str(path))
     ini.path = path
     ini.stat = info
@@ -755,87 +751,22 @@ def backup_path(path: Path) -> Path:
     return path.with_name(path.name + ".bak")
 
 
-def _current_bytes(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except IsADirectoryError:
-        raise InputError.from_code("cache-error-is-directory", path) from None
-    except OSError as exc:
-        raise InputError.from_code("cache-error-cannot-read", path, detail=os_reason(exc)) from None
-
-
-def _atomic_write(target: Path, data: bytes, mode: int, owner: tuple[int, int] | None) -> None:
-    """Write `data` to a temporary file beside `target`, then rename it over `target`."""
-    fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-            os.fchmod(handle.fileno(), mode)
-            if owner is not None:
-                try:
-                    os.fchown(handle.fileno(), *owner)
-                except OSError:
-                    pass  # only root can give a file away; the mode is what matters
-        os.replace(tmp_name, target)
-    except BaseException:
-        try:
-            os.unlink(tmp_name)
-        except OSError:
-            pass
-        raise
-    try:
-        dir_fd = os.open(target.parent, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dir_fd)
-    except OSError:
-        pass
-    finally:
-        os.close(dir_fd)
-
-
 def save_op_cache_ini(path: str | os.PathLike[str], data: bytes, expected_original: bytes | None,
-                      *, backup: bool = True) -> SaveResult:
-    """Write `data` to `path` atomically, never over a file that changed since it was read.
+                      *, backup: bool = True, force: bool = False) -> SaveResult:
+    """Write `data` to `path` through the one writer (app.io.outputfiles), never over a file that
+    changed since it was read.
 
     `expected_original` is the content read before editing (`OpCacheIni.original`), or None to
-    create a file that must not exist yet. Raises FileChangedError when the disk disagrees, and
-    InputError when the file cannot be written; in both cases the old file is untouched. A copy
-    of the previous content goes to `<name>.bak` (same permissions). A symlink is followed: the
-    file it points to is replaced, the link stays.
+    create a file that must not exist yet. Raises FileChangedError when the disk disagrees (also
+    when the file was removed since: it is not created again), and InputError when the file
+    cannot be written (a FIFO or device in its place, read-only without `force`); in every case
+    the old file is untouched. A copy of the previous content goes to `<name>.bak` (same
+    permissions). A symlink is followed: the file it points to is replaced, the link stays. A new
+    file gets CANN's own mode, 0640.
     """
     path = Path(path)
     target = Path(os.path.realpath(path)) if path.is_symlink() else path
-    current = _current_bytes(target)
-    if expected_original is None and current is not None:
-        raise FileChangedError.from_code("cache-error-exists", path)
-    if expected_original is not None and current is None:
-        raise FileChangedError.from_code("cache-error-removed", path)
-    if expected_original is not None and current != expected_original:
-        raise FileChangedError.from_code("cache-error-changed", path)
-    if not target.parent.is_dir():
-        raise InputError.from_code("cache-error-no-directory", target.parent)
-    owner: tuple[int, int] | None = None
-    mode = NEW_FILE_MODE
-    if current is not None:
-        info = target.stat()
-        mode = stat.S_IMODE(info.st_mode)
-        owner = (info.st_uid, info.st_gid)
-        if current == data:
-            return SaveResult(path, False, False, None, mode)
-    saved_backup: Path | None = None
-    try:
-        if current is not None and backup:
-            saved_backup = backup_path(target)
-            _atomic_write(saved_backup, current, mode, owner)
-        if expected_original is not None and _current_bytes(target) != expected_original:
-            raise FileChangedError.from_code("cache-error-changed-while-saving", path)
-        _atomic_write(target, data, mode, owner)
-    except OSError as exc:
-        raise InputError.from_code("cache-error-cannot-write", path, detail=os_reason(exc)) from None
-    return SaveResult(path, True, current is None, saved_backup, mode)
+    result = write_output(path, data, expected=ABSENT if expected_original is None else expected_original,
+                          force=force, new_mode=NEW_FILE_MODE, backup=backup_path(target) if backup else None)
+    return SaveResult(path, result.written, result.created, result.backup,
+                      result.mode if result.mode is not None else NEW_FILE_MODE)

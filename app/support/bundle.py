@@ -26,7 +26,8 @@ The file (format version 1; every key optional when read, see "Reading" below):
                "limits": {"max_op_cache_size": N, "remain_cache_size_ratio": N, "source": ...},
                "socs": {SOC: {"files", "dirs", "apparent_bytes", "allocated_bytes", "cann_bytes",
                               "prediction": CleanupPrediction.to_json() | null}}},
-     "unreadable": [{"what": ..., "why": ...}]}
+     "unreadable": [{"what": ..., "why": ...}],
+     "left_out": [{"what": ..., "why": ...}]}            # what collect kept back on purpose, and why
 
 What leaves the host, and what does not:
 - Environment: only the variables this tool reads, derived from the catalog (every option's
@@ -41,7 +42,14 @@ What leaves the host, and what does not:
 - The cache: totals and counts per SoC dir and the cleanup prediction's counts and bytes
   (app/cleanup.py, computed on the host with the effective limits), never a file list.
 - op_cache.ini as its exact bytes (UTF-8 text, or base64 when the bytes are not UTF-8), so
-  every finding about line ends, BOM or encoding is the same on support's desk.
+  every finding about line ends, BOM or encoding is the same on support's desk - and only from a
+  regular file at its place in the cache directory: a symlink is recorded as a symlink with its
+  target, never followed (it could point at a credentials file), a FIFO or device is not opened.
+- npu-smi runs with a minimal environment (app.device.hostprobe.command_environment), its output
+  is capped (1 MiB per command) and every value of a variable the bundle does not keep is
+  replaced by `<NAME removed>` in it: a wrapper that prints its environment leaks nothing.
+- `left_out` says what was kept back on purpose and why (the other variables, the host name, the
+  cache's file names, an op_cache.ini symlink, removed values).
 
 Collecting is bounded in time: npu-smi runs within app.device.hostprobe's budget (5 s) plus 2 s for
 `npu-smi info -m`, the cache walk stops after `scan_seconds` (the summary says "partial" and no
@@ -75,7 +83,8 @@ Public API (the GUI opens a bundle with these; everything is Qt-free):
     Bundle: source, format_version, created, tool_version, hostname, device: DeviceInfo,
             environ: dict[str, str], op_cache_ini: OpCacheIni | None, ini_path: str | None,
             versions: dict[str, str | None], cache: CacheSummary | None,
-            unreadable: list[tuple[str, str]], findings: list[Finding] (what could not be read)
+            unreadable: list[tuple[str, str]], left_out: list[tuple[str, str]] (kept back on purpose),
+            findings: list[Finding] (what could not be read)
         .diagnosis(*, framework=None, device=None, script=None, profile=None) -> Diagnosis
             the customer's configuration resolved as `diagnose` resolves local files, plus the
             bundle's own findings and what CANN would delete at the next start
@@ -98,6 +107,7 @@ import json
 import os
 import re
 import socket
+import stat
 import subprocess
 import time
 from collections.abc import Callable, Mapping
@@ -113,11 +123,11 @@ from cann_config.app.catalog import load_catalog
 from cann_config.app.device.hostprobe import JoinedMessage, find_npu_smi, note_message, probe_host, run_command
 from cann_config.app.device.npusmi import device_from_npu_smi
 from cann_config.app.device.table import DeviceInfo
-from cann_config.app.errors import InputError, Message
+from cann_config.app.errors import InputError, Message, os_reason
 from cann_config.app.findings import Finding, make_finding, sort_findings
 from cann_config.app.i18n import pick
-from cann_config.app.io.exporters.files import write_export
-from cann_config.app.io.inputfiles import read_input_bytes
+from cann_config.app.io.inputfiles import input_is_dir, parse_json_bounded, read_input_bytes
+from cann_config.app.io.outputfiles import write_output
 from cann_config.app.opcache.cachedir import CACHE_PATH_ENV, WORK_PATH_ENV
 from cann_config.app.opcache.cleanup import (
     AGEING_OFF,
@@ -140,7 +150,7 @@ from cann_config.app.units import human_bytes
 BUNDLE_FORMAT = "cann-config-bundle"
 BUNDLE_VERSION = 1
 TOP_KEYS = ("format", "version", "created", "tool_version", "host", "npu_smi", "versions", "environment",
-            "op_cache_ini", "cache", "unreadable")
+            "op_cache_ini", "cache", "unreadable", "left_out")
 # Size caps when reading: a bundle is a few KiB to a few hundred KiB; anything far beyond is
 # not one (or is hostile) and is refused or ignored rather than parsed.
 MAX_BUNDLE_BYTES = 32 << 20
@@ -336,9 +346,8 @@ def _under(root: Path, path: str | Path) -> Path:
 def _info_version(path: Path) -> str | None:
     """`version=` of a CANN install-info file (keys case-insensitive); None when absent."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(64 * 1024)
-    except OSError:
+        data, _ = read_input_bytes(path, "an install-info file", 64 * 1024)
+    except InputError:  # missing, too large, or not a regular file (a FIFO must not hang collect)
         return None
     for line in data.decode("utf-8", "replace").splitlines():
         key, sep, value = line.partition("=")
@@ -422,21 +431,44 @@ def _collect_npu_smi(root: Path, environ: Mapping[str, str], runner: Callable[..
     return section, dict(probe.versions)
 
 
-def _collect_ini(path: Path | None, unreadable: list[dict[str, str]]) -> tuple[dict[str, Any], OpCacheIni | None]:
+def _collect_ini(path: Path | None, unreadable: list[dict[str, str]],
+                 left_out: list[dict[str, str]]) -> tuple[dict[str, Any], OpCacheIni | None]:
+    """op_cache.ini's exact bytes, only from a regular file at its place in the cache directory.
+
+    A symlink is recorded with its target and not followed: it could point at any file of the
+    host (a credentials file), and the bundle leaves the host. A FIFO or device is not opened.
+    """
     section: dict[str, Any] = {"path": str(path) if path else None, "exists": None, "text": None, "base64": None,
                                "error": None}
     if path is None:
         section["error"] = _label("support-label-home-unknown")
         return section, None
-    if not os.path.lexists(path):
+    try:
+        info = os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
         section["exists"] = False
         return section, None
+    except OSError as exc:
+        reason = InputError.from_code("core-input-cannot-read", path, detail=os_reason(exc)).reason
+        section["error"] = reason
+        unreadable.append({"what": str(path), "why": reason})
+        return section, None
     section["exists"] = True
+    if stat.S_ISLNK(info.st_mode):
+        try:
+            target = os.readlink(path)
+        except OSError:
+            target = "?"
+        section["symlink"] = target
+        why = _label("support-label-ini-symlink", target=target)
+        section["error"] = why
+        left_out.append({"what": str(path), "why": why})
+        return section, None
     try:
-        ini = read_op_cache_ini(path)
+        ini = read_op_cache_ini(path, nofollow=True)
     except InputError as exc:
         section["error"] = exc.reason
-        unreadable.append({"what": str(path), "why": exc.reason})
+        (left_out if exc.code == "core-input-special" else unreadable).append({"what": str(path), "why": exc.reason})
         return section, None
     try:
         section["text"] = ini.original.decode("utf-8")
@@ -460,7 +492,12 @@ def _collect_cache(env: Mapping[str, str], ini: OpCacheIni | None, scan_seconds:
         unreadable.append({"what": _label("support-label-unreadable-cache", path=cache_dir.kernel_cache), "why": why})
         return replace(summary, error=why).to_json()
     kernel_cache = cache_dir.kernel_cache
-    if not kernel_cache.is_dir():
+    try:
+        is_dir = input_is_dir(kernel_cache)
+    except InputError as exc:  # unreadable is not "no cache": say why
+        unreadable.append({"what": _label("support-label-unreadable-cache", path=kernel_cache), "why": exc.reason})
+        return replace(summary, error=exc.reason).to_json()
+    if not is_dir:
         return replace(summary, exists=False).to_json()
     return _scan(kernel_cache, summary, scan_seconds, now, unreadable, clock).to_json()
 
@@ -535,11 +572,27 @@ def collect_bundle(*, environ: Mapping[str, str] | None = None, root: Path = Pat
     when = time.time() if now is None else now
     root = Path(root)
     unreadable: list[dict[str, str]] = []
+    left_out: list[dict[str, str]] = []
     npu_smi, versions = _collect_npu_smi(root, env_all, runner or run_command, npu_smi_timeout, unreadable)
+    # npu-smi's output is text of this host like any other: no value of a variable the bundle
+    # leaves out may reach it through a wrapper script that prints its environment.
+    redact = _redactor(env_all, set(env))
+    npu_smi, removed = redact(npu_smi)
+    unreadable, removed_too = redact(unreadable)
+    if removed or removed_too:
+        left_out.append({"what": _label("support-label-left-npu-smi-values"),
+                         "why": _label("support-label-left-npu-smi-values-why")})
     versions.update(tf_adapter_versions(root, env_all, distribution_version))
     cache_dir = resolve_settings(ini=None, environ=env).cache_dir
-    ini_section, ini = _collect_ini(cache_dir.ini_path if cache_dir.home_known else None, unreadable)
+    ini_section, ini = _collect_ini(cache_dir.ini_path if cache_dir.home_known else None, unreadable, left_out)
     cache = _collect_cache(env, ini, scan_seconds, when, unreadable, clock)
+    others = len([name for name in env_all if name not in env])
+    if others:
+        left_out.append({"what": _label("support-label-left-environment", count=others),
+                         "why": _label("support-label-left-environment-why")})
+    if not include_hostname:
+        left_out.append({"what": _label("support-label-left-hostname"), "why": _label("support-label-left-hostname-why")})
+    left_out.append({"what": _label("support-label-left-file-names"), "why": _label("support-label-left-file-names-why")})
     data: dict[str, Any] = {
         "format": BUNDLE_FORMAT,
         "version": BUNDLE_VERSION,
@@ -552,8 +605,43 @@ def collect_bundle(*, environ: Mapping[str, str] | None = None, root: Path = Pat
         "op_cache_ini": ini_section,
         "cache": cache,
         "unreadable": unreadable,
+        "left_out": left_out,
     }
     return data
+
+
+# Shorter values are too common to be secrets ("1", "C.UTF-8", "/root") and would blank out
+# ordinary words of npu-smi's output.
+_MIN_REDACTED_CHARS = 8
+
+
+def _redactor(environ: Mapping[str, str], kept: set[str]) -> Callable[[Any], tuple[Any, bool]]:
+    """A function that replaces, in every string of a JSON value, the value of each environment
+    variable the bundle does not keep by `<NAME removed>`; it also says whether it removed any."""
+    secrets = sorted(((value, name) for name, value in environ.items()
+                      if name not in kept and len(value.strip()) >= _MIN_REDACTED_CHARS),
+                     key=lambda item: len(item[0]), reverse=True)
+
+    def text(value: str) -> str:
+        for secret, name in secrets:
+            if secret in value:
+                value = value.replace(secret, f"<{name} removed>")
+        return value
+
+    def walk(value: Any) -> Any:
+        if isinstance(value, str):
+            return text(value)
+        if isinstance(value, list):
+            return [walk(item) for item in value]
+        if isinstance(value, dict):
+            return {key: walk(item) for key, item in value.items()}
+        return value
+
+    def redact(value: Any) -> tuple[Any, bool]:
+        result = walk(value)
+        return result, result != value
+
+    return redact
 
 
 def dumps_bundle(data: Mapping[str, Any]) -> bytes:
@@ -561,9 +649,11 @@ def dumps_bundle(data: Mapping[str, Any]) -> bytes:
     return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
 
 
-def write_bundle(data: Mapping[str, Any], path: str | os.PathLike[str]) -> Path:
-    """Write the bundle atomically (never half a file); InputError naming the file on failure."""
-    return write_export(path, dumps_bundle(data))
+def write_bundle(data: Mapping[str, Any], path: str | os.PathLike[str], *, force: bool = False) -> Path:
+    """Write the bundle through the one writer (app.io.outputfiles: atomic, regular files only,
+    a read-only file only with `force`); InputError naming the file on failure."""
+    write_output(path, dumps_bundle(data), force=force)
+    return Path(path)
 
 
 def default_bundle_name(now: float | None = None) -> str:
@@ -709,6 +799,7 @@ class Bundle:
     op_cache_ini: OpCacheIni | None = None
     cache: CacheSummary | None = None
     unreadable: list[tuple[str, str]] = field(default_factory=list)
+    left_out: list[tuple[str, str]] = field(default_factory=list)  # (what, why) the collector kept back
     device: DeviceInfo = field(default_factory=lambda: DeviceInfo(source="bundle"))
     findings: list[Finding] = field(default_factory=list)
 
@@ -796,6 +887,7 @@ class Bundle:
         return {"source": self.source, "format_version": self.format_version, "created": self.created,
                 "tool_version": self.tool_version, "hostname": self.hostname, "versions": dict(self.versions),
                 "environment": dict(self.environ), "unreadable": [{"what": w, "why": y} for w, y in self.unreadable],
+                "left_out": [{"what": w, "why": y} for w, y in self.left_out],
                 "cache": self.cache.to_json() if self.cache else None}
 
 
@@ -995,6 +1087,19 @@ def _read_cache(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> Non
         limits=clean_limits, socs=socs, error=reader.text(section, "error", "cache.error"), **numbers)
 
 
+def _read_left_out(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> None:
+    """What the collector left out on purpose (bundles before this key have none)."""
+    if "left_out" not in data:
+        return
+    for i, item in enumerate(reader.items(data, "left_out", "left_out", MAX_NOTES)):
+        if not isinstance(item, dict):
+            reader.wrong(f"left_out[{i}]", item, "object")
+            continue
+        what = reader.text(item, "what", f"left_out[{i}].what")
+        if what:
+            bundle.left_out.append((what, reader.text(item, "why", f"left_out[{i}].why") or ""))
+
+
 def _read_unreadable(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> None:
     for i, item in enumerate(reader.items(data, "unreadable", "unreadable", MAX_NOTES)):
         if not isinstance(item, dict):
@@ -1039,6 +1144,7 @@ def bundle_from_json(data: object, source: str = "<bundle>") -> Bundle:
     if host is not None:
         bundle.hostname = reader.text(host, "hostname", "host.hostname", 255)
     _read_unreadable(reader, bundle, data)
+    _read_left_out(reader, bundle, data)
     _read_npu_smi(reader, bundle, data)
     _read_versions(reader, bundle, data)
     _read_environment(reader, bundle, data)
@@ -1058,11 +1164,9 @@ def load_bundle(path: str | os.PathLike[str]) -> Bundle:
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         raise InputError.from_code("support-error-not-utf8", p, line) from None
+    # The one bounded JSON reader: nesting and number sizes limited (app.io.inputfiles).
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError.from_code("support-error-not-json", p, exc.lineno, detail=exc.msg) from None
-    except (ValueError, RecursionError) as exc:
-        # Nesting too deep for the parser, or a number with too many digits.
-        raise InputError.from_code("support-error-unparsable", p, detail=type(exc).__name__) from None
+        data = parse_json_bounded(text, p)
+    except InputError as exc:
+        raise InputError.from_code("support-error-unparsable", p, exc.line, detail=exc.message) from None
     return bundle_from_json(data, str(p))

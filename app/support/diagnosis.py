@@ -49,6 +49,7 @@ from cann_config.app.findings import (
 from cann_config.app.i18n import colon, pick
 from cann_config.app.io.envfile import EnvFile, load_env_file
 from cann_config.app.io.importers import import_script_file
+from cann_config.app.io.inputfiles import input_exists
 from cann_config.app.opcache.cachedir import CacheDirResolution, ini_not_read, kernel_cache_of
 from cann_config.app.opcache.ini import INI_NAME, OpCacheIni, installed_op_cache_versions, read_op_cache_ini
 from cann_config.app.opcache.resolution import Effective, EnvOrigin, Resolution, Setting, resolve_settings
@@ -282,7 +283,7 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
         findings.extend(ini.findings)
         inputs["ini"] = ini.source
     elif look_at is not None:
-        if ini_path is not None or look_at.exists():
+        if ini_path is not None or input_exists(look_at):
             ini = read_op_cache_ini(look_at)
             findings.extend(ini.findings)
             inputs["ini"] = str(look_at)

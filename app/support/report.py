@@ -55,7 +55,7 @@ from cann_config.app.errors import UsageError
 from cann_config.app.findings import Finding, make_finding, severity_column
 from cann_config.app.i18n import current_language, normalize_language, pick
 from cann_config.app.io.exporters import carrier, export_text
-from cann_config.app.io.exporters.files import write_export
+from cann_config.app.io.outputfiles import write_output
 from cann_config.app.opcache.ini import VERSION_KEYS, render_op_cache_ini
 from cann_config.app.profile import DEFAULT_FRAMEWORK, Profile
 from cann_config.app.support.diagnosis import Diagnosis
@@ -631,7 +631,8 @@ def markdown_of_blocks(blocks: Sequence[Block], lang: str | None = None) -> str:
             language, text = parts
             fence = _md_fence(text)
             out += [fence + language, text.rstrip("\n"), fence, ""]
-    return "\n".join(out).rstrip("\n") + "\n"
+    # Values come from the customer's files: no control or bidi character reaches a reader's screen.
+    return terminal_text("\n".join(out).rstrip("\n") + "\n", one_line=False)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -722,7 +723,7 @@ def html_of_blocks(blocks: Sequence[Block], lang: str | None = None) -> str:
     if in_findings:
         out.append("</ul>")
     out += ["</body>", "</html>"]
-    return "\n".join(out) + "\n"
+    return terminal_text("\n".join(out) + "\n", one_line=False)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -792,8 +793,11 @@ def report_format(path: str | os.PathLike[str]) -> str:
     return REPORT_EXTENSIONS[suffix]
 
 
-def write_report(path: str | os.PathLike[str], report: SupportReport | Diagnosis, lang: str | None = None) -> Path:
-    """Render the report in the format its file name says and write it atomically."""
+def write_report(path: str | os.PathLike[str], report: SupportReport | Diagnosis, lang: str | None = None,
+                 *, force: bool = False) -> Path:
+    """Render the report in the format its file name says and write it through the one writer
+    (app.io.outputfiles: atomic, regular files only, a read-only file only with `force`)."""
     fmt = report_format(path)
     text = render_markdown(report, lang) if fmt == "markdown" else render_html(report, lang)
-    return write_export(path, text.encode("utf-8", "replace"))
+    write_output(path, text.encode("utf-8", "replace"), force=force)
+    return Path(path)

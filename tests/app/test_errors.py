@@ -48,7 +48,7 @@ def test_subclasses_keep_their_type_through_from_code():
     from cann_config.app.opcache.ini import FileChangedError
 
     assert isinstance(NpuSmiError.from_code("devices-error-binary", "x"), NpuSmiError)
-    assert isinstance(FileChangedError.from_code("cache-error-removed", "x"), InputError)
+    assert isinstance(FileChangedError.from_code("core-output-removed", "x"), InputError)
 
 
 def test_usage_error_and_invalid_value():

@@ -57,8 +57,12 @@ def test_invalid_profiles_are_refused_naming_the_key(doc, message):
 
 
 def test_unreadable_and_malformed_files_name_file_and_line(tmp_path):
-    with pytest.raises(InputError, match="cannot read the profile"):
+    with pytest.raises(InputError, match="cannot read: No such file or directory"):
         load_profile(tmp_path / "missing.json")
+    (tmp_path / "latin1.json").write_bytes(b'{\n"device": "\xff"}')
+    with pytest.raises(InputError, match="cannot read the profile") as info:
+        load_profile(tmp_path / "latin1.json")
+    assert str(info.value).startswith(f"{tmp_path / 'latin1.json'}:2: ")
     bad = tmp_path / "bad.json"
     bad.write_text('{\n  "format": "cann-config-profile",\n  oops\n}\n', encoding="utf-8")
     with pytest.raises(InputError) as info:
@@ -70,3 +74,43 @@ def test_device_info_of_a_profile():
     assert Profile(device="Ascend310P3").device_info().series == "atlas-inference"
     assert Profile(device="Ascend310P3").device_info().source == "profile"
     assert Profile().device_info() is None
+
+
+@pytest.mark.parametrize("doc,message", [
+    ({"framework": ["tf1"]}, "framework must be a string, not a JSON array"),
+    ({"framework": {"a": 1}}, "framework must be a string, not a JSON object"),
+    ({"options": {"static_memory_policy": [2]}}, "options.static_memory_policy must be a string, number or boolean"),
+    ({"options": {"op_compiler_cache_dir": "/x" * 3000}}, "Linux takes at most 4096 bytes"),
+    ({"options": {"op_compiler_cache_dir": "/data/\udcff"}}, "not valid UTF-8"),
+])
+def test_wrong_json_types_are_one_line(doc, message):
+    with pytest.raises(InputError, match=message):
+        profile_from_json({"format": "cann-config-profile", "version": 1, **doc}, "p.json")
+
+
+def test_any_json_is_a_profile_or_one_reason():
+    """Whatever JSON a profile holds, reading it gives a Profile or an InputError: never another
+    exception (a TypeError from a list where a string belongs was a traceback in `gui`)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20)
+    values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+                          max_leaves=8)
+    keys = st.sampled_from(["format", "version", "device", "framework", "options"])
+    option_ids = st.sampled_from(["static_memory_policy", "op_compiler_cache_dir", "max_op_cache_size", "nope"])
+    docs = st.fixed_dictionaries({"format": st.just("cann-config-profile"), "version": st.just(1)},
+                                 optional={"framework": values | st.sampled_from(["tf1", "pytorch"]),
+                                           "device": values | st.just("Ascend910B3"),
+                                           "options": st.dictionaries(option_ids, values, max_size=3) | values})
+    documents = docs | st.dictionaries(keys, values, max_size=5)
+
+    @settings(max_examples=300, deadline=None)
+    @given(documents)
+    def check(doc):
+        try:
+            profile_from_json(doc, "p.json")
+        except InputError as exc:
+            assert "\n" not in str(exc)
+
+    check()

@@ -30,3 +30,30 @@ def test_bidirectional_controls_are_replaced():
     shown = terminal_text(hostile)
     assert not any(ch in shown for ch in "\u202e\u202c\u2066\u2069\u200f")
     assert shown.startswith("/data/") and "cod.exe" in shown
+
+
+def test_inline_text_keeps_a_value_on_its_line():
+    from cann_config.app.textsafe import inline_text
+
+    assert inline_text("a  b\nc\r\nd\u2028e\x1b[31m\u202e") == "a  b c d e\ufffd[31m\ufffd"
+
+
+def test_json_text_escapes_what_a_terminal_interprets_and_keeps_the_data():
+    import json
+
+    from cann_config.app.textsafe import json_text
+
+    data = {"soc": "Ascend910B3\u202e\x9b\x7f\x1b", "n": 1}
+    text = json_text(json.dumps(data, ensure_ascii=False))
+    assert not any(c in text for c in "\u202e\x9b\x7f\x1b") and json.loads(text) == data
+
+
+def test_message_values_are_made_safe_wherever_they_are_shown():
+    from cann_config.app.errors import InputError
+    from cann_config.app.findings import make_finding
+
+    error = InputError.from_code("core-input-cannot-read", "/x\x1b]0;t\x07", detail="boom\u202e")
+    assert not any(c in error.one_line() for c in "\x1b\x07\u202e")
+    finding = make_finding("cache-ini-not-found", path="/data/\x1b[2J\u2066cache")
+    for lang in ("en", "zh_CN"):
+        assert not any(c in finding.message(lang) for c in "\x1b\u2066")

@@ -17,10 +17,10 @@ from typing import Any
 
 from cann_config.app.findings import Finding, sort_findings
 from cann_config.app.io.exporters import PYTHON_FORMATS, SHELL_FORMATS, ExportResult, check_choices, export_text
+from cann_config.app.io.outputfiles import write_output
 from cann_config.app.opcache.ini import save_op_cache_ini
 from cann_config.app.profile import Profile
 from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
-from cann_config.ui.fileio import write_bytes_atomically
 from cann_config.ui.highlighter import PreviewHighlighter
 from cann_config.ui.qtprops import USER_ROLE, set_foreground, vertical_splitter
 from PySide6.QtGui import QFont
@@ -101,4 +101,4 @@ class ExportPreview(QWidget):
                 target.resolve() == Path(edited_ini_path).resolve():
             save_op_cache_ini(target, self.result.data, edited_ini.original)  # type: ignore[attr-defined]
         else:
-            write_bytes_atomically(target, self.result.data)
+            write_output(target, self.result.data)

@@ -16,17 +16,14 @@ write_export() saves any export atomically (the CLI's `-o FILE`, the wizard's Sa
 
 from __future__ import annotations
 
-import contextlib
 import os
-import stat
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cann_config.app.errors import InputError, os_reason
 from cann_config.app.findings import Finding
 from cann_config.app.io.exporters.plan import Plan
+from cann_config.app.io.outputfiles import write_output
 from cann_config.app.opcache.resolution import plan_ini_save
 from cann_config.app.profile import Profile
 
@@ -62,42 +59,10 @@ def write_profile(plan: Plan) -> str:
     return Profile(framework=profile.framework, device=profile.device, options=options).dumps()
 
 
-def write_export(path: str | os.PathLike[str], data: bytes) -> Path:
-    """Write an export to `path` atomically: a temporary file in the same directory, then
-    `os.replace`, so a reader never sees half a file and a failure leaves the old file as it was.
-
-    An existing file keeps its permissions (a symlink is followed, the link stays); a new file
-    gets the usual 0666 minus the umask. Raises InputError (naming the file) when it cannot be
-    written. Returns the path written.
-    """
-    path = Path(path)
-    target = Path(os.path.realpath(path)) if path.is_symlink() else path
-    if target.is_dir():
-        raise InputError.from_code("export-error-is-directory", path)
-    directory = target.parent if str(target.parent) else Path(".")
-    try:
-        mode = stat.S_IMODE(target.stat().st_mode)
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    except OSError as exc:
-        raise InputError.from_code("export-error-cannot-write", path, detail=os_reason(exc)) from None
-    try:
-        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    except OSError as exc:
-        raise InputError.from_code("export-error-cannot-write", path, detail=os_reason(exc)) from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, mode)
-        os.replace(temp, target)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        if isinstance(exc, OSError):
-            raise InputError.from_code("export-error-cannot-write", path, detail=os_reason(exc)) from None
-        raise
-    return path
+def write_export(path: str | os.PathLike[str], data: bytes, *, force: bool = False) -> Path:
+    """Write an export to `path` through the one writer (app.io.outputfiles.write_output):
+    atomic, only over a regular file, keeping its permissions (a symlink is followed, the link
+    stays), never over a read-only file unless `force`; `-` is standard output. Raises
+    InputError (naming the file) when it cannot be written. Returns the path written."""
+    write_output(path, data, force=force)
+    return Path(path)

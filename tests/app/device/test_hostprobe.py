@@ -283,3 +283,32 @@ def test_a_failure_without_output_says_so_in_each_language(host):
     probe = probe_host(runner=FakeNpuSmi({"info": (3, "", "")}), root=host, environ=NO_PATH)
     assert probe.tried_text("en") == ["npu-smi info exited with status 3: no output"]
     assert probe.tried_text("zh_CN") == ["npu-smi info 退出状态为 3：没有输出"]
+
+
+# --- bounded output and a minimal environment (issue 15) ---------------------------------------
+
+
+def test_the_real_runner_stops_a_command_that_prints_too_much(tmp_path):
+    from cann_config.app.device.hostprobe import OutputTooLarge, run_command
+
+    with pytest.raises(OutputTooLarge):
+        run_command(["yes", "NPU"], timeout=20, max_output=1 << 16)
+    result = run_command(["sh", "-c", "head -c 1000 /dev/zero"], timeout=20, max_output=1 << 16)
+    assert result.returncode == 0 and len(result.stdout) == 1000
+
+
+def test_a_probe_of_an_endless_npu_smi_says_so(tmp_path):
+    _script_npu_smi(tmp_path, "import sys\nwhile True:\n    sys.stdout.write('NPU     Name\\n' * 1000)")
+    probe = probe_host(timeout=5, root=tmp_path, environ=NO_PATH)
+    assert probe.device.soc_version is None and probe.raw == {}
+    assert any("printed more than 1024 KiB" in t for t in probe.tried)
+
+
+def test_npu_smi_gets_only_the_variables_it_needs():
+    from cann_config.app.device.hostprobe import command_environment, run_command
+
+    env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "LD_LIBRARY_PATH": "/usr/local/Ascend/driver/lib64",
+           "ASCEND_HOME_PATH": "/usr/local/Ascend", "AWS_SECRET_ACCESS_KEY": "s3cr3t", "https_proxy": "http://u:p@x"}
+    assert command_environment(env) == {k: env[k] for k in ("PATH", "LANG", "LD_LIBRARY_PATH", "ASCEND_HOME_PATH")}
+    printed = run_command(["env"], timeout=20, env=env).stdout
+    assert "AWS_SECRET_ACCESS_KEY" not in printed and "https_proxy" not in printed and "ASCEND_HOME_PATH" in printed

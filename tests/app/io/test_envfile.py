@@ -192,3 +192,20 @@ def test_assignments_agree_with_bash(lines):
     base = {"A": "a0", "B": "b0 z", "C": ""}
     ours = parse_env_text(text, "gen.env", base=base).environ(base)
     assert ours == _bash_values(text, NAMES + ["X"], base)
+
+
+def test_expansion_that_doubles_forty_times_stops_with_one_line():
+    from cann_config.app.errors import InputError
+
+    text = "export A=/x\n" + "export A=$A$A\n" * 40
+    with pytest.raises(InputError, match=r"grow beyond 128 KiB") as info:
+        parse_env_text(text, "job.env")
+    assert str(info.value).startswith("job.env:18: ")  # line n expands to 2**n characters
+    many = "export B=" + "x" * 1000 + "\nexport C=" + "$B" * 200 + "\n"  # 200 KB on one line
+    with pytest.raises(InputError, match="grow beyond"):
+        parse_env_text(many, "job.env")
+
+
+def test_long_values_below_the_limit_are_kept():
+    env = parse_env_text("export A=" + "x" * 60000 + "\nexport B=$A$A\n", "job.env")
+    assert len(env.values["B"]) == 120000

@@ -246,3 +246,28 @@ def test_script_and_fish_files_are_read_through_the_shared_reader(tmp_path):
     (tmp_path / "bin.py").write_bytes(b"x = 1\x00\n")
     with pytest.raises(InputError, match=str(tmp_path / "bin.py")):
         import_script_file(tmp_path / "bin.py")
+
+
+@pytest.mark.parametrize("text", [
+    "x=1" + "+1" * 50000 + "\n",  # the parser's recursion limit
+    "x = " + "-" * 100000 + "1\n",
+])
+def test_scripts_too_deep_for_python_are_one_line(text):
+    from cann_config.app.errors import InputError
+    from cann_config.app.io.importers import import_script
+
+    with pytest.raises(InputError, match="nested or chained too deeply") as info:
+        import_script(text, "train.py")
+    assert str(info.value).startswith("train.py: ")
+
+
+def test_an_integer_too_large_to_print_is_a_finding():
+    from cann_config.app.io.importers import import_script
+
+    huge = "0x" + "f" * 20000
+    for text in (f"import os\nos.environ['ASCEND_MAX_OP_CACHE_SIZE'] = {huge}\n",
+                 f'custom_op.parameter_map["static_memory_policy"].i = {huge}\n'):
+        imported = import_script(text, "train.py")
+        messages = [f.message("en") for f in imported.findings]
+        assert any("integer of 80000 bits" in m for m in messages), messages
+        assert imported.settings == {}

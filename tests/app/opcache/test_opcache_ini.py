@@ -377,7 +377,12 @@ def test_unreadable_file(tmp_path, monkeypatch):
     # Root reads a chmod 000 file anyway; refuse the open itself.
     import cann_config.app.io.inputfiles as inputfiles
 
-    monkeypatch.setattr(inputfiles, "open", denied, raising=False)
+    real_open = inputfiles.os.open
+
+    def open_denied(name, *args, **kwargs):
+        return denied() if str(name) == str(path) else real_open(name, *args, **kwargs)
+
+    monkeypatch.setattr(inputfiles.os, "open", open_denied)
     with pytest.raises(InputError, match="Permission denied"):
         read_op_cache_ini(path)
 

@@ -501,7 +501,8 @@ def test_too_many_entries_are_cut():
     (b"{\"format\": \"cann-config-profile\", \"version\": 1}", "'format' is 'cann-config-profile'"),
     (b"{\"version\": 1}", "'format' is missing"),
     (b"\xff\xfe{}", "not UTF-8"),
-    (b"[" * 100_000 + b"]" * 100_000, "RecursionError"),
+    (b"[" * 100_000 + b"]" * 100_000, "nested more than 64 levels deep"),
+    (b'{"format": "cann-config-bundle", "version": 1, "x": ' + b"9" * 100_000 + b"}", "more than 40 digits"),
 ])
 def test_not_a_bundle_is_one_clear_error(tmp_path, content, reason):
     path = tmp_path / "bundle.json"
@@ -586,3 +587,50 @@ def test_a_damaged_real_bundle_never_gives_a_traceback(edits):
         except (KeyError, IndexError, TypeError):
             continue  # an earlier edit removed this path
     survive(data)
+
+
+# --- what never leaves the host (issue 15) -----------------------------------------------------
+
+
+def test_an_ini_symlink_is_recorded_not_followed(tmp_path):
+    host = make_host(tmp_path, ini=None)
+    secret_file = tmp_path / "credentials"
+    secret_file.write_text(f"[default]\naws_secret_access_key={SECRET}\n")
+    (host.kernel_cache / "op_cache.ini").symlink_to(secret_file)
+    data = collect(host)
+    section = data["op_cache_ini"]
+    assert section["symlink"] == str(secret_file) and section["text"] is None and section["base64"] is None
+    assert "symbolic link" in section["error"]
+    assert any(item["what"].endswith("op_cache.ini") for item in data["left_out"])
+    assert SECRET not in dumps_bundle(data).decode("utf-8")
+    # Read back: the ini is missing with the reason, nothing else breaks.
+    bundle = bundle_from_json(json.loads(dumps_bundle(data)))
+    assert bundle.op_cache_ini is None and "support-bundle-ini-unreadable" in codes_of(bundle)
+
+
+def test_a_fifo_in_place_of_the_ini_is_not_opened(tmp_path):
+    host = make_host(tmp_path, ini=None)
+    os.mkfifo(host.kernel_cache / "op_cache.ini")
+    data = collect(host)
+    assert "FIFO" in data["op_cache_ini"]["error"] and data["op_cache_ini"]["text"] is None
+
+
+def test_values_of_left_out_variables_are_removed_from_npu_smi_output(tmp_path):
+    info = (NPU_SMI / "a2-910b3.txt").read_text()
+    answers = {"info": (0, info + f"AWS_SECRET_ACCESS_KEY={SECRET}\n", f"proxy http://u:{SECRET}@proxy:8080\n"),
+               "info -m": (NPU_SMI / "mapping-910b4.txt").read_text()}
+    data = collect(make_host(tmp_path, answers=answers))
+    text = dumps_bundle(data).decode("utf-8")
+    assert SECRET not in text and "<AWS_SECRET_ACCESS_KEY removed>" in data["npu_smi"]["info"]
+    assert data["npu_smi"]["info"].startswith("+---")  # the table itself is untouched
+    whats = [item["what"] for item in data["left_out"]]
+    assert any("npu-smi" in w for w in whats) and any("environment variables" in w for w in whats)
+    assert bundle_from_json(data).left_out == [(i["what"], i["why"]) for i in data["left_out"]]
+
+
+def test_old_bundles_without_left_out_still_read(data_dir):
+    for path in sorted((data_dir / "bundles").glob("*.json")):
+        if path.name in ("truncated.json",):
+            continue
+        bundle = load_bundle(path)
+        assert bundle.left_out == [] and not any("left_out" in f.message("en") for f in bundle.findings)

@@ -116,7 +116,8 @@ def hostile_bundle():
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])
 def test_hostile_strings_cannot_inject_html(lang):
     page = render_html(hostile_bundle(), lang)
-    assert "<script" not in page and "<img" not in page and "\x1b" in page  # shown, escaped as text
+    assert "<script" not in page and "<img" not in page and "&lt;script" in page  # shown, escaped as text
+    assert "\x1b" not in page and "\ufffd[31m" in page  # no control character reaches the reader
     assert html.escape("<script>alert(1)</script>") in page
     checker = TagBalance()
     checker.feed(page)

@@ -14,6 +14,7 @@ from typing import Any
 
 from cann_config.app.catalog import Value
 from cann_config.app.errors import InputError
+from cann_config.app.io.inputfiles import input_exists
 from cann_config.app.opcache.cachedir import CacheDirResolution, ini_not_read, resolve_cache_dir
 from cann_config.app.opcache.ini import VERSION_KEYS, cann_stoi, read_op_cache_ini
 from cann_config.app.opcache.resolution import (
@@ -91,9 +92,10 @@ class CacheState:
 
     def _read_ini(self, path: Path) -> Any:
         self.ini_error = ""
-        if not path.exists():
-            return None
         try:
+            # Unreadable (EACCES, ENAMETOOLONG...) is said, never taken for "no file yet".
+            if not input_exists(path):
+                return None
             return read_op_cache_ini(path)
         except InputError as exc:
             self.ini_error = str(exc)

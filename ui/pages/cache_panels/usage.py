@@ -16,6 +16,8 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+from cann_config.app.errors import InputError
+from cann_config.app.io.inputfiles import input_is_dir
 from cann_config.app.opcache.cleanup import cache_findings
 from cann_config.app.units import human_bytes
 from cann_config.ui.controller import WizardController
@@ -237,8 +239,14 @@ class UsagePanel(QGroupBox):
         self.usage = None
         self.progress = None
         self._scan_error = None
-        if not path.is_dir():
+        try:
+            is_dir = input_is_dir(path)
+        except InputError as exc:  # unreadable is not "nothing cached yet": say why
+            is_dir, reason = False, exc
+            self._scan_error = lambda: str(reason)
+        if self._scan_error is None and not is_dir:
             self._scan_error = lambda: self.tr("%1 does not exist: nothing is cached there yet.").replace("%1", str(path))
+        if self._scan_error is not None:
             self._set_scan_text(self._scan_error)
             self.refresh()
             return
