@@ -21,7 +21,6 @@ from typing import Any, TypeVar
 
 from cann_config.app.i18n import current_language, normalize_language
 from cann_config.app.messages import message_table
-from cann_config.app.textsafe import inline_text, terminal_text
 
 _E = TypeVar("_E", bound="ExplainedError")
 
@@ -85,6 +84,10 @@ def localized_params(params: Mapping[str, Any], lang: str) -> dict[str, Any]:
     or path made safe to show (app.textsafe.inline_text): values come from files the user did
     not write, and this is where every message - on a terminal, in a report, in the wizard -
     takes them in."""
+    # Imported here, not at the top: `--help` and `options` import this module and must not pay
+    # for the sanitizer's patterns (tests/app/cli/test_cli_basics.py keeps their import sets).
+    from cann_config.app.textsafe import inline_text
+
     out: dict[str, Any] = {}
     for name, value in params.items():
         if isinstance(value, Message):
@@ -157,6 +160,8 @@ class ExplainedError(Exception):
     def _where(self) -> str:
         if self.file is None:
             return ""
+        from cann_config.app.textsafe import terminal_text  # see localized_params
+
         where = self.file if self.line is None else f"{self.file}:{self.line}"
         return terminal_text(where) + ": "
 
