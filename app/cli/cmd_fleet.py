@@ -21,6 +21,7 @@ from cann_config.app.i18n import current_language
 from cann_config.app.io.exporters.files import write_export
 from cann_config.app.support.fleet import compare_bundles
 from cann_config.app.support.report import report_format
+from cann_config.app.textsafe import json_text, terminal_text
 
 DESCRIPTION = ("One table of the device, the CANN versions and every effective setting with its source, per "
                "node (a support bundle; a directory: all *.json in it). Rows that differ between nodes are "
@@ -35,6 +36,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print JSON (keys and codes never change with --lang)")
     p.add_argument("--report", metavar="FILE.md|FILE.html",
                    help="also write the comparison for a ticket, Markdown or HTML by the file name, in --lang")
+    p.add_argument("--force", action="store_true", help="replace the --report file even when it is read-only")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -43,9 +45,10 @@ def run(args: argparse.Namespace) -> int:
     comparison = compare_bundles(args.inputs, args.same)
     if fmt is not None:
         text = comparison.markdown(lang) if fmt == "markdown" else comparison.html(lang)
-        write_export(args.report, text.encode("utf-8", "replace"))
+        # The bundles are customers' files: no control or bidi character reaches a reader.
+        write_export(args.report, terminal_text(text, one_line=False).encode("utf-8", "replace"), force=args.force)
     if args.json:
-        print(json.dumps(comparison.to_json(lang), ensure_ascii=False, indent=2))
+        print(json_text(json.dumps(comparison.to_json(lang), ensure_ascii=False, indent=2)))
     else:
-        sys.stdout.write(comparison.to_text(lang))
+        sys.stdout.write(terminal_text(comparison.to_text(lang), one_line=False))
     return 1 if comparison.failed else 0

@@ -29,6 +29,7 @@ from cann_config.app.catalog import load_catalog
 from cann_config.app.errors import InputError, UsageError
 from cann_config.app.findings import Finding, make_finding
 from cann_config.app.i18n import current_language, normalize_language, pick
+from cann_config.app.io.inputfiles import input_is_dir
 from cann_config.app.support.bundle import Bundle, load_bundle
 from cann_config.app.support.diagnosis import Diagnosis
 from cann_config.app.support.report import Block, Text, html_of_blocks, markdown_of_blocks
@@ -51,7 +52,7 @@ def bundle_paths(inputs: Iterable[str | os.PathLike[str]]) -> list[Path]:
     paths: list[Path] = []
     for item in inputs:
         p = Path(item)
-        if p.is_dir():
+        if input_is_dir(p):  # unreadable (EACCES, ENAMETOOLONG) is one line, not a traceback
             found = sorted(c for c in p.glob("*.json") if c.is_file())
             if not found:
                 raise InputError.from_code("fleet-error-no-bundles", p)

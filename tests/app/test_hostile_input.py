@@ -464,6 +464,17 @@ def _(d: Path) -> Run:
     return Run(["diagnose", "--bundle", str(bundle)], 2)
 
 
+@case("fleet --report onto a FIFO")
+def _(d: Path) -> Run:
+    fifo = _fifo(d / "f.md")
+    return Run(["fleet", str(ROOT / "tests/data/bundles/a2-910b3.json"), "--report", str(fifo)], 2, unchanged=[fifo])
+
+
+@case("fleet: a FIFO and a 5000-character name as bundles")
+def _(d: Path) -> Run:
+    return Run(["fleet", str(_fifo(d / "b.json")), "/tmp/" + "a" * 5000], 2)
+
+
 # Control characters reaching a terminal or a report.
 @case("scan: SoC dir name with ESC and bidi controls")
 def _(d: Path) -> Run:
