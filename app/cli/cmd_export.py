@@ -75,7 +75,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ops-version", metavar="V",
                    help="op-cache-ini: ops_version of the CANN that will read the file ($ASCEND_OPP_PATH/version.info)")
     p.add_argument("--changed-only", action="store_true", help="only what differs from the defaults")
-    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout ('-' is stdout)")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE (atomically) instead of stdout")
     p.add_argument("--force", action="store_true", help="replace FILE even when it is read-only")
 
 
