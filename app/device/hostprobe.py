@@ -127,11 +127,13 @@ def run_command(argv: Sequence[str], *, capture_output: bool = True, text: bool 
     proc = subprocess.Popen(list(argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             start_new_session=True, env=command_environment(env))
     deadline = time.monotonic() + timeout
-    streams = {proc.stdout: bytearray(), proc.stderr: bytearray()}
+    assert proc.stdout is not None and proc.stderr is not None  # both are pipes
+    pipes = (proc.stdout, proc.stderr)
+    streams = {pipe.fileno(): bytearray() for pipe in pipes}
     try:
         with selectors.DefaultSelector() as selector:
-            for stream in streams:
-                selector.register(stream, selectors.EVENT_READ)
+            for fd in streams:
+                selector.register(fd, selectors.EVENT_READ)
             while selector.get_map():
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
@@ -141,7 +143,7 @@ def run_command(argv: Sequence[str], *, capture_output: bool = True, text: bool 
                     if not chunk:
                         selector.unregister(key.fileobj)
                         continue
-                    buffer = streams[key.fileobj]
+                    buffer = streams[key.fd]
                     buffer += chunk
                     if len(buffer) > max_output:
                         raise OutputTooLarge(argv, max_output)
@@ -153,10 +155,9 @@ def run_command(argv: Sequence[str], *, capture_output: bool = True, text: bool 
         _kill_group(proc)
         raise
     finally:
-        for stream in streams:
-            if stream is not None:
-                stream.close()
-    out, err = bytes(streams[proc.stdout]), bytes(streams[proc.stderr])
+        out, err = bytes(streams[pipes[0].fileno()]), bytes(streams[pipes[1].fileno()])
+        for pipe in pipes:
+            pipe.close()
     if text:
         return subprocess.CompletedProcess(proc.args, proc.returncode, out.decode("utf-8", errors="replace"),
                                            err.decode("utf-8", errors="replace"))

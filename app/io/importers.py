@@ -195,8 +195,8 @@ def _huge_int(value: object) -> bool:
 
 def _shown(value: object) -> str:
     """A literal for a message: huge integers by their size, long texts cut."""
-    if _huge_int(value):
-        return f"<an integer of {value.bit_length()} bits>"  # type: ignore[union-attr]
+    if isinstance(value, int) and _huge_int(value):
+        return f"<an integer of {value.bit_length()} bits>"
     text = repr(value)
     return text if len(text) <= 80 else text[:79] + "…"
 
@@ -235,9 +235,9 @@ class _Collector:
             except UnicodeDecodeError:
                 self.finding("import-invalid-value", line, option=option.id, reason=Message("import-reason-not-utf8"))
                 return
-        if _huge_int(raw):
+        if isinstance(raw, int) and _huge_int(raw):
             self.finding("import-invalid-value", line, option=option.id,
-                         reason=Message("import-reason-int-too-large", bits=raw.bit_length()))  # type: ignore[union-attr]
+                         reason=Message("import-reason-int-too-large", bits=raw.bit_length()))
             return
         problem = option.problem(raw)
         if problem is not None:

@@ -190,6 +190,7 @@ def parse_json_bounded(text: str, source: str | os.PathLike[str], *, max_depth: 
                        max_digits: int = MAX_JSON_DIGITS) -> object:
     """`json.loads(text)` with nesting at most `max_depth` levels and numbers of at most
     `max_digits` digits; InputError naming `source` (and the line) otherwise or when it is not JSON."""
+    source = os.fspath(source)
     line = _depth_exceeds(text, max_depth)
     if line is not None:
         raise InputError.from_code("core-json-too-deep", source, line, limit=max_depth)

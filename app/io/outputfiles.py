@@ -93,7 +93,7 @@ def _lock_name(name: str) -> str:
 def _error(code: str, path: Path, exc: OSError | None = None, **params: object) -> InputError:
     if exc is not None:
         params["detail"] = os_reason(exc)
-    return InputError.from_code(code, path, **params)
+    return InputError(Message(code, **params), path)
 
 
 def _target_of(path: Path) -> Path:
