@@ -9,6 +9,7 @@ import traceback
 import weakref
 
 import pytest
+import shiboken6
 from cann_config.app.device.table import DeviceInfo
 from cann_config.app.i18n import current_language, set_language
 from PySide6.QtCore import QSettings, QThread
@@ -91,14 +92,31 @@ def gate():
 
 @pytest.fixture
 def make_wizard(qtbot):
-    """create_wizard(...) registered with qtbot (closed, and its workers joined, after the test)."""
+    """create_wizard(...) registered with qtbot (closed, and its workers joined, after the test).
+
+    The fixture holds each wizard until the test's teardown: qtbot keeps only a weak reference,
+    so a wizard whose last reference was the test's local variable was deleted when the test
+    function returned, before qtbot closed it, together with its child QThreads. A worker still
+    running then (the cleanup prediction a finished scan starts, slow on a loaded machine) was
+    destroyed while running: Qt's fatal "QThread: Destroyed while thread is still running"
+    aborted the whole run."""
     import cann_config.ui as ui
+
+    wizards = []
+
     def make(**kwargs):
         wizard = ui.create_wizard(**kwargs)
         qtbot.addWidget(wizard)
+        wizards.append(wizard)
         return wizard
 
-    return make
+    yield make
+    # qtbot has closed them by now (its teardown runs before fixtures'); shutdown() is idempotent
+    # and joins every worker, also of a wizard a test closed itself.
+    for wizard in wizards:
+        if shiboken6.isValid(wizard):  # a wizard whose close was refused was deleted by qtbot's deleteLater
+            wizard.shutdown()
+    wizards.clear()
 
 
 def host_probe(soc: str | None, source: str = "npu-smi"):

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import time
+import weakref
 from pathlib import Path
 
 from cann_config.app.opcache.scanner import scan_to_end
@@ -260,3 +262,31 @@ def test_saving_a_size_into_a_file_without_the_other_writes_the_value_cann_uses_
     [review] = reviews
     notes = [label.text() for label in review.findChildren(QLabel)]
     assert any("remain_cache_size_ratio=70" in note and "env" in note for note in notes)
+
+
+def test_a_worker_running_when_the_test_returns_is_joined_not_destroyed(make_wizard, qtbot, tmp_path, monkeypatch,
+                                                                         gate):
+    # The cleanup prediction a finished scan starts may still run when a test ends: the wizard
+    # must outlive the test's local variable until it is closed (its workers joined), or Qt aborts
+    # the run destroying a running QThread (seen under load in full runs).
+    import cann_config.app.opcache.cleanup as cleanup
+
+    make_cache_tree(tmp_path / "cache", groups=3)
+    real_predict = cleanup.predict_cleanup
+
+    def gated_predict(*args, **kwargs):
+        gate.wait()
+        return real_predict(*args, **kwargs)
+
+    monkeypatch.setattr(cleanup, "predict_cleanup", gated_predict)
+    wizard = make_wizard(device="Ascend910B3")
+    editor(wizard, "op_compiler_cache_dir").setProperty("value", str(tmp_path / "cache"))
+    wizard.findChild(QPushButton, "scanButton").click()
+    qtbot.waitUntil(gate.entered.is_set, timeout=20000)
+    worker = wizard.cache_page.usage_panel._prediction_worker
+    assert worker.isRunning()
+    alive = weakref.ref(wizard)
+    del wizard
+    gc.collect()
+    assert alive() is not None and worker.isRunning()
+    gate.open()  # the teardown closes the wizard, which joins the worker
