@@ -3,7 +3,8 @@
 One bar per SoC dir: the space CANN counts for it, the limit (`max_op_cache_size`), the keep
 threshold (limit × ratio) and what the next compiler start would delete (from app.opcache.cleanup),
 and the filesystem's free space underneath. The scale always leaves room past the limit, so a
-cache over its limit shows as a bar beyond the limit line with a percentage above 100 %. The
+cache over its limit shows as a bar beyond the limit line with a percentage above 100 %. All
+bars share one scale (the largest a row needs), so one limit sits at one position. The
 numbers are computed by the core; this widget only draws them.
 """
 
@@ -113,6 +114,16 @@ class CacheGauge(QWidget):
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt override
         return QSize(240, self.sizeHint().height())
 
+    def scale_bytes(self) -> float:
+        """The bytes the full bar width stands for, one scale for every SoC's bar: the same limit
+        is drawn at the same position, and bars compare at a glance."""
+        return max([1.0] + [max(row.used_bytes * 1.05, (row.limit_bytes or 0) * 1.25) for row in self.rows])
+
+    @staticmethod
+    def x_of(n: float, left: float, width: float, scale: float) -> float:
+        """Where `n` bytes end on a bar starting at `left`, `width` wide, `scale` bytes full."""
+        return left + width * min(n, scale) / scale
+
     def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
         from PySide6.QtCore import Qt
 
@@ -151,10 +162,10 @@ class CacheGauge(QWidget):
         from PySide6.QtCore import Qt
 
         limit = row.limit_bytes
-        scale = max(row.used_bytes * 1.05, (limit or 0) * 1.25, 1.0)
+        scale = self.scale_bytes()
 
         def x_of(n: float) -> float:
-            return rect.left() + rect.width() * min(n, scale) / scale
+            return self.x_of(n, rect.left(), rect.width(), scale)
 
         painter.setPen(QPen(QColor("#9aa4ad"), 1))
         painter.setBrush(QColor("#eef1f4"))

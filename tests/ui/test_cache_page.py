@@ -290,3 +290,34 @@ def test_a_worker_running_when_the_test_returns_is_joined_not_destroyed(make_wiz
     gc.collect()
     assert alive() is not None and worker.isRunning()
     gate.open()  # the teardown closes the wizard, which joins the worker
+
+
+def limit_lines(image) -> dict[int, set[int]]:
+    """Columns of the gauge's limit lines, per bar: dark vertical runs taller than a bar (no glyph is)."""
+    lines: dict[int, set[int]] = {}
+    for x in range(image.width()):
+        run = 0
+        for y in range(image.height()):
+            colour = image.pixelColor(x, y)
+            if max(colour.red(), colour.green(), colour.blue()) < 90:
+                run += 1
+                continue
+            if run >= 26:
+                lines.setdefault(y - run, set()).add(x)
+            run = 0
+    return lines
+
+
+def test_every_soc_bar_is_drawn_on_one_scale(qtbot):
+    from cann_config.ui.gauge import CacheGauge, GaugeRow
+
+    gauge = CacheGauge()
+    qtbot.addWidget(gauge)
+    gauge.resize(600, 200)
+    # The same 100 MB limit, one SoC far below it and one three times over it.
+    gauge.set_rows([GaugeRow("Ascend310P3", 10 * MIB, 5, 100 * MIB, None, 0, False),
+                    GaugeRow("Ascend910B3", 300 * MIB, 50, 100 * MIB, None, 150 * MIB, True)])
+    lines = limit_lines(gauge.grab().toImage())
+    assert len(lines) == 2, lines  # one limit line per bar
+    first, second = (lines[top] for top in sorted(lines))
+    assert first == second  # the limit at one position
