@@ -16,6 +16,7 @@ APPLICATION = "cann-config"
 RECENT_LIMIT = 8
 
 KEY_GEOMETRY = "window/geometry"
+KEY_GEOMETRY_SCALE = "window/scale"  # the devicePixelRatio the geometry was saved at
 KEY_LANGUAGE = "ui/language"
 KEY_FORMAT = "choices/exportFormat"
 KEY_CHANGED_ONLY = "choices/changedOnly"

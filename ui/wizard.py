@@ -106,12 +106,29 @@ class ConfigWizard(QWizard):
             self.build_pages()
         self.installEventFilter(self)
 
-        geometry = settings.app_settings().value(settings.KEY_GEOMETRY)
-        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
-            self.restoreGeometry(geometry)
-        else:
-            self.resize(1180, 780)
+        self.place_window()
         self.retranslate(pages=False)  # each page built so far set its own texts
+
+    def place_window(self) -> None:
+        """The saved geometry when it fits this screen at this scale, else a default that fits,
+        centred (ui/window_geometry.py)."""
+        from cann_config.ui.window_geometry import default_geometry, restorable
+
+        screen = self.screen()
+        available = screen.availableGeometry()
+        # The docs pane gives way on a small (or scaled) screen, so the page keeps its width.
+        self.doc_pane.setMinimumWidth(min(340, max(160, available.width() // 4)))
+        scale = screen.devicePixelRatio()
+        store = settings.app_settings()
+        geometry = store.value(settings.KEY_GEOMETRY)
+        try:
+            saved_scale: float | None = float(store.value(settings.KEY_GEOMETRY_SCALE))
+        except (TypeError, ValueError):
+            saved_scale = None
+        if (isinstance(geometry, QByteArray) and not geometry.isEmpty() and self.restoreGeometry(geometry)
+                and restorable(self.geometry(), available, saved_scale, scale)):
+            return
+        self.setGeometry(default_geometry(available))
 
     # -- building and first paint ----------------------------------------------------------------
 
@@ -501,6 +518,7 @@ class ConfigWizard(QWizard):
         self._shut_down = True
         if self.isVisible():
             settings.write(settings.KEY_GEOMETRY, self.saveGeometry())
+            settings.write(settings.KEY_GEOMETRY_SCALE, self.screen().devicePixelRatio())
         self._builder.stop()
         for page in self.pages:
             if page.built:

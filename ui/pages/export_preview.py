@@ -23,8 +23,10 @@ from cann_config.app.profile import Profile
 from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
 from cann_config.ui.highlighter import PreviewHighlighter
 from cann_config.ui.qtprops import USER_ROLE, set_foreground, vertical_splitter
-from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QListWidget, QListWidgetItem, QPlainTextEdit, QVBoxLayout, QWidget
+from PySide6.QtGui import QFont, QShowEvent
+from PySide6.QtWidgets import QListWidget, QListWidgetItem, QPlainTextEdit, QStyle, QVBoxLayout, QWidget
+
+PREVIEW_LINES = 12  # the snippet lines the preview always has room for
 
 
 class ExportPreview(QWidget):
@@ -49,9 +51,28 @@ class ExportPreview(QWidget):
         self.findings_list = QListWidget(splitter)
         self.findings_list.setObjectName("findingsList")
         self.findings_list.setWordWrap(True)
+        self._fit_preview_to_screen()
+        # The findings list gives way first (it scrolls, two lines at the least).
+        self.findings_list.setMinimumHeight(self.findings_list.fontMetrics().lineSpacing() * 2 + 8)
+        splitter.setChildrenCollapsible(False)
         splitter.setStretchFactor(0, 4)
         splitter.setStretchFactor(1, 1)
         layout.addWidget(splitter)
+
+    def _fit_preview_to_screen(self) -> None:
+        """At least PREVIEW_LINES lines of the snippet stay readable on a small or scaled screen,
+        fewer only where the whole window would not fit the screen otherwise (a 384 px tall one)."""
+        screen = self.screen()
+        lines = PREVIEW_LINES if screen is None or screen.availableGeometry().height() >= 480 else 5
+        # lines, the frame, the document's margins and a horizontal scroll bar (lines do not wrap)
+        scroll_bar = self.preview.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent)
+        self.preview.setMinimumHeight(self.preview.fontMetrics().lineSpacing() * lines
+                                      + 2 * self.preview.frameWidth()
+                                      + 2 * round(self.preview.document().documentMargin()) + scroll_bar + 2)
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
+        self._fit_preview_to_screen()  # the window may have moved to another screen
+        super().showEvent(event)
 
     def show_export(self, profile: Profile, fmt: str, *, changed_only: bool, existing_ini: object = None,
                     device: Any = None, environ: Any = None, ini_versions: Any = None, answers: Any = None,
