@@ -8,19 +8,38 @@ export target carries it, and the sources — so it stays readable when the opti
 
 from __future__ import annotations
 
+import re
 from html import escape
 from typing import Any
 
 from cann_config.app.catalog import REQUIREMENT_NAMES, Catalog, Option, Value
 from cann_config.app.device.table import load_device_table
 from cann_config.app.i18n import pick
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QMimeData
+from PySide6.QtGui import QTextOption
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 SEVERITY_COLOURS = {"error": "#b3261e", "warning": "#8a5a00", "info": "#31587a"}
 
 
 translate = QCoreApplication.translate
+
+
+BREAK = "\u200b"  # a zero-width space: a place a line may break, removed again from what is copied
+_IDENTIFIER = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[._/][A-Za-z0-9]+)+")
+
+
+def breakable(text: str) -> str:
+    """`text` escaped for HTML, its dotted or underscored identifiers (memory_config.atomic_clean_policy,
+    ge.exec.atomicCleanPolicy) given a break opportunity after each `.`, `_` and `/` and none inside a
+    word, so a narrow pane wraps them at those boundaries instead of mid-word."""
+    out, last = [], 0
+    for match in _IDENTIFIER.finditer(text):
+        out.append(escape(text[last:match.start()]))
+        out.append(re.sub(r"([._/])", "\\1" + BREAK, escape(match.group())))
+        last = match.end()
+    out.append(escape(text[last:]))
+    return "".join(out)
 
 
 def _shown(value: Value) -> str:
@@ -71,7 +90,7 @@ def _targets_rows(option: Option, catalog: Catalog) -> list[tuple[str, str]]:
 def option_html(option: Option, catalog: Catalog, *, current: Value | None = None,
                 framework: str | None = None, reason: str | None = None) -> str:
     """The documentation of one option as HTML, in the current language."""
-    parts = [f"<h3>{escape(pick(option.title))}</h3>", f"<p><code>{escape(option.id)}</code>"]
+    parts = [f"<h3>{escape(pick(option.title))}</h3>", f"<p><code>{breakable(option.id)}</code>"]
     if not option.documented:
         undocumented = escape(translate("DocPane", "Undocumented"))
         parts.append(f" &nbsp;<b style='color:{SEVERITY_COLOURS['warning']}'>{undocumented}</b>")
@@ -83,7 +102,7 @@ def option_html(option: Option, catalog: Catalog, *, current: Value | None = Non
         label = escape(translate("DocPane", "Not available:"))
         parts.append(f"<p style='background:#fdecea;color:{SEVERITY_COLOURS['error']};padding:4px'>"
                      f"<b>{label}</b> {escape(reason)}</p>")
-    parts.append(f"<p>{escape(pick(option.doc))}</p>")
+    parts.append(f"<p>{breakable(pick(option.doc))}</p>")
     default = option.default
     fw_default = catalog.default_for(option.id, framework) if framework else default
     if option.values or option.special:
@@ -127,17 +146,17 @@ def option_html(option: Option, catalog: Catalog, *, current: Value | None = Non
         for note in option.notes:
             colour = SEVERITY_COLOURS.get(note.severity, "#000")
             said = escape(severity_prefix(note.severity))
-            parts.append(f"<li><span style='color:{colour}'>{said}</span> {escape(pick(note.text))}</li>")
+            parts.append(f"<li><span style='color:{colour}'>{said}</span> {breakable(pick(note.text))}</li>")
         parts.append("</ul>")
     rows = _targets_rows(option, catalog)
     if rows:
         heading = escape(translate("DocPane", "Where it is set"))
         parts.append(f"<p><b>{heading}</b></p><table cellspacing='0' cellpadding='2'>")
         for label, name in rows:
-            parts.append(f"<tr><td>{escape(label)}</td><td><code>{escape(name)}</code></td></tr>")
+            parts.append(f"<tr><td>{escape(label)}</td><td><code>{breakable(name)}</code></td></tr>")
         parts.append("</table>")
     if option.sources:
-        sources = escape(translate("DocPane", "Sources: %1").replace("%1", "; ".join(option.sources)))
+        sources = breakable(translate("DocPane", "Sources: %1").replace("%1", "; ".join(option.sources)))
         parts.append(f"<p style='color:#555'><small>{sources}</small></p>")
     return "".join(parts)
 
@@ -150,6 +169,9 @@ class DocPane(QTextBrowser):
         self.setObjectName("docPane")
         self.catalog = catalog
         self.setOpenExternalLinks(False)
+        # Lines break at spaces and at the break opportunities `breakable` puts into identifiers,
+        # never inside a word.
+        self.setWordWrapMode(QTextOption.WrapMode.WordWrap)
         self.shown_option: str | None = None
         self._page_help = ""
 
@@ -160,6 +182,12 @@ class DocPane(QTextBrowser):
             reason = pick(availability.reason)
         self.shown_option = option.id
         self.setHtml(option_html(option, self.catalog, current=current, framework=framework, reason=reason))
+
+    def createMimeDataFromSelection(self) -> QMimeData:  # noqa: N802 - Qt override
+        """A copied identifier is the identifier: without the break opportunities."""
+        data = QMimeData()
+        data.setText(self.textCursor().selection().toPlainText().replace(BREAK, ""))
+        return data
 
     def show_help(self, html: str) -> None:
         """A page's own help, shown until an option is focused."""

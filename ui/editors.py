@@ -25,12 +25,10 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLineEdit,
     QSpinBox,
+    QStyle,
     QToolButton,
     QWidget,
 )
-
-SUMMARY_CHARS = 56
-
 
 translate = QCoreApplication.translate
 
@@ -40,13 +38,11 @@ def shown_value(value: Value) -> str:
     return translate("OptionEditor", "(not set)") if value == "" else str(value)
 
 
-def value_summary(text: str, limit: int = SUMMARY_CHARS) -> str:
+def value_summary(text: str) -> str:
     """The start of a value's meaning (up to the first sentence or clause end, in English or
-    Chinese punctuation), short enough for a combo box item."""
-    first = re.split(r"\. |; |。|；", text, maxsplit=1)[0].rstrip(".")
-    if len(first) > limit:
-        first = first[: limit - 1].rstrip() + "…"
-    return first
+    Chinese punctuation) for a combo box item: whole, never cut with "…" (the combo box elides
+    only what its width cannot show, and its list is as wide as its widest item)."""
+    return re.split(r"\. |; |。|；", text, maxsplit=1)[0].rstrip(".")
 
 
 def coerce_value(option: Option, value: object) -> Value | None:
@@ -166,9 +162,20 @@ class ChoiceEditor(OptionEditor):
         if current >= 0:
             self.combo.setCurrentIndex(current)
         self.combo.blockSignals(False)
+        # The opened list shows every item whole, however narrow the combo box itself is.
+        view = self.combo.view()
+        view.setMinimumWidth(view.sizeHintForColumn(0) + 2 * view.frameWidth()
+                             + view.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent))
         self._display(self._value)
+        self._show_tooltip()
+
+    def _show_tooltip(self) -> None:
+        """The full meaning of the value shown, for when the box is too narrow for its item."""
+        index = self.combo.currentIndex()
+        self.combo.setToolTip(self.combo.itemData(index, TOOLTIP_ROLE) or "" if index >= 0 else "")
 
     def _index_changed(self, index: int) -> None:
+        self._show_tooltip()
         if index >= 0:
             self._user_changed(self.combo.itemData(index))
 
@@ -181,6 +188,7 @@ class ChoiceEditor(OptionEditor):
             self.combo.blockSignals(True)
             self.combo.setCurrentIndex(index)
             self.combo.blockSignals(False)
+        self._show_tooltip()
 
 
 class _CheckedSpinBox(QSpinBox):
