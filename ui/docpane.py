@@ -183,6 +183,10 @@ class DocPane(QTextBrowser):
         self.shown_option = option.id
         self.setHtml(option_html(option, self.catalog, current=current, framework=framework, reason=reason))
 
+    def toPlainText(self) -> str:  # noqa: N802 - Qt name
+        """The text as a reader would copy it: identifiers without their break opportunities."""
+        return super().toPlainText().replace(BREAK, "")
+
     def createMimeDataFromSelection(self) -> QMimeData:  # noqa: N802 - Qt override
         """A copied identifier is the identifier: without the break opportunities."""
         data = QMimeData()
