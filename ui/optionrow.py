@@ -21,7 +21,6 @@ from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QToolButton, QWidget
 
 translate = QCoreApplication.translate
-WA_SET_CURSOR = 38  # Qt.WidgetAttribute.WA_SetCursor: a cursor was set on the widget
 
 
 class ClickableLabel(QLabel):
@@ -32,9 +31,11 @@ class ClickableLabel(QLabel):
     def enterEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
         # The "what's this" cursor is set when the mouse first comes, not when the row is built:
         # naming the cursor shape builds Python's view of the Qt namespace (ui/qtprops.py).
-        if not self.testAttribute(WA_SET_CURSOR):
-            from PySide6.QtCore import Qt
+        # (testAttribute takes only the enum: a plain int raised TypeError here, and PySide6 6.11
+        # crashed the whole window reporting an error raised in an event handler.)
+        from PySide6.QtCore import Qt
 
+        if not self.testAttribute(Qt.WidgetAttribute.WA_SetCursor):
             self.setCursor(Qt.CursorShape.WhatsThisCursor)
         super().enterEvent(event)
 

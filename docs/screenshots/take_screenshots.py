@@ -3,8 +3,12 @@
 Run under a real X server with a CJK font installed (Debian: xvfb, libxcb-icccm4,
 libxcb-keysyms1, libxcb-cursor0, fonts-wqy-microhei):
 
-    xvfb-run -a -s "-screen 0 1400x900x24" env QT_QPA_PLATFORM=xcb \
+    xvfb-run -a -s "-screen 0 1366x768x24" env QT_QPA_PLATFORM=xcb [QT_SCALE_FACTOR=2] \
         .venv/bin/python docs/screenshots/take_screenshots.py [--lang zh_CN] [--out DIR]
+
+The window is not resized: it opens as a user's would on that screen (a 1366x768 laptop), so
+the pictures show what fits; at QT_SCALE_FACTOR=2 the screen is 683x384 logical pixels (the
+README's scale2/ pictures).
 
 `--lang zh_CN` takes the Chinese ones (into docs/screenshots/zh_CN/ unless --out says where);
 tests/ui/test_screenshots_zh.py runs it that way.
@@ -80,8 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         probe = HostProbe(device=device_from_soc("Ascend910B3", "npu-smi"), toolkit_version="8.5.0",
                           driver_version="25.2.0", tried=[ran])
         wizard = ui.create_wizard(probe=lambda timeout: probe)
-        wizard.resize(1240, 800)
-        wizard.show()
+        wizard.show()  # where and how large the wizard places itself on this screen (ui/window_geometry.py)
 
         def settle(condition=lambda: True, limit=20.0) -> None:
             end = time.time() + limit

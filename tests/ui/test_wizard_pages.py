@@ -196,3 +196,19 @@ def test_device_combo_lists_the_socs_in_the_cores_order(make_wizard):
     table = load_device_table()
     listed = [combo.itemData(i) for i in range(combo.count()) if combo.itemData(i) in set(table.all_socs())]
     assert listed == table.all_socs()
+
+
+def test_the_pointer_entering_an_option_title_sets_the_help_cursor(make_wizard):
+    # Hovering a title ran ClickableLabel.enterEvent, which raised TypeError (testAttribute with
+    # an int), and PySide6 crashed the window (segfault) reporting it.
+    from cann_config.ui.optionrow import ClickableLabel
+    from PySide6.QtCore import QPointF, Qt
+    from PySide6.QtGui import QEnterEvent
+    from PySide6.QtWidgets import QApplication
+
+    wizard = make_wizard(device="Ascend910B3")
+    wizard.show()
+    wizard.next()
+    title = wizard.currentPage().findChildren(ClickableLabel)[0]
+    QApplication.sendEvent(title, QEnterEvent(QPointF(2, 2), QPointF(2, 2), QPointF(2, 2)))
+    assert title.cursor().shape() == Qt.CursorShape.WhatsThisCursor
