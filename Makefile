@@ -28,14 +28,15 @@ ts: $(STAMP)
 		-target-language zh_CN ui -ts resources/translations/cann_config_zh_CN.ts
 
 # The compiled copy of resources/messages/*.toml the commands read at start-up (app/messages.py
-# says why); remade by `make test` when a message file changed - commit it with the change
-# (tests/app/test_findings.py fails while it is out of date).
+# says why); remade by `make test` whenever its content would change - commit it with the change
+# (tests/app/test_findings.py fails while the committed copy is out of date). Compared by content,
+# not by time stamps: a checkout or rebase gives files arbitrary times.
 MESSAGES := app/message_data.py
-$(MESSAGES): $(wildcard resources/messages/*.toml) | $(STAMP)
-	$(PY) -c 'from cann_config.app.messages import compile_messages; import sys; sys.stdout.write(compile_messages())' > $@.tmp
-	mv $@.tmp $@
 
-messages: $(MESSAGES)
+messages: $(STAMP)
+	@$(PY) -c 'import sys; from pathlib import Path; from cann_config.app.messages import compile_messages; \
+		p = Path("$(MESSAGES)"); new = compile_messages(); \
+		(p.read_text(encoding="utf-8") if p.exists() else None) == new or (p.write_text(new, encoding="utf-8"), print("remade", p))'
 
 run: $(STAMP) $(QM)
 	$(VENV)/bin/cann-config $(ARGS)
@@ -54,7 +55,7 @@ typecheck: $(STAMP)
 	cd $(TYPECHECK_ROOT) && MYPYPATH=. $(abspath $(PY)) -m mypy --config-file $(CURDIR)/pyproject.toml \
 		--cache-dir $(abspath $(VENV))/mypy_cache -p cann_config.app
 
-test: $(STAMP) $(QM) $(MESSAGES) typecheck
+test: $(STAMP) $(QM) messages typecheck
 	QT_QPA_PLATFORM=$${QT_QPA_PLATFORM:-offscreen} $(PY) -m ruff check .
 	QT_QPA_PLATFORM=$${QT_QPA_PLATFORM:-offscreen} $(PY) -m pytest $(PYTEST_ARGS)
 

@@ -142,7 +142,7 @@ from cann_config.app.opcache.ini import MAX_FILE_BYTES as MAX_INI_BYTES
 from cann_config.app.opcache.ini import VERSION_KEYS, OpCacheIni, parse_op_cache_ini, read_op_cache_ini
 from cann_config.app.opcache.resolution import resolve_settings
 from cann_config.app.opcache.scanner import nfs_lock_problem, scan_cache
-from cann_config.app.profile import Profile
+from cann_config.app.profile import Profile, json_type
 from cann_config.app.support.diagnosis import Diagnosis, diagnose
 from cann_config.app.support.report import suggested_profile
 from cann_config.app.units import human_bytes
@@ -666,22 +666,6 @@ def default_bundle_name(now: float | None = None) -> str:
 # ---------------------------------------------------------------------------------------------
 
 
-def _json_type(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, (int, float)):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
-
-
 def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -697,7 +681,7 @@ class _Reader:
         self.findings.append(make_finding(code, file=self.source, **params))
 
     def wrong(self, key: str, value: object, expected: str) -> None:
-        self.add("support-bundle-wrong-type", key=key, actual=_json_type(value), expected=expected)
+        self.add("support-bundle-wrong-type", key=key, actual=json_type(value), expected=expected)
 
     def obj(self, parent: Mapping[str, Any], key: str, path: str,
             what: str | Message | None = None) -> dict[str, Any] | None:
@@ -1119,7 +1103,7 @@ def bundle_from_json(data: object, source: str = "<bundle>") -> Bundle:
     Raises InputError (naming `source`) only when `data` is not a cann-config bundle at all.
     """
     if not isinstance(data, dict):
-        raise InputError.from_code("support-error-not-object", source, type=_json_type(data))
+        raise InputError.from_code("support-error-not-object", source, type=json_type(data))
     marker = data.get("format")
     if marker != BUNDLE_FORMAT:
         shown = repr(marker)[:60] if "format" in data else "missing"
