@@ -10,7 +10,6 @@ one line naming the close matches.
 from __future__ import annotations
 
 import argparse
-import difflib
 import json
 from collections.abc import Sequence
 from dataclasses import fields
@@ -200,6 +199,8 @@ def format_table(catalog: Catalog, lang: str | None = None, ids: Sequence[str] |
 def close_options(text: str, known: Sequence[str]) -> list[str]:
     """The option ids a mistyped `text` may mean: similar spellings, then ids containing it."""
 
+
+    import difflib  # only for a mistyped id: not on every `options` run
 
     lowered = text.lower().replace("-", "_")
     matches = difflib.get_close_matches(lowered, known, n=4, cutoff=0.6)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import re
 import sys
 from collections.abc import Iterator
@@ -84,8 +85,31 @@ def _wrap(text: str, width: int) -> list[str]:
     return lines
 
 
+def _terminal_columns() -> int:
+    """The terminal's width as `shutil.get_terminal_size().columns` gives it (COLUMNS, then the
+    terminal of stdout, then 80), without importing shutil: argparse builds a formatter for every
+    `add_argument`, and its default width costs an import of shutil (with bz2 and lzma) on every
+    command line, --help or not (tests/bench/bench_cli.py)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
 class HelpFormatter(argparse.HelpFormatter):
     """argparse's formatter, with every text of ours looked up in the help table."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        # argparse's own default: the terminal's width less 2
+        super().__init__(prog, indent_increment, max_help_position,
+                         _terminal_columns() - 2 if width is None else width)
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
         return translate(action.help) if action.help else action.help

@@ -40,7 +40,6 @@ import errno
 import os
 import re
 import selectors
-import shutil
 import signal
 import subprocess
 import time
@@ -61,6 +60,10 @@ from cann_config.app.device.table import DeviceInfo
 from cann_config.app.errors import InputError, Message, explain
 from cann_config.app.io.inputfiles import read_input_bytes
 from cann_config.app.messages import message_table
+
+# shutil is imported where npu-smi is looked for: this module is also where `installed_versions`
+# reads version.info for diagnose and scan, which look for no command, and shutil brings bz2 and
+# lzma with it (tests/bench/bench_cli.py).
 
 # Where npu-smi lives when it is not on a non-root user's PATH (the driver installs it there).
 NPU_SMI_PLACES = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin")
@@ -212,6 +215,8 @@ def find_npu_smi(environ: Mapping[str, str] | None = None, root: Path = Path("/"
     env = os.environ if environ is None else environ
     root = Path(root)
     if root == Path("/"):
+        import shutil
+
         found = shutil.which("npu-smi", path=env.get("PATH", os.defpath))
         if found:
             return Path(found)

@@ -42,7 +42,6 @@ import os
 import re
 import stat
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -208,6 +207,9 @@ def _current_bytes(target: Path, shown: Path) -> bytes | None:
 
 
 def _atomic_replace(directory: Path, target: Path, data: bytes, mode: int, owner: tuple[int, int] | None) -> None:
+    import tempfile  # here, not at the top: tempfile imports shutil (with bz2, lzma) and random,
+    # which commands that only read (diagnose, scan) import this module without needing
+
     fd, temp = tempfile.mkstemp(dir=directory, prefix=_temp_prefix(target.name), suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:

@@ -41,7 +41,6 @@ Rendered bytes may hold non-UTF-8 bytes copied from the original; decode them fo
 from __future__ import annotations
 
 import bisect
-import difflib
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -50,7 +49,6 @@ from pathlib import Path
 from typing import Any
 
 from cann_config.app.catalog import Value, load_catalog
-from cann_config.app.device.hostprobe import installed_versions
 from cann_config.app.errors import InputError, Message, UsageError, explain
 from cann_config.app.findings import Finding, make_finding
 from cann_config.app.i18n import pick
@@ -521,6 +519,8 @@ def _file_findings(ini: OpCacheIni, cann_lines: Sequence[tuple[int, str, int]]) 
             if entry.key.startswith("#"):
                 add("cache-ini-indented-comment-key", entry.line, key=_short(entry.key))
             elif entry.key not in KNOWN_KEYS:
+                import difflib  # only for an unknown key
+
                 guess = difflib.get_close_matches(entry.key.lower(), KNOWN_KEYS, n=1, cutoff=0.75)
                 if guess:
                     add("cache-ini-unknown-key-typo", entry.line, key=_short(entry.key), guess=guess[0])
@@ -720,6 +720,10 @@ def installed_op_cache_versions(root: Path = Path("/"), environ: Mapping[str, st
     """
     env = os.environ if environ is None else environ
     if probe is None:
+        # imported here, where a probe runs: the device probe brings subprocess and shutil, which
+        # reading or checking an op_cache.ini (diagnose, scan) never needs (tests/bench/bench_cli.py)
+        from cann_config.app.device.hostprobe import installed_versions
+
         probe = installed_versions
     try:
         found = probe(root=root, environ=env)

@@ -154,6 +154,19 @@ def test_options_json_imports_the_catalog_and_nothing_else():
                     "cann_config.app.device.table", "cann_config.app.textwidth"} and "cann_config.app.catalog" in core
 
 
+# What only running a command (npu-smi) or writing a file needs: shutil (which brings bz2 and
+# lzma), subprocess and tempfile. Reading, checking and listing import none of them; argparse's
+# formatter would import shutil for the terminal width (app/cli/helptext.py measures it itself).
+WRITE_OR_RUN_MODULES = {"shutil", "subprocess", "tempfile", "bz2", "lzma", "difflib"}
+
+
+def test_reading_commands_import_nothing_for_running_or_writing(tmp_path):
+    (tmp_path / "kernel_cache").mkdir()
+    for args in (("--help",), ("options", "--json"), ("diagnose", "--json", "--ini", "tests/data/ini/template.ini"),
+                 ("scan", "--cache-dir", str(tmp_path))):
+        assert not imported_modules(*args) & WRITE_OR_RUN_MODULES, args
+
+
 def test_lazy_choices_still_check_and_list_the_catalogs_values(capsys):
     from cann_config.app.catalog import load_catalog
     from cann_config.app.io.exporters import FORMATS
