@@ -50,20 +50,14 @@ from pathlib import Path
 from typing import Any
 
 from cann_config.app.device.availability import device_text
-from cann_config.app.device.npusmi import (
-    NpuSmiError,
-    board_needed,
-    device_from_npu_smi,
-    read_npu_smi_info,
-)
 from cann_config.app.device.table import DeviceInfo
 from cann_config.app.errors import InputError, Message, explain
 from cann_config.app.io.inputfiles import read_input_bytes
 from cann_config.app.messages import message_table
 
-# shutil is imported where npu-smi is looked for: this module is also where `installed_versions`
-# reads version.info for diagnose and scan, which look for no command, and shutil brings bz2 and
-# lzma with it (tests/bench/bench_cli.py).
+# shutil and the npu-smi reader are imported in the functions that look for npu-smi and read its
+# output: this module is also where `installed_versions` reads version.info for diagnose and scan,
+# which run no command, and shutil brings bz2 and lzma with it (tests/bench/bench_cli.py).
 
 # Where npu-smi lives when it is not on a non-root user's PATH (the driver installs it there).
 NPU_SMI_PLACES = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin")
@@ -301,6 +295,8 @@ def _run(runner: Runner, argv: list[str], shown: str, budget: _Budget, tried: li
 def probe_host(timeout: float = DEFAULT_TIMEOUT, runner: Runner = run_command, root: Path = Path("/"),
                environ: Mapping[str, str] | None = None) -> HostProbe:
     """Detect the device with npu-smi (within `timeout` seconds in total) and read the versions."""
+    from cann_config.app.device.npusmi import NpuSmiError, board_needed, device_from_npu_smi, read_npu_smi_info
+
     env = os.environ if environ is None else environ
     root = Path(root)
     tried: list[Message] = []

@@ -48,7 +48,6 @@ from cann_config.app.findings import (
 )
 from cann_config.app.i18n import colon, pick
 from cann_config.app.io.envfile import EnvFile, load_env_file
-from cann_config.app.io.importers import import_script_file
 from cann_config.app.io.inputfiles import input_exists
 from cann_config.app.opcache.cachedir import CacheDirResolution, ini_not_read, kernel_cache_of
 from cann_config.app.opcache.ini import INI_NAME, OpCacheIni, installed_op_cache_versions, read_op_cache_ini
@@ -251,6 +250,10 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
     env_origins: dict[str, EnvOrigin] = {}
     script_source = None
     if script is not None:
+        # imported here: the script reader brings the exporters (for the fleet formats) and the
+        # script parser, which a diagnosis without --script never needs (tests/bench/bench_cli.py)
+        from cann_config.app.io.importers import import_script_file
+
         script_source, imported = str(Path(script)), import_script_file(script)
         findings.extend(imported.findings)
         settings, environment, env_origins = script_inputs(imported, environment, script_source)

@@ -165,6 +165,11 @@ def test_reading_commands_import_nothing_for_running_or_writing(tmp_path):
     for args in (("--help",), ("options", "--json"), ("diagnose", "--json", "--ini", "tests/data/ini/template.ini"),
                  ("scan", "--cache-dir", str(tmp_path))):
         assert not imported_modules(*args) & WRITE_OR_RUN_MODULES, args
+    # A diagnosis without --script reads no script (nor the exporters the script reader uses for
+    # the fleet formats); without detection it reads no npu-smi output.
+    found = imported_app_modules("diagnose", "--json", "--ini", "tests/data/ini/template.ini")
+    assert not {m for m in found if m.startswith(("cann_config.app.io.exporters", "cann_config.app.io.importers",
+                                                  "cann_config.app.io.scripts", "cann_config.app.device.npusmi"))}
 
 
 def test_lazy_choices_still_check_and_list_the_catalogs_values(capsys):
