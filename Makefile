@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 TS := $(wildcard resources/translations/*.ts)
 QM := $(TS:.ts=.qm)
 
-.PHONY: run test typecheck lint bench dist clean translations ts messages
+.PHONY: run test typecheck lint bench dist clean translations ts messages datafiles
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit("Python >= 3.10 is needed (found %s)" % sys.version.split()[0]) if sys.version_info < (3, 10) else None'
@@ -38,6 +38,17 @@ messages: $(STAMP)
 		p = Path("$(MESSAGES)"); new = compile_messages(); \
 		(p.read_text(encoding="utf-8") if p.exists() else None) == new or (p.write_text(new, encoding="utf-8"), print("remade", p))'
 
+# The compiled copy of resources/catalog.toml and devices.toml the commands read at start-up
+# (app/datafiles.py says why); remade by `make test` whenever its content would change - commit it
+# with the change (tests/app/test_datafiles.py fails while the committed copy is out of date).
+# Compared by content, as the message tables are.
+DATAFILES := app/data_compiled.py
+
+datafiles: $(STAMP)
+	@$(PY) -c 'import sys; from pathlib import Path; from cann_config.app.datafiles import compile_data_files; \
+		p = Path("$(DATAFILES)"); new = compile_data_files(); \
+		(p.read_text(encoding="utf-8") if p.exists() else None) == new or (p.write_text(new, encoding="utf-8"), print("remade", p))'
+
 run: $(STAMP) $(QM)
 	$(VENV)/bin/cann-config $(ARGS)
 
@@ -55,7 +66,7 @@ typecheck: $(STAMP)
 	cd $(TYPECHECK_ROOT) && MYPYPATH=. $(abspath $(PY)) -m mypy --config-file $(CURDIR)/pyproject.toml \
 		--cache-dir $(abspath $(VENV))/mypy_cache -p cann_config.app
 
-test: $(STAMP) $(QM) messages typecheck
+test: $(STAMP) $(QM) messages datafiles typecheck
 	QT_QPA_PLATFORM=$${QT_QPA_PLATFORM:-offscreen} $(PY) -m ruff check .
 	QT_QPA_PLATFORM=$${QT_QPA_PLATFORM:-offscreen} $(PY) -m pytest $(PYTEST_ARGS)
 

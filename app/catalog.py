@@ -10,18 +10,13 @@ broken catalog never reaches a user.
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
-
+from cann_config.app.datafiles import compiled_data, toml_module
 from cann_config.app.device.table import load_device_table
 from cann_config.app.errors import InvalidValue, Message
 from cann_config.app.i18n import pick
@@ -450,10 +445,17 @@ def _option(source: str, option_id: str, table: object) -> Option:
 
 def parse_catalog(text: str, source: str = "catalog.toml", series_ids: frozenset[str] | None = None) -> Catalog:
     """Build a Catalog from TOML text; raise CatalogError naming `source` and the entry."""
+    tomllib = toml_module()
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise CatalogError(f"{source}: not valid TOML: {exc}") from None
+    return catalog_from_data(data, source, series_ids)
+
+
+def catalog_from_data(data: dict[str, Any], source: str = "catalog.toml",
+                      series_ids: frozenset[str] | None = None) -> Catalog:
+    """Build a Catalog from the catalog's parsed TOML; raise CatalogError naming `source` and the entry."""
     r = _Reader(source, "top level", data)
     if r.get("format", str) != "cann-config-catalog":
         raise r.fail("format must be 'cann-config-catalog'")
@@ -504,5 +506,9 @@ def load_catalog_file(path: str | Path) -> Catalog:
 @lru_cache(maxsize=1)
 def load_catalog() -> Catalog:
     """The catalog shipped in `resources/catalog.toml` (loaded once per process)."""
-    node = resource("catalog.toml")
-    return parse_catalog(node.read_text(encoding="utf-8"), "resources/catalog.toml", frozenset(load_device_table().series))
+    raw = resource("catalog.toml").read_bytes()
+    source, series_ids = "resources/catalog.toml", frozenset(load_device_table().series)
+    data = compiled_data("catalog.toml", raw)
+    if data is not None:
+        return catalog_from_data(data, source, series_ids)
+    return parse_catalog(raw.decode("utf-8"), source, series_ids)

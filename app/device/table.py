@@ -9,18 +9,13 @@ exactly as given; one the table does not know stays unknown and is never guessed
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 from typing import Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
+from cann_config.app.datafiles import compiled_data, toml_module
 from cann_config.app.errors import InvalidValue, Message
 from cann_config.app.i18n import pick
 from cann_config.app.resources import resource
@@ -85,10 +80,16 @@ class DeviceTable:
 
 
 def parse_device_table(text: str, source: str = "devices.toml") -> DeviceTable:
+    tomllib = toml_module()
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DeviceTableError(f"{source}: not valid TOML: {exc}") from None
+    return device_table_from_data(data, source)
+
+
+def device_table_from_data(data: dict[str, Any], source: str = "devices.toml") -> DeviceTable:
+    """The device table from devices.toml's parsed TOML; DeviceTableError naming `source` and the entry."""
     if set(data) != {"format", "version", "order", "series"} or data["format"] != "cann-config-devices":
         raise DeviceTableError(f"{source}: expected exactly format, version, order and series")
     series = {}
@@ -113,7 +114,11 @@ def parse_device_table(text: str, source: str = "devices.toml") -> DeviceTable:
 
 @lru_cache(maxsize=1)
 def load_device_table() -> DeviceTable:
-    return parse_device_table(resource("devices.toml").read_text(encoding="utf-8"), "resources/devices.toml")
+    raw = resource("devices.toml").read_bytes()
+    data = compiled_data("devices.toml", raw)
+    if data is not None:
+        return device_table_from_data(data, "resources/devices.toml")
+    return parse_device_table(raw.decode("utf-8"), "resources/devices.toml")
 
 
 @dataclass(frozen=True)

@@ -151,16 +151,19 @@ def test_options_json_imports_the_catalog_and_nothing_else():
     found = imported_app_modules("options", "--json")
     core = found - HELP_MODULES - {"cann_config.app.cli.cmd_options"}
     assert core <= {"cann_config.app.catalog", "cann_config.app.resources", "cann_config.app.device",
-                    "cann_config.app.device.table", "cann_config.app.textwidth"} and "cann_config.app.catalog" in core
+                    "cann_config.app.device.table", "cann_config.app.textwidth", "cann_config.app.datafiles",
+                    "cann_config.app.data_compiled"} and "cann_config.app.catalog" in core
 
 
 # What only running a command (npu-smi) or writing a file needs: shutil (which brings bz2 and
 # lzma), subprocess and tempfile. Reading, checking and listing import none of them; argparse's
 # formatter would import shutil for the terminal width (app/cli/helptext.py measures it itself).
-WRITE_OR_RUN_MODULES = {"shutil", "subprocess", "tempfile", "bz2", "lzma", "difflib"}
+# Nor the TOML parser: the catalog and the device table come from their compiled copy
+# (app/datafiles.py; tests/app/test_datafiles.py checks it is current).
+WRITE_OR_RUN_MODULES = {"shutil", "subprocess", "tempfile", "bz2", "lzma", "difflib", "tomllib"}
 
 
-def test_reading_commands_import_nothing_for_running_or_writing(tmp_path):
+def test_reading_commands_import_nothing_for_running_writing_or_parsing_toml(tmp_path):
     (tmp_path / "kernel_cache").mkdir()
     for args in (("--help",), ("options", "--json"), ("diagnose", "--json", "--ini", "tests/data/ini/template.ini"),
                  ("scan", "--cache-dir", str(tmp_path))):
