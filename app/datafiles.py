@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import sys
 from types import ModuleType
-from typing import Any, cast
+from typing import Any
 
 COMPILED_FILES = ("catalog.toml", "devices.toml")
 
@@ -51,7 +51,7 @@ def compiled_data(name: str, raw: bytes) -> dict[str, Any] | None:
     entry = data_compiled.FILES.get(name)
     if entry is None or entry[0] != file_digest(raw):
         return None
-    return cast("dict[str, Any]", entry[1])  # a generated literal
+    return entry[1]
 
 
 def compile_data_files() -> str:
