@@ -4,7 +4,9 @@ writes so that CANN uses it, and the same answers as `diagnose --json` for the s
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import pytest
 from cann_config.app.cli import main
 from cann_config.ui import dialogs
 from cann_config.ui.editors import OptionEditor
@@ -241,3 +243,55 @@ def test_device_chosen_by_hand_is_named_so_on_the_export_page(make_wizard):
     export_as(wizard, "tf1-estimator", changed_only=False)
     refused = [t for t in finding_texts(wizard) if "variable_use_1g_huge_page" in t]
     assert refused and all("chosen by hand" in t and "from the profile" not in t for t in refused)
+
+
+INI_FIXTURES = sorted((Path(__file__).resolve().parents[1] / "data" / "ini").glob("*.ini"))
+ENV_FIXTURES = sorted((Path(__file__).resolve().parents[1] / "data" / "env").glob("*"))
+
+
+@pytest.mark.parametrize("fixture", INI_FIXTURES, ids=lambda p: p.name)
+def test_diagnose_and_the_wizard_agree_on_every_ini_fixture(fixture, make_wizard, tmp_path, monkeypatch, capsys):
+    """Each op_cache.ini fixture, put where CANN reads it, to `diagnose --json` and to the wizard:
+    the same value, source, file and line for every cache option, and the same path read."""
+    base = tmp_path / "cache"
+    (base / "kernel_cache").mkdir(parents=True)
+    (base / "kernel_cache" / "op_cache.ini").write_bytes(fixture.read_bytes())
+    monkeypatch.setenv("ASCEND_CACHE_PATH", str(base))
+    for var in ("ASCEND_MAX_OP_CACHE_SIZE", "ASCEND_REMAIN_CACHE_SIZE_RATIO", "ACL_OP_COMPILER_CACHE_MODE"):
+        monkeypatch.delenv(var, raising=False)
+    no_cann_here(monkeypatch)
+    main(["diagnose", "--json", "--lang", "en", "--framework", "tf1", "--device", "Ascend910B3"])
+    report = json.loads(capsys.readouterr().out)
+    resolution = make_wizard(device="Ascend910B3", framework="tf1").cache_page.state.resolution
+    for oid in ("max_op_cache_size", "remain_cache_size_ratio", "op_compiler_cache_mode", "op_compiler_cache_dir"):
+        mine, theirs = resolution.effective[oid], report["effective"][oid]
+        assert (mine.value, mine.source, mine.file, mine.line) == \
+            (theirs["value"], theirs["source"], theirs["file"], theirs["line"]), oid
+    assert str(resolution.cache_dir.ini_path) == report["cache_dir"]["op_cache_ini"]
+
+
+@pytest.mark.parametrize("fixture", [p for p in ENV_FIXTURES if p.is_file()], ids=lambda p: p.name)
+def test_diagnose_and_the_wizard_agree_on_every_env_fixture(fixture, make_wizard, tmp_path, monkeypatch, capsys):
+    """Each env-file fixture's variables as this shell's environment, to `diagnose --json` and to
+    the wizard: the same effective cache values with the same sources."""
+    from cann_config.app.errors import InputError
+    from cann_config.app.io.envfile import load_env_file
+
+    try:
+        env = load_env_file(fixture, base={"HOME": str(tmp_path)})
+    except InputError:
+        pytest.skip("not a usable env file (diagnose exits 2 on it; tests/app/io/test_envfile.py)")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    for var in ("ASCEND_CACHE_PATH", "ASCEND_MAX_OP_CACHE_SIZE", "ASCEND_REMAIN_CACHE_SIZE_RATIO",
+                "ACL_OP_COMPILER_CACHE_MODE", "ACL_OP_COMPILER_CACHE_DIR"):
+        monkeypatch.delenv(var, raising=False)
+    for name, value in env.values.items():
+        if name.startswith(("ASCEND_", "ACL_")) and "\0" not in value:
+            monkeypatch.setenv(name, value)
+    no_cann_here(monkeypatch)
+    main(["diagnose", "--json", "--lang", "en", "--framework", "pytorch", "--device", "Ascend910B3"])
+    report = json.loads(capsys.readouterr().out)
+    resolution = make_wizard(device="Ascend910B3", framework="pytorch").cache_page.state.resolution
+    for oid in ("max_op_cache_size", "remain_cache_size_ratio", "op_compiler_cache_mode"):
+        mine, theirs = resolution.effective[oid], report["effective"][oid]
+        assert (mine.value, mine.source) == (theirs["value"], theirs["source"]), oid
