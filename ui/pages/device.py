@@ -395,7 +395,9 @@ class DevicePage(WizardPage):
                 facts.append(self.tr("driver %1").replace("%1", escape(probe.driver_version)))
             if facts:
                 lines.append(self.tr(", ", "list separator").join(facts))
-            tried = list(getattr(probe, "tried", []) or [])
+            # The core's steps are messages: said again in the window's language at each switch.
+            tried_text = getattr(probe, "tried_text", None)
+            tried = tried_text() if callable(tried_text) else list(getattr(probe, "tried", []) or [])
             if tried:
                 lines.append("<small>" + self.tr("How: %1").replace("%1", escape("; ".join(tried))) + "</small>")
         self.banner.setText("<br>".join(lines))
