@@ -11,7 +11,7 @@ from cann_config.ui import dialogs
 from cann_config.ui.editors import OptionEditor
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QCheckBox, QComboBox, QListWidget, QPlainTextEdit, QPushButton
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QListWidget, QPlainTextEdit, QPushButton
 
 
 def parts(wizard):
@@ -118,3 +118,28 @@ def test_save_to_an_unwritable_place_is_reported(make_wizard, tmp_path, monkeypa
     assert wizard.export_page.save() is False
     assert errors and "Not saved" in wizard.export_page.status.text()
     assert not Path(tmp_path / "missing").exists()
+
+
+def test_saved_to_clears_when_the_snippet_changes_and_stays_over_a_language_switch(make_wizard, tmp_path,
+                                                                                    monkeypatch):
+    from tests.ui.test_translations import switch
+
+    wizard = make_wizard(device="Ascend910B3")
+    target = tmp_path / "cann_env.sh"
+    monkeypatch.setattr(dialogs, "choose_save_file", lambda *a, **k: str(target))
+    status = wizard.findChild(QLabel, "exportStatus")
+    wizard.findChild(QPushButton, "saveButton").click()
+    assert status.text() == f"Saved to {target}"
+    wizard.export_page.regenerate()  # the same snippet again
+    assert str(target) in status.text()
+    switch(wizard, "zh_CN")  # the same snippet in other words: still saved there
+    assert str(target) in status.text() and "已保存" in status.text()
+    switch(wizard, "en")
+    wizard.findChild(OptionEditor, "option_static_memory_policy").setProperty("value", 2)
+    assert status.text() == ""
+    wizard.findChild(QPushButton, "copyButton").click()
+    assert status.text() == "Copied to the clipboard."
+    wizard.findChild(OptionEditor, "option_static_memory_policy").setProperty("value", 0)
+    assert status.text() == ""
+    switch(wizard, "zh_CN")  # a cleared status is not brought back by a switch
+    assert status.text() == ""

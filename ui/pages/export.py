@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cann_config.app.findings import Finding
-from cann_config.app.i18n import pick
+from cann_config.app.i18n import current_language, pick
 from cann_config.ui import dialogs, settings
 from cann_config.ui.controller import WizardController
 from cann_config.ui.pages.base import WizardPage
@@ -39,6 +39,7 @@ class ExportPage(WizardPage):
         self.setObjectName("exportPage")
         self.preview_panel: ExportPreview
         self._status_text: Callable[[], str] | None = None  # said again after a language switch
+        self._status_of: tuple[str, str] | None = None  # (language, snippet) the status speaks of
 
     def build(self) -> None:
         # The preview, the exporters and the writers are imported when the page is built: this
@@ -167,6 +168,7 @@ class ExportPage(WizardPage):
                                        device=c.device, environ=c.environ if ini else None,
                                        ini_versions=c.versions_for_save() if ini else None, answers=c.answers,
                                        baseline=c.baseline())
+        self._clear_status_if_stale()
 
     @property
     def result(self) -> ExportResult | None:
@@ -215,7 +217,20 @@ class ExportPage(WizardPage):
 
     def _set_status(self, text: Callable[[], str]) -> None:
         self._status_text = text
+        self._status_of = (current_language(), self.preview.toPlainText())
         self.status.setText(text())
+
+    def _clear_status_if_stale(self) -> None:
+        """"Saved to …" or "Copied" speak of one snippet: once it changes they are no longer true.
+        A language switch re-words the same snippet, so the status stays (in the new language)."""
+        if self._status_of is None:
+            return
+        lang, text = current_language(), self.preview.toPlainText()
+        if lang != self._status_of[0]:
+            self._status_of = (lang, text)
+        elif text != self._status_of[1]:
+            self._status_text = self._status_of = None
+            self.status.clear()
 
     # -- texts ----------------------------------------------------------------------------------
 
