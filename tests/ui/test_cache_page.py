@@ -113,7 +113,7 @@ def test_saving_an_unchanged_ini_leaves_it_byte_identical(make_wizard, tmp_path,
     assert ini.read_bytes() == CANN_INI
     assert not reviews
     assert not (tmp_path / "op_cache.ini.bak").exists()
-    assert "Nothing to save" in wizard.findChild(QLabel, "iniStatus").text()
+    assert "Nothing to save" in wizard.findChild(QLabel, "iniSaveStatus").text()
 
 
 def test_a_change_is_reviewed_then_saved_keeping_everything_else(make_wizard, tmp_path, monkeypatch):
@@ -132,7 +132,7 @@ def test_a_change_is_reviewed_then_saved_keeping_everything_else(make_wizard, tm
     assert ini.read_bytes() == CANN_INI.replace(b"= 800 ", b"= 1000 ")
     assert (tmp_path / "op_cache.ini.bak").read_bytes() == CANN_INI
     assert not wizard.controller.dirty
-    assert "Saved" in wizard.findChild(QLabel, "iniStatus").text()
+    assert "Saved" in wizard.findChild(QLabel, "iniSaveStatus").text()
 
 
 def test_a_file_changed_on_disk_is_not_overwritten_and_the_refusal_is_shown(make_wizard, tmp_path, monkeypatch):
@@ -148,7 +148,7 @@ def test_a_file_changed_on_disk_is_not_overwritten_and_the_refusal_is_shown(make
     assert wizard.cache_page.ini_panel.review_and_save() is False
     assert ini.read_bytes() == changed
     assert errors and "changed on disk" in errors[0]
-    assert "changed on disk" in wizard.findChild(QLabel, "iniStatus").text()
+    assert "changed on disk" in wizard.findChild(QLabel, "iniSaveStatus").text()
 
 
 def test_a_new_ini_is_created_in_the_resolved_kernel_cache(make_wizard, tmp_path, monkeypatch):
@@ -322,3 +322,41 @@ def test_every_soc_bar_is_drawn_on_one_scale(qtbot):
     assert len(lines) == 2, lines  # one limit line per bar
     first, second = (lines[top] for top in sorted(lines))
     assert first == second  # the limit at one position
+
+
+def test_the_save_message_shows_beside_the_button_in_view_and_reset_only_when_it_would_do_something(
+        make_wizard, qtbot, tmp_path, monkeypatch):
+    from PySide6.QtCore import QRect
+    from PySide6.QtWidgets import QScrollArea
+
+    ini = tmp_path / "op_cache.ini"
+    ini.write_bytes(CANN_INI)
+    monkeypatch.setattr(dialogs, "run_dialog", lambda dialog: True)
+    wizard = make_wizard(device="Ascend910B3", ini=ini)
+    wizard.resize(900, 500)  # the page scrolls: the Save button is below the fold at first
+    wizard.show()
+    qtbot.waitExposed(wizard)
+    while wizard.currentPage() is not wizard.cache_page:
+        wizard.next()
+    reset = wizard.findChild(QToolButton, "reset_max_op_cache_size")
+    status = wizard.findChild(QLabel, "iniSaveStatus")
+    assert not reset.isEnabled() and not status.isVisible()  # nothing chosen: nothing to reset
+    editor(wizard, "max_op_cache_size").setProperty("value", 1000)
+    assert reset.isEnabled()
+    scroll = wizard.cache_page.findChild(QScrollArea)
+    scroll.verticalScrollBar().setValue(0)
+    button = wizard.findChild(QPushButton, "saveIniButton")
+    button.click()
+    assert ini.read_bytes() == CANN_INI.replace(b"= 800 ", b"= 1000 ")
+    assert status.isVisible() and status.text().startswith("Saved ")
+    # In the same row as the button, and scrolled into the part of the page that is shown.
+    assert status.parentWidget() is button.parentWidget() and status.geometry().top() <= button.geometry().bottom() \
+        and status.geometry().bottom() >= button.geometry().top() and status.x() > button.x()
+    shown = QRect(status.mapTo(scroll.viewport(), status.rect().topLeft()), status.size())
+    assert scroll.viewport().rect().contains(shown), (shown, scroll.viewport().rect())
+    # The file now holds the choice: Reset would go back to the same value.
+    assert not reset.isEnabled()
+    editor(wizard, "max_op_cache_size").setProperty("value", 700)
+    assert reset.isEnabled()
+    reset.click()
+    assert editor(wizard, "max_op_cache_size").property("value") == 1000 and not reset.isEnabled()

@@ -81,7 +81,7 @@ def test_wizard_refuses_an_edit_that_would_activate_orphaned_keys(make_wizard, t
     editor(wizard, "max_op_cache_size").setProperty("value", 1000)
     assert wizard.cache_page.ini_panel.review_and_save() is False
     assert ini.read_bytes() == b"remain_cache_size_ratio=80\n"
-    assert "outside any section" in wizard.findChild(QLabel, "iniStatus").text()
+    assert "outside any section" in wizard.findChild(QLabel, "iniSaveStatus").text()
 
 
 def test_diagnose_json_and_the_wizard_agree_on_every_effective_value(make_wizard, tmp_path, monkeypatch, capsys):

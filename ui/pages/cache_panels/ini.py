@@ -1,4 +1,5 @@
-"""The op_cache.ini being edited (`iniStatus`, `cacheFindings`, `saveIniButton`, `reloadIniButton`).
+"""The op_cache.ini being edited (`iniStatus`, `cacheFindings`, `saveIniButton`, `reloadIniButton`,
+`iniSaveStatus`: what became of the last save, beside the button that made it).
 
 The file is read, rendered and saved by app.opcache.ini: a lossless render of the change, shown
 in the review dialog before anything is written (never silently), and an atomic save that
@@ -20,7 +21,17 @@ from cann_config.ui.controller import WizardController
 from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
 from cann_config.ui.pages.cache_panels.state import CacheState
 from cann_config.ui.qtprops import rich_text
-from PySide6.QtWidgets import QFormLayout, QGroupBox, QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 
 class IniPanel(QGroupBox):
@@ -42,9 +53,13 @@ class IniPanel(QGroupBox):
         self.save_ini_button.setObjectName("saveIniButton")
         self.reload_ini_button = QPushButton(self)
         self.reload_ini_button.setObjectName("reloadIniButton")
+        self.save_status = QLabel(self)
+        self.save_status.setObjectName("iniSaveStatus")
+        self.save_status.setWordWrap(True)
+        self.save_status.hide()
         buttons.addWidget(self.save_ini_button)
         buttons.addWidget(self.reload_ini_button)
-        buttons.addStretch(1)
+        buttons.addWidget(self.save_status, 1)
         self.findings_label = rich_text(QLabel(self), selectable=False)
         self.findings_label.setObjectName("cacheFindings")
         self.findings_label.setWordWrap(True)
@@ -116,8 +131,8 @@ class IniPanel(QGroupBox):
             text += "<br>" + escape(self.tr("Saving now writes a file CANN ignores: it needs adk_version and "
                                             "ops_version of the CANN that will read it. Enter them below, or export the "
                                             "sizes as environment variables on the Export page instead."))
-        if self.save_message and not remote:
-            text += "<br>" + escape(self.save_message)
+        self.save_status.setText(self.save_message if not remote else "")
+        self.save_status.setVisible(bool(self.save_message) and not remote)
         self.ini_status.setText(text)
         for button in (self.save_ini_button, self.reload_ini_button):
             button.setEnabled(not remote)
@@ -203,6 +218,7 @@ class IniPanel(QGroupBox):
             self._save_text = lambda: self.tr("Saved %1.").replace("%1", str(path))
         c.mark_saved()
         self.state.reload_ini()
+        self._show_save_status()
         return True
 
     def _not_saved(self, reason: str) -> str:
@@ -212,7 +228,20 @@ class IniPanel(QGroupBox):
         """Show what became of the save (in the current language, now and after a switch)."""
         self._save_text = text
         self.refresh()
+        self._show_save_status()
         return text()
+
+    def _show_save_status(self) -> None:
+        """Scroll the page so that the message beside the Save button is in view: the user's
+        eyes are on that button, the page may have been scrolled above it."""
+        self.refresh()
+        scroll = self.parentWidget()
+        while scroll is not None and not isinstance(scroll, QScrollArea):
+            scroll = scroll.parentWidget()
+        if scroll is None or scroll.widget() is None:
+            return
+        scroll.widget().layout().activate()  # the message's place, with its new text
+        scroll.ensureWidgetVisible(self.save_status)
 
     def retranslate(self) -> None:
         self.setTitle(self.tr("op_cache.ini"))

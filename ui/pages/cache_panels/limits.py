@@ -77,7 +77,9 @@ class LimitsPanel(QWidget):
             chosen = oid in c.profile.options
             changed = chosen and c.profile.options[oid] != self.state.base_value(oid)
             self.modified[oid].setText(self.tr("modified") if changed else "")
-            self.reset[oid].setEnabled(chosen)
+            # Reset goes back to the kept value: nothing to do (and nothing it would show) when
+            # the choice already is that value, e.g. just after op_cache.ini was saved with it.
+            self.reset[oid].setEnabled(changed)
 
     def retranslate(self) -> None:
         for reset in self.reset.values():
