@@ -56,6 +56,9 @@ class WizardController(QObject):
         self.env_file: Any = None  # app.io.envfile.EnvFile the user opened
         self.imported_findings: list[Finding] = []
         self.imported_from: list[str] = []
+        # Per opened file, the settings taken from it: (option id, value, line); None for a
+        # file that is not read for settings (op_cache.ini, a profile).
+        self.imported_values: dict[str, list[tuple[str, Any, int | None]] | None] = {}
         self.base_environ: Mapping[str, str] = dict(os.environ)
         self.bundle: Any = None  # app.support.bundle.Bundle of the customer's host being looked at (support)
         self._bundle_diagnoses: dict[tuple[str, DeviceInfo | None], Any] = {}
@@ -176,8 +179,10 @@ class WizardController(QObject):
         self.env_file = env_file
         self.filesChanged.emit()
 
-    def add_imported(self, source: str, findings: list[Finding]) -> None:
+    def add_imported(self, source: str, findings: list[Finding],
+                     values: list[tuple[str, Any, int | None]] | None = None) -> None:
         self.imported_from.append(source)
+        self.imported_values[source] = values
         self.imported_findings.extend(findings)
         self.findingsImported.emit()
 
@@ -203,6 +208,7 @@ class WizardController(QObject):
         self.ini_path = Path(bundle.ini_path) if bundle.ini_path else None
         self.ini_explicit = True  # never replaced by a file of this machine found in the cache dir
         self.imported_from = []
+        self.imported_values = {}
         self.imported_findings = []
         if not keep_device:
             known = bundle.device.soc_version or bundle.device.series

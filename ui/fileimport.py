@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from cann_config.app.catalog import Value
 from cann_config.app.device.table import DeviceOrigin
 from cann_config.app.io.envfile import load_env_file
 from cann_config.app.io.importers import (
@@ -28,10 +29,10 @@ from cann_config.app.profile import load_profile
 from cann_config.ui.controller import WizardController
 
 
-def _take_settings(controller: WizardController, imported: ImportedSettings) -> None:
+def _take_settings(controller: WizardController, imported: ImportedSettings) -> list[tuple[str, Value, int | None]]:
     """The file's settings (as the core's Profile of them) on top of the current choices, for
     the framework the file's syntax belongs to when it names one; a value the catalog refuses
-    is not taken (the reader's findings say why)."""
+    is not taken (the reader's findings say why). Returns what was taken: (option id, value, line)."""
     current = controller.profile
     catalog = controller.catalog
     framework = imported.framework if imported.framework in catalog.frameworks else current.framework
@@ -39,6 +40,7 @@ def _take_settings(controller: WizardController, imported: ImportedSettings) -> 
     taken = {oid: value for oid, value in read.options.items()
              if oid in catalog.options and catalog.option(oid).check(value) is None}
     controller.set_profile(replace(read, options={**current.options, **taken}))
+    return [(oid, value, imported.line_of(oid)) for oid, value in taken.items()]
 
 
 def import_file(controller: WizardController, path: str, kind: str) -> None:
@@ -59,11 +61,11 @@ def import_file(controller: WizardController, path: str, kind: str) -> None:
         controller.add_imported(str(p), list(ini.findings))
     elif kind in ("script", "fish"):
         imported = import_script_file(p) if kind == "script" else import_fish_file(p)
-        _take_settings(controller, imported)
-        controller.add_imported(str(p), list(imported.findings) + runtime_notes(imported))
+        taken = _take_settings(controller, imported)
+        controller.add_imported(str(p), list(imported.findings) + runtime_notes(imported), taken)
     else:
         env_file = load_env_file(p)
         imported = import_env_settings(env_file)
         controller.set_env_file(env_file)
-        _take_settings(controller, imported)
-        controller.add_imported(str(p), list(env_file.findings) + list(imported.findings))
+        taken = _take_settings(controller, imported)
+        controller.add_imported(str(p), list(env_file.findings) + list(imported.findings), taken)

@@ -301,6 +301,18 @@
         <translation>已读取 %1</translation>
     </message>
     <message>
+        <source>Read %1: no setting taken from it</source>
+        <translation>已读取 %1：未从中采用任何设置</translation>
+    </message>
+    <message>
+        <source>Read %1, took:</source>
+        <translation>已读取 %1，采用了：</translation>
+    </message>
+    <message>
+        <source>(line %1)</source>
+        <translation>（第 %1 行）</translation>
+    </message>
+    <message>
         <source>&lt;b&gt;File:&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;文件：&lt;/b&gt;%1</translation>
     </message>

@@ -178,3 +178,27 @@ def test_a_script_read_like_its_author_meant_it(make_wizard, tmp_path):
     runtime = [t for t in shown if "op_compiler_cache_dir" in t and "run time" in t]
     assert runtime and any(f"{script}:9" in t for t in runtime), shown
     assert any("cannot take that value" in t for t in runtime)
+
+
+def test_an_opened_script_lists_the_values_it_gave_with_their_lines(make_wizard, tmp_path):
+    from tests.ui.test_translations import switch
+
+    wizard = make_wizard(device="Ascend910B3")
+    script = tmp_path / "train.py"
+    script.write_text("from npu_bridge.npu_init import *\n\n"
+                      "mem = MemoryConfig(atomic_clean_policy=1,\n"
+                      "                   static_memory_policy=2)\n")
+    assert wizard.open_file(str(script))
+    imports = wizard.findChild(QListWidget, "importList")
+    shown = [imports.item(i).text().strip() for i in range(imports.count())]
+    assert shown[:3] == [f"Read {script}, took:", "atomic_clean_policy = 1 (line 3)",
+                         "static_memory_policy = 2 (line 4)"], shown
+    empty = tmp_path / "empty.py"
+    empty.write_text("print('nothing for CANN here')\n")
+    assert wizard.open_file(str(empty))
+    shown = [imports.item(i).text().strip() for i in range(imports.count())]
+    assert f"Read {empty}: no setting taken from it" in shown
+    switch(wizard, "zh_CN")
+    shown = [imports.item(i).text().strip() for i in range(imports.count())]
+    assert "atomic_clean_policy = 1 （第 3 行）" in shown, shown
+    assert f"已读取 {script}，采用了：" in shown, shown

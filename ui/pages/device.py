@@ -26,6 +26,7 @@ from cann_config.app.i18n import current_language, pick
 from cann_config.app.profile import Profile
 from cann_config.ui.controller import WizardController
 from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
+from cann_config.ui.editors import shown_value
 from cann_config.ui.pages.base import WizardPage
 from cann_config.ui.qtprops import USER_ROLE, rich_text, selectable_text, set_foreground
 from PySide6.QtCore import Signal
@@ -407,7 +408,19 @@ class DevicePage(WizardPage):
         self.imports.clear()
         self.imports.setMinimumHeight(140 if (c.imported_from or c.imported_findings) else 0)
         for source in c.imported_from:
-            QListWidgetItem(self.tr("Read %1").replace("%1", source), self.imports)
+            values = c.imported_values.get(source)
+            if values is None:
+                QListWidgetItem(self.tr("Read %1").replace("%1", source), self.imports)
+                continue
+            if not values:
+                QListWidgetItem(self.tr("Read %1: no setting taken from it").replace("%1", source), self.imports)
+                continue
+            QListWidgetItem(self.tr("Read %1, took:").replace("%1", source), self.imports)
+            for oid, value, line in values:
+                text = f"    {oid} = {shown_value(value)}"
+                if line is not None:
+                    text += " " + self.tr("(line %1)").replace("%1", str(line))
+                QListWidgetItem(text, self.imports)
         for finding in c.imported_findings:
             where = finding.where()
             text = f"{severity_prefix(finding.severity)} {finding.message()}" + (f"  ({where})" if where else "")
