@@ -857,6 +857,26 @@
         <source>Optional, for Atlas A3 and Ascend 950: output of &lt;code&gt;npu-smi info -t board -i ID -c CHIP&lt;/code&gt;:</source>
         <translation>可选，用于 Atlas A3 和 Ascend 950：&lt;code&gt;npu-smi info -t board -i ID -c CHIP&lt;/code&gt; 的输出：</translation>
     </message>
+    <message>
+        <source>Paste the output above: what it describes is shown here.</source>
+        <translation>请在上方粘贴输出：其描述的设备将显示在此处。</translation>
+    </message>
+    <message>
+        <source>&lt;pasted npu-smi output&gt;</source>
+        <translation>&lt;粘贴的 npu-smi 输出&gt;</translation>
+    </message>
+    <message>
+        <source>Not recognised: %1</source>
+        <translation>无法识别：%1</translation>
+    </message>
+    <message>
+        <source>Recognised: %1</source>
+        <translation>已识别：%1</translation>
+    </message>
+    <message>
+        <source>No SoC recognised.</source>
+        <translation>未识别出 SoC。</translation>
+    </message>
 </context>
 <context>
     <name>OptionEditor</name>

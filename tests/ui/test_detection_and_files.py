@@ -202,3 +202,34 @@ def test_an_opened_script_lists_the_values_it_gave_with_their_lines(make_wizard,
     shown = [imports.item(i).text().strip() for i in range(imports.count())]
     assert "atomic_clean_policy = 1 （第 3 行）" in shown, shown
     assert f"已读取 {script}，采用了：" in shown, shown
+
+
+def test_the_paste_dialog_says_what_it_recognises_while_the_user_pastes(make_wizard, qtbot):
+    from pathlib import Path
+
+    from cann_config.ui.npusmi_dialog import NpuSmiDialog
+    from PySide6.QtWidgets import QDialogButtonBox, QPlainTextEdit
+
+    from tests.ui.test_translations import switch
+
+    data = Path(__file__).resolve().parents[1] / "data" / "npu-smi"
+    wizard = make_wizard(device=None)
+    dialog = NpuSmiDialog(wizard)
+    qtbot.addWidget(dialog)
+    said = dialog.findChild(QLabel, "npuSmiRecognised")
+    ok = dialog.findChild(QDialogButtonBox).button(QDialogButtonBox.StandardButton.Ok)
+    info = dialog.findChild(QPlainTextEdit, "npuSmiInfoEdit")
+    assert "Paste the output" in said.text() and not ok.isEnabled()
+    text = (data / "a2-910b3.txt").read_text(encoding="utf-8")
+    info.insertPlainText(text[:120])  # the first lines only: no device table yet, and why
+    assert said.text().startswith("Not recognised: ") and "no device table" in said.text()
+    info.insertPlainText(text[120:])
+    assert said.text() == "Recognised: Atlas A2 training/inference series (Ascend910B3)" and ok.isEnabled()
+    info.setPlainText((data / "a3-910-9392.txt").read_text(encoding="utf-8"))
+    assert said.text().startswith("No SoC recognised.") and "npu-smi info -t board -i 0 -c 0" in said.text()
+    dialog.findChild(QPlainTextEdit, "npuSmiBoardEdit").setPlainText(
+        (data / "a3-board-0-0.txt").read_text(encoding="utf-8"))
+    assert said.text().startswith("Recognised: ") and "Ascend910_93" in said.text(), said.text()
+    switch(wizard, "zh_CN")
+    info.setPlainText(text)
+    assert said.text().startswith("已识别：") and "Ascend910B3" in said.text()
