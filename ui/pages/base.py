@@ -37,6 +37,9 @@ class WizardPage(QWizardPage):
     docRequested = Signal(str)  # show this option's documentation in the pane
     workerStarted = Signal(QThread)  # a worker the wizard joins when the window closes
 
+    # Pages whose Tab stops include widgets that draw no focus mark (ui/focusmark.py).
+    focus_marks = False
+
     def __init__(self, controller: WizardController, parent: QWidget | None = None):
         super().__init__(parent)
         self.controller = controller
@@ -76,6 +79,10 @@ class WizardPage(QWizardPage):
         if next(self._building, StopIteration) is StopIteration:
             self._building = None
             self.built = True
+            if self.focus_marks:
+                from cann_config.ui.focusmark import FocusMark
+
+                self._focus_mark = FocusMark(self)
             self.retranslate()
             self.refresh()
         return self.built

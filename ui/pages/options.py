@@ -17,6 +17,8 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 class OptionsPage(WizardPage):
     """A wizard page whose rows are generated from `catalog.on_page(page_id)`."""
 
+    focus_marks = True  # its option titles' "?" buttons, combo boxes and check boxes
+
     def __init__(self, page_id: str, controller: WizardController, parent: QWidget | None = None):
         super().__init__(controller, parent)
         self.page_id = page_id
