@@ -5,7 +5,7 @@ one QFocusFrame per page follows the focus over them, so a keyboard user always 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import QEvent, QObject
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFocusFrame, QScrollArea, QToolButton, QWidget
 
 # The widgets that draw no focus mark of their own under the Fusion style.
@@ -21,13 +21,18 @@ class FocusMark(QObject):
         self.frame.setObjectName("focusMark")
         self.frame.hide()
         for widget in page.findChildren(QWidget):
-            if isinstance(widget, UNMARKED) and widget.focusPolicy() & Qt.FocusPolicy.TabFocus:
+            # Every one (one that never takes the focus gets no FocusIn): asking each for its focus
+            # policy would make Python's view of the `Qt` namespace while the page is built (ui/qtprops.py).
+            if isinstance(widget, UNMARKED):
                 widget.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
         kind = event.type()
-        if kind == QEvent.Type.FocusIn and event.reason() != Qt.FocusReason.MouseFocusReason:
-            self.frame.setWidget(watched)
+        if kind == QEvent.Type.FocusIn:
+            from PySide6.QtCore import Qt  # at a focus change, long after the page was built
+
+            if event.reason() != Qt.FocusReason.MouseFocusReason:
+                self.frame.setWidget(watched)
         elif kind == QEvent.Type.FocusOut:
             self.frame.setWidget(None)
         return False
