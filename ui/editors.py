@@ -49,40 +49,22 @@ def coerce_value(option: Option, value: object) -> Value | None:
     """`value` as the option's type, or None when it cannot be one (no guessing from floats)."""
     if option.unset_default and isinstance(value, str) and value.strip().lower() in ("", "unset"):
         return ""
-    if option.type == "bool":
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, str):
-            try:
-                return option.parse(value)
-            except ValueError:
-                return None
-        return None
-    if option.type == "float":
-        if isinstance(value, bool):
+    if option.type not in ("bool", "float", "int"):
+        return value if isinstance(value, str) else None
+    if isinstance(value, str):
+        try:
+            return option.parse(value)
+        except ValueError:
             return None
-        if isinstance(value, (int, float)):
-            return float(value)
-        if isinstance(value, str):
-            try:
-                return option.parse(value)
-            except ValueError:
-                return None
-        return None
-    if option.type == "int":
-        if isinstance(value, bool):
-            return None
-        if isinstance(value, int):
-            return value
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
-        if isinstance(value, str):
-            try:
-                return option.parse(value)
-            except ValueError:
-                return None
-        return None
-    return value if isinstance(value, str) else None
+    if isinstance(value, bool):
+        return value if option.type == "bool" else None
+    if option.type == "float" and isinstance(value, (int, float)):
+        return float(value)
+    if option.type == "int" and isinstance(value, int):
+        return value
+    if option.type == "int" and isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
 
 
 class OptionEditor(QWidget):
