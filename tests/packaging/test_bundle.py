@@ -80,7 +80,7 @@ def test_catalog_read_from_the_bundle_matches_the_source(bundle, tmp_path):
 
 
 def test_data_files_are_collected_as_the_resources_package(bundle):
-    data = bundle / "_internal" / "resources"
+    data = bundle / "_internal" / "cann_config" / "resources"
     for name in ("catalog.toml", "devices.toml"):
         assert (data / name).read_bytes() == (ROOT / "resources" / name).read_bytes()
     for toml in (ROOT / "resources" / "messages").glob("*.toml"):
