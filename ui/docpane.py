@@ -14,10 +14,12 @@ from typing import Any
 
 from cann_config.app.catalog import REQUIREMENT_NAMES, Catalog, Option, Value
 from cann_config.app.device.table import load_device_table
+from cann_config.app.findings import Finding
 from cann_config.app.i18n import pick
+from cann_config.ui.qtprops import USER_ROLE, set_foreground
 from PySide6.QtCore import QCoreApplication, QMimeData
 from PySide6.QtGui import QTextOption
-from PySide6.QtWidgets import QTextBrowser, QWidget
+from PySide6.QtWidgets import QListWidget, QListWidgetItem, QTextBrowser, QWidget
 
 SEVERITY_COLOURS = {"error": "#b3261e", "warning": "#8a5a00", "info": "#31587a"}
 
@@ -55,6 +57,23 @@ def severity_label(severity: str) -> str:
 def severity_prefix(severity: str) -> str:
     """The severity label with the language's colon ("Error:", "错误：")."""
     return translate("DocPane", "%1:").replace("%1", severity_label(severity))
+
+
+def add_finding_item(findings_list: QListWidget, finding: Finding, *, fix_in_tooltip: bool = False) -> QListWidgetItem:
+    """A finding as one line of a findings list, the same on every page: the severity word, the
+    message, where it was found, its fix (on a second line, or as the tooltip), in the severity's
+    colour, with the finding's code as the item's data."""
+    where = finding.where()
+    text = f"{severity_prefix(finding.severity)} {finding.message()}" + (f"  ({where})" if where else "")
+    fix = finding.fix_text()
+    if fix and not fix_in_tooltip:
+        text += "\n  → " + fix
+    item = QListWidgetItem(text, findings_list)
+    if fix_in_tooltip:
+        item.setToolTip(fix or "")
+    set_foreground(item, SEVERITY_COLOURS.get(finding.severity, "#000"))
+    item.setData(USER_ROLE, finding.code)
+    return item
 
 
 def _targets_rows(option: Option, catalog: Catalog) -> list[tuple[str, str]]:

@@ -25,10 +25,10 @@ from cann_config.app.device.table import DeviceOrigin, load_device_table
 from cann_config.app.i18n import current_language, pick
 from cann_config.app.profile import Profile
 from cann_config.ui.controller import WizardController
-from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
+from cann_config.ui.docpane import SEVERITY_COLOURS, add_finding_item
 from cann_config.ui.editors import shown_value
 from cann_config.ui.pages.base import WizardPage
-from cann_config.ui.qtprops import USER_ROLE, rich_text, selectable_text, set_foreground
+from cann_config.ui.qtprops import USER_ROLE, rich_text, selectable_text
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (
@@ -422,11 +422,7 @@ class DevicePage(WizardPage):
                     text += " " + self.tr("(line %1)").replace("%1", str(line))
                 QListWidgetItem(text, self.imports)
         for finding in c.imported_findings:
-            where = finding.where()
-            text = f"{severity_prefix(finding.severity)} {finding.message()}" + (f"  ({where})" if where else "")
-            item = QListWidgetItem(text, self.imports)
-            item.setToolTip(finding.fix_text() or "")
-            set_foreground(item, SEVERITY_COLOURS.get(finding.severity, "#000"))
+            add_finding_item(self.imports, finding, fix_in_tooltip=True)
         self.imports.setVisible(self.imports.count() > 0)
 
     def set_bundle_status(self, text: Callable[[], str] | None, *, error: bool = False) -> None:
@@ -453,14 +449,7 @@ class DevicePage(WizardPage):
         diagnosis = c.bundle_diagnosis()
         self.bundle_findings.clear()
         for finding in diagnosis.findings:
-            where = finding.where()
-            text = f"{severity_prefix(finding.severity)} {finding.message()}" + (f"  ({where})" if where else "")
-            fix = finding.fix_text()
-            if fix:
-                text += "\n  → " + fix
-            item = QListWidgetItem(text, self.bundle_findings)
-            set_foreground(item, SEVERITY_COLOURS.get(finding.severity, "#000"))
-            item.setData(USER_ROLE, finding.code)
+            add_finding_item(self.bundle_findings, finding)
         if not diagnosis.findings:
             QListWidgetItem(self.tr("No findings: CANN uses this configuration as the customer meant it."),
                             self.bundle_findings)

@@ -20,9 +20,9 @@ from cann_config.app.io.exporters import PYTHON_FORMATS, SHELL_FORMATS, ExportRe
 from cann_config.app.io.outputfiles import write_output
 from cann_config.app.opcache.ini import save_op_cache_ini
 from cann_config.app.profile import Profile
-from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
+from cann_config.ui.docpane import add_finding_item
 from cann_config.ui.highlighter import PreviewHighlighter
-from cann_config.ui.qtprops import USER_ROLE, set_foreground, vertical_splitter
+from cann_config.ui.qtprops import vertical_splitter
 from PySide6.QtGui import QFont, QShowEvent
 from PySide6.QtWidgets import QListWidget, QListWidgetItem, QPlainTextEdit, QStyle, QVBoxLayout, QWidget
 
@@ -103,14 +103,7 @@ class ExportPreview(QWidget):
         self.findings = findings
         self.findings_list.clear()
         for finding in findings:
-            where = finding.where()
-            text = f"{severity_prefix(finding.severity)} {finding.message()}" + (f"  ({where})" if where else "")
-            fix = finding.fix_text()
-            if fix:
-                text += "\n  → " + fix
-            item = QListWidgetItem(text, self.findings_list)
-            set_foreground(item, SEVERITY_COLOURS.get(finding.severity, "#000"))
-            item.setData(USER_ROLE, finding.code)
+            add_finding_item(self.findings_list, finding)
         if not findings:
             QListWidgetItem(self.tr("No findings: these choices are fine for this device and framework."),
                             self.findings_list)
