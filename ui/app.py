@@ -3,10 +3,16 @@
 A Qt fatal message while the application starts (an X display named in DISPLAY that does not
 answer, a platform plugin that cannot load) would abort the process; the message handler turns
 it into the same one-line message and exit status 2 as a missing display (ui/gui_command.py).
+
+Nothing the first page does not need is done before the window has painted (issue 16,
+docs/architecture.md#pages-paid-for-when-shown): the window icon (an SVG: Qt loads its SVG
+plugin and library to read it) is set just after the first paint, and Python's cyclic garbage
+collector, which ui/gui_command.py pauses while the application starts, runs again from then on.
 """
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Callable
@@ -17,7 +23,7 @@ from cann_config.app.resources import resource
 from cann_config.ui import create_wizard, settings
 from cann_config.ui.translation import apply_language
 from PySide6.QtCore import QtMsgType, qInstallMessageHandler
-from PySide6.QtGui import QGuiApplication, QIcon
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
 # The packaging id (packaging/io.github.cann_config_assistant.CannConfig.desktop): on Wayland the
@@ -44,15 +50,29 @@ def remembered_language() -> str | None:
         return None
 
 
+def _set_window_icon(app: QApplication) -> None:
+    from PySide6.QtGui import QIcon
+
+    icon = resource("icons", "cann-config.svg")
+    if icon.is_file():
+        app.setWindowIcon(QIcon(str(icon)))
+
+
+def _after_first_paint(app: QApplication) -> None:
+    """What waited for the first paint: the window icon, and the garbage collector. What was made
+    until now lives as long as the window, so it is frozen (gc.freeze): the collector never walks
+    it again, and later collections stay short while the other pages are built."""
+    _set_window_icon(app)
+    gc.freeze()
+    gc.enable()
+
+
 def run(args: Any, started: Callable[[], float] | None = None) -> int:
     qInstallMessageHandler(_fatal_to_exit)
     app = QApplication.instance() or QApplication(sys.argv[:1])
     settings.configure_application(app)
     QGuiApplication.setDesktopFileName(DESKTOP_FILE_NAME)
     qInstallMessageHandler(None)
-    icon = resource("icons", "cann-config.svg")
-    if icon.is_file():
-        app.setWindowIcon(QIcon(str(icon)))
     # --lang, else the language last chosen in the window, else the locale's (app.cli set it).
     apply_language(getattr(args, "lang", None) or remembered_language() or current_language())
 
@@ -66,6 +86,7 @@ def run(args: Any, started: Callable[[], float] | None = None) -> int:
         # (no detection). CANN_CONFIG_SMOKE_READY=1 also reports when the pages are built.
         wizard.set_detection_on_show(False)
         wizard.after_first_paint(lambda: print(f"shown {seconds():.3f}", flush=True))
+    wizard.after_first_paint(lambda: _after_first_paint(app))
     wizard.show()
     if args.smoke:
         def finish() -> None:
@@ -75,6 +96,9 @@ def run(args: Any, started: Callable[[], float] | None = None) -> int:
             app.exit(0)
 
         wizard.after_pages_built(finish)
-    status = app.exec()
+    try:
+        status = app.exec()
+    finally:
+        gc.enable()  # the window may close before it has painted
     wizard.shutdown()
     return int(status)

@@ -10,16 +10,20 @@ from __future__ import annotations
 
 import re
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cann_config.app.catalog import REQUIREMENT_NAMES, Catalog, Option, Value
 from cann_config.app.device.table import load_device_table
-from cann_config.app.findings import Finding
 from cann_config.app.i18n import pick
 from cann_config.ui.qtprops import USER_ROLE, set_foreground
-from PySide6.QtCore import QCoreApplication, QMimeData
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QTextOption
-from PySide6.QtWidgets import QListWidget, QListWidgetItem, QTextBrowser, QWidget
+from PySide6.QtWidgets import QTextBrowser, QWidget
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from cann_config.app.findings import Finding
+    from PySide6.QtCore import QMimeData
+    from PySide6.QtWidgets import QListWidget, QListWidgetItem
 
 SEVERITY_COLOURS = {"error": "#b3261e", "warning": "#8a5a00", "info": "#31587a"}
 
@@ -68,6 +72,8 @@ def add_finding_item(findings_list: QListWidget, finding: Finding, *, fix_in_too
     fix = finding.fix_text()
     if fix and not fix_in_tooltip:
         text += "\n  → " + fix
+    from PySide6.QtWidgets import QListWidgetItem  # not needed before the first paint (ui/qtprops.py)
+
     item = QListWidgetItem(text, findings_list)
     if fix_in_tooltip:
         item.setToolTip(fix or "")
@@ -196,6 +202,7 @@ class DocPane(QTextBrowser):
 
     def show_option(self, option: Option, *, current: Value | None = None, framework: str | None = None,
                     availability: Any = None) -> None:
+        self._page_help = ""
         reason = None
         if availability is not None and not availability.enabled and availability.reason:
             reason = pick(availability.reason)
@@ -208,12 +215,18 @@ class DocPane(QTextBrowser):
 
     def createMimeDataFromSelection(self) -> QMimeData:  # noqa: N802 - Qt override
         """A copied identifier is the identifier: without the break opportunities."""
+        from PySide6.QtCore import QMimeData
+
         data = QMimeData()
         data.setText(self.textCursor().selection().toPlainText().replace(BREAK, ""))
         return data
 
     def show_help(self, html: str) -> None:
-        """A page's own help, shown until an option is focused."""
+        """A page's own help, shown until an option is focused. The same help again is not laid
+        out again (the window sets the first page's help before it is shown, and QWizard says
+        the page is current once it is)."""
+        if self.shown_option is None and html == self._page_help:
+            return
         self.shown_option = None
         self._page_help = html
         self.setHtml(html)

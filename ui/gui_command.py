@@ -21,6 +21,7 @@ from the moment this module was imported.
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 import time
@@ -120,6 +121,18 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(f"cann-config: {problem}", file=sys.stderr)
         return 2
+    # Python's cyclic garbage collector waits until the window has painted (ui/app.py starts it
+    # again): what is made until then (PySide6's modules, the catalog, the first page) lives as
+    # long as the window, and walking it again and again cost ~10% of the time to the first paint
+    # (tests/bench/bench_startup.py).
+    gc.disable()
+    try:
+        return _run(args)
+    finally:
+        gc.enable()
+
+
+def _run(args: argparse.Namespace) -> int:
     _check_arguments(args)
     # The Qt application module: importing it is what needs PySide6 (module docstring).
     try:

@@ -10,12 +10,18 @@ through Qt's property system and item-data API, which take the integers. Paintin
 gauge's hatched bars and dashed lines) still uses `Qt`: it pays for the namespace when the
 gauge is first drawn, not while a page is built. tests/ui/test_qtprops.py checks every value here
 against Qt's own enum and that the pages are built without the namespace.
+
+The first page imports this module, so the classes only some helpers need are imported by them:
+importing a Qt class makes Python enums of all its enums, which the first paint need not pay for.
 """
 
 from __future__ import annotations
 
-from PySide6.QtGui import QBrush, QColor, QPalette
-from PySide6.QtWidgets import QLabel, QListWidgetItem, QSplitter, QWidget
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from PySide6.QtGui import QBrush
+    from PySide6.QtWidgets import QLabel, QListWidgetItem, QSplitter, QWidget
 
 PLAIN_TEXT = 0  # Qt.TextFormat.PlainText
 RICH_TEXT = 1  # Qt.TextFormat.RichText
@@ -57,6 +63,8 @@ def no_focus(widget: QWidget) -> QWidget:
 def vertical_splitter(parent: QWidget) -> QSplitter:
     """A splitter stacking its widgets top to bottom (made without a parent, then given one:
     the constructor taking a parent is an overload of the one taking an orientation)."""
+    from PySide6.QtWidgets import QSplitter
+
     splitter = QSplitter()
     splitter.setProperty("orientation", VERTICAL)
     splitter.setParent(parent)
@@ -66,6 +74,8 @@ def vertical_splitter(parent: QWidget) -> QSplitter:
 def solid_brush(colour: str) -> QBrush:
     """A solid brush of `colour` (through a palette, which hands out solid brushes: the QBrush
     constructors taking a colour are overloads of those taking Qt's colour and style enums)."""
+    from PySide6.QtGui import QColor, QPalette
+
     palette = QPalette()
     palette.setColor(QPalette.ColorRole.WindowText, QColor(colour))
     return palette.windowText()
@@ -73,4 +83,6 @@ def solid_brush(colour: str) -> QBrush:
 
 def set_foreground(item: QListWidgetItem, colour: str) -> None:
     """Draw a list item's text in `colour` (the views take a colour for the foreground role)."""
+    from PySide6.QtGui import QColor
+
     item.setData(FOREGROUND_ROLE, QColor(colour))

@@ -26,7 +26,6 @@ from cann_config.app.i18n import current_language, pick
 from cann_config.app.profile import Profile
 from cann_config.ui.controller import WizardController
 from cann_config.ui.docpane import SEVERITY_COLOURS, add_finding_item
-from cann_config.ui.editors import shown_value
 from cann_config.ui.pages.base import WizardPage
 from cann_config.ui.qtprops import USER_ROLE, rich_text, selectable_text
 from PySide6.QtCore import Signal
@@ -416,6 +415,9 @@ class DevicePage(WizardPage):
                 QListWidgetItem(self.tr("Read %1: no setting taken from it").replace("%1", source), self.imports)
                 continue
             QListWidgetItem(self.tr("Read %1, took:").replace("%1", source), self.imports)
+            # The editors' module (and the QStyle enums it brings) is not needed for the first paint.
+            from cann_config.ui.editors import shown_value
+
             for oid, value, line in values:
                 text = f"    {oid} = {shown_value(value)}"
                 if line is not None:
