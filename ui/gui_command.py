@@ -58,10 +58,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def seconds_since_process_start() -> float:
     """Seconds since this process started (see the module docstring for how)."""
     try:
-        with open("/proc/self/stat", encoding="ascii") as handle:
+        # Bytes, not text: decoding it would import a codec while the `shown` line is timed.
+        with open("/proc/self/stat", "rb") as handle:
             stat = handle.read()
         # Fields after "(comm)": state is field 3, starttime is field 22 of the whole line.
-        start_ticks = int(stat[stat.rindex(")") + 2:].split()[19])
+        start_ticks = int(stat[stat.rindex(b")") + 2:].split()[19])
         now = time.clock_gettime(time.CLOCK_BOOTTIME)
         return max(now - start_ticks / os.sysconf("SC_CLK_TCK"), 0.0)
     except (OSError, ValueError, IndexError, AttributeError):

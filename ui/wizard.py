@@ -26,12 +26,13 @@ from cann_config.ui.pages.cache import CachePage
 from cann_config.ui.pages.device import DevicePage
 from cann_config.ui.pages.export import ExportPage
 from cann_config.ui.pages.memory import MemoryPage
-from PySide6.QtCore import QByteArray, QCoreApplication, QEvent, QObject, QThread, QTimer
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QShowEvent
+from PySide6.QtCore import QByteArray, QCoreApplication, QThread, QTimer
+from PySide6.QtGui import QAction, QActionGroup
 from PySide6.QtWidgets import QMenu, QPushButton, QWidget, QWizard
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from cann_config.ui.workers import BundleWorker
+    from PySide6.QtGui import QCloseEvent, QPaintEvent, QShowEvent
 
 # The pages' modules are light: each page imports what it shows when it is built (ui/pages/base.py).
 # ui.workers and the dialogs are imported where they are used, after the first paint.
@@ -104,7 +105,6 @@ class ConfigWizard(QWizard):
         self.device_page.set_recent(settings.recent_files(), self.open_file)
         if not deferred:
             self.build_pages()
-        self.installEventFilter(self)
 
         self.place_window()
         self.retranslate(pages=False)  # each page built so far set its own texts
@@ -182,14 +182,16 @@ class ConfigWizard(QWizard):
         else:
             self._after_paint.append(callback)
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
-        if watched is self and event.type() == QEvent.Type.Paint and not self._painted:
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
+        # An override, not an event filter: a filter would bring every event of the window to
+        # Python before the first paint (and make a Python class of each kind of event).
+        super().paintEvent(event)
+        if not self._painted:
             self._painted = True
             # Children paint in the same pass; the callbacks run when it is over.
             for callback in self._after_paint:
                 QTimer.singleShot(0, self, callback)
             self._after_paint.clear()
-        return False
 
     # -- texts ----------------------------------------------------------------------------------
 

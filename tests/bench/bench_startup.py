@@ -5,6 +5,13 @@ interpreter, a temporary HOME), alternating, medians of RUNS each.
 The wizard paints its first page, then builds the other three pages; the time until they are
 built is reported too ("every page built"), but the ratio is time to shown, as the issue asks.
 
+The two windows are alike where the machine, not the program, decides the cost: the same
+platform plugin (offscreen), the same language (English: LANG=C.UTF-8 for both, so neither loads a
+translation), the same fonts, and the same window size: the bare wizard is resized to the size
+the assistant opens at on this screen (ui/window_geometry.py, 784x560 on offscreen's 800x600; a
+bare QWizard left to its size hint, 500x360, paints less than half the pixels). The bare wizard
+keeps Qt's default wizard style.
+
 Time to shown is measured from outside: from just before the process is spawned to the moment
 its `shown` line arrives (both programs print it once their window has painted), so interpreter
 start-up and imports are counted for both. The figure the program prints itself (seconds since
@@ -36,7 +43,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.bench.harness import ROOT, Comparison, cann_config, compile_bytecode, emit_row  # noqa: E402
+from tests.bench.harness import ROOT, Comparison, cann_config, child_env, compile_bytecode, emit_row  # noqa: E402
 
 RUNS = int(os.environ.get("BENCH_ROUNDS", os.environ.get("BENCH_RUNS", "11")))
 GOAL = 1.3
@@ -56,6 +63,7 @@ class FirstPaint(QObject):
 
 app = QApplication(sys.argv[:1])
 wizard = QWizard()
+wizard.resize(int(sys.argv[1]), int(sys.argv[2]))  # the size the assistant opens at (see the docstring)
 for title in ("Device", "Memory", "Cache", "Export"):
     page = QWizardPage()
     page.setTitle(title)
@@ -66,6 +74,21 @@ wizard.installEventFilter(watcher)
 wizard.show()
 sys.exit(app.exec())
 '''
+
+
+WINDOW_SIZE = r'''
+from cann_config.ui.window_geometry import default_geometry
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+size = default_geometry(app.primaryScreen().availableGeometry()).size()
+print(size.width(), size.height())
+'''
+
+
+def window_size(env: dict[str, str]) -> list[str]:
+    """The width and height the assistant's window opens at on this platform's screen."""
+    done = subprocess.run([sys.executable, "-c", WINDOW_SIZE], env=env, capture_output=True, text=True, check=True)
+    return done.stdout.split()
 
 
 def time_to_shown(argv: list[str], env: dict[str, str], cwd: Path = ROOT) -> tuple[float, str, float | None]:
@@ -116,11 +139,16 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         script = Path(tmp) / "bare_wizard.py"
         script.write_text(BARE_WIZARD)
-        env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": tmp, "XDG_CONFIG_HOME": tmp}
+        # English for both (child_env): a translation loaded by one side only is not a fair race.
+        env = child_env(QT_QPA_PLATFORM="offscreen", HOME=tmp, XDG_CONFIG_HOME=tmp)
+        for name in ("LC_ALL", "LC_MESSAGES"):  # the language is read from these before LANG (app/i18n.py)
+            env.pop(name, None)
         # An installed package has its bytecode compiled; a checkout run with
         # PYTHONDONTWRITEBYTECODE would compile every module at every start instead.
         env.pop("PYTHONDONTWRITEBYTECODE", None)
-        bare = [sys.executable, str(script)]
+        size = window_size(env)
+        print(f"both windows {size[0]}x{size[1]}, offscreen, English")
+        bare = [sys.executable, str(script), *size]
         revisions = [(rev, checkout(rev, Path(tmp))) for rev in args.against]
         rev_envs = {rev: tree_env(env, tree) for rev, tree in revisions}
         smoke = [sys.executable, "-m", "cann_config.app", *ours[1:]]
