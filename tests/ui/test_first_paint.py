@@ -1,0 +1,105 @@
+"""Issue 16: nothing the first page does not need is done before the window's first paint.
+
+`cann-config gui --smoke` is run in a fresh process as a user starts it; at its `shown` line (the
+first paint) the test looks at what was imported, whether Python's garbage collector ran and
+whether the window icon was loaded, and again once every page is built. The time itself is
+tests/bench/bench_startup.py's to measure: no timing is asserted here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SMOKE = r"""
+import builtins, gc, json, sys
+real_print = builtins.print
+seen = {}
+
+def state():
+    from PySide6.QtWidgets import QApplication
+    return {"modules": sorted(sys.modules), "gc": gc.isenabled(), "frozen": gc.get_freeze_count(),
+            "icon": not QApplication.windowIcon().isNull()}
+
+def hooked(*args, **kwargs):
+    text = args[0] if args and isinstance(args[0], str) else ""
+    if text.startswith(("shown", "ready")):
+        seen[text.split()[0]] = state()
+        if text.startswith("ready"):
+            return real_print(json.dumps(seen), flush=True)
+        return None
+    return real_print(*args, **kwargs)
+
+builtins.print = hooked
+from cann_config.app.cli import main
+sys.exit(main(["gui", "--smoke", "--device", "Ascend910B3"]))
+"""
+
+# The start path: the command, the application, the wizard and its first page (the other pages'
+# own modules are small shells; what they show is imported when they are built).
+UI_BEFORE_PAINT = {"", ".app", ".controller", ".dialogs", ".docpane", ".gui_command", ".pages", ".pages.base",
+                   ".pages.cache", ".pages.device", ".pages.export", ".pages.memory", ".pages.options", ".qtprops",
+                   ".settings", ".translation", ".window_geometry", ".wizard"}
+# Core modules the first page does not use: the op cache, support bundles, exporters and
+# importers, the host probe (no detection runs with --device) and the device phrases (the
+# banner names the device by its label until the window has painted).
+APP_AFTER_PAINT = ("cann_config.app.opcache", "cann_config.app.support", "cann_config.app.io.exporters",
+                   "cann_config.app.io.importers", "cann_config.app.io.envfile", "cann_config.app.io.scripts",
+                   "cann_config.app.device.hostprobe", "cann_config.app.device.npusmi",
+                   "cann_config.app.device.availability")
+
+
+def run_smoke(tmp_path: Path) -> dict:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path),
+           "CANN_CONFIG_SMOKE_READY": "1"}
+    done = subprocess.run([sys.executable, "-c", SMOKE], capture_output=True, text=True, cwd=ROOT, env=env,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_the_first_paint_imports_only_what_the_first_page_needs(tmp_path):
+    seen = run_smoke(tmp_path)
+    modules = seen["shown"]["modules"]
+    ui = {name[len("cann_config.ui"):] for name in modules if name.startswith("cann_config.ui")}
+    assert ui <= UI_BEFORE_PAINT, f"imported before the first paint: {sorted(ui - UI_BEFORE_PAINT)}"
+    early = [name for name in modules if name.startswith(APP_AFTER_PAINT)]
+    assert not early, f"core modules imported before the first paint: {early}"
+    qt = {name for name in modules if name.startswith("PySide6.Qt")}
+    assert qt == {"PySide6.QtCore", "PySide6.QtGui", "PySide6.QtWidgets"}
+    # The pages built after the paint do import them: the list above is not vacuous.
+    assert "cann_config.ui.editors" in seen["ready"]["modules"]
+    assert any(name.startswith("cann_config.app.opcache") for name in seen["ready"]["modules"])
+
+
+def test_the_collector_and_the_window_icon_wait_for_the_first_paint(tmp_path):
+    seen = run_smoke(tmp_path)
+    shown, ready = seen["shown"], seen["ready"]
+    assert shown["gc"] is False and shown["icon"] is False
+    assert ready["gc"] is True and ready["icon"] is True
+    assert ready["frozen"] > 0  # what start-up made is not walked by every later collection
+
+
+def test_the_same_page_help_is_not_laid_out_twice(qtbot):
+    from cann_config.app.catalog import load_catalog
+    from cann_config.ui.docpane import DocPane
+
+    catalog = load_catalog()
+    pane = DocPane(catalog)
+    qtbot.addWidget(pane)
+    laid_out: list[str] = []
+    real_set_html = pane.setHtml
+    pane.setHtml = lambda html: (laid_out.append(html), real_set_html(html))  # type: ignore[method-assign]
+    pane.show_help("<p>first page</p>")
+    pane.show_help("<p>first page</p>")
+    assert laid_out == ["<p>first page</p>"]
+    pane.show_help("<p>other page</p>")
+    assert len(laid_out) == 2 and "other page" in pane.toPlainText()
+    pane.show_option(catalog.option("max_op_cache_size"))
+    pane.show_help("<p>other page</p>")  # an option was shown in between: the help comes back
+    assert len(laid_out) == 4 and pane.toPlainText() == "other page"
