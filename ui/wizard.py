@@ -11,7 +11,7 @@ its geometry, and stops and joins every worker it started.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -65,7 +65,8 @@ class ConfigWizard(QWizard):
         self._painted = False
         self._after_paint: list[Callable[[], None]] = []
         self._after_built: list[Callable[[], None]] = []
-        self._qt_namespace_made = False
+        self._slices: Iterator[None] | None = None  # what is left to do after the first paint
+        self._slices_done = False
         # Builds the pages after the first paint, one slice per turn of the event loop.
         self._builder = QTimer(self)
         self._builder.setInterval(0)
@@ -138,28 +139,97 @@ class ConfigWizard(QWizard):
             pass
 
     def _build_slice(self) -> bool:
-        """One slice of what is left to build after the first paint; True when nothing is left.
+        """One slice of what is left to build after the first paint; True when nothing is left."""
+        if self._slices is None:
+            self._slices = self._post_paint_slices()
+        if next(self._slices, StopIteration) is StopIteration:
+            self._slices_done = True
+        return self._slices_done
+
+    def _post_paint_slices(self) -> Iterator[None]:
+        """What the window does after its first paint, one slice per turn of the event loop
+        (each well under the 50 ms of docs/architecture.md#pages-paid-for-when-shown).
 
         The device banner's full phrases first (they need the message tables), then the pages
         in the order they are shown, each in its own slices (ui/pages/base.py), then Python's
-        view of Qt's `Qt` namespace in a slice of its own (ui/qtprops.py): the cache gauge's
-        first paint and the dialogs need it, and the page being shown would otherwise stall for
-        the ~15 ms it takes.
+        view of Qt's `Qt` namespace (ui/qtprops.py; made by the module preloader when there is
+        one): the cache gauge's first paint and the dialogs need it, and the page being shown
+        would otherwise stall for the ~15 ms it takes. Last, each page's first layout and paint,
+        and the documentation pane's first option, off screen, so a page's first visit does not
+        pay for them. A page shown before its turn is built at once (WizardPage.ensure_built);
+        its slices here are then skipped.
         """
         if self.device_page.quick_banner:
             self.device_page.quick_banner = False
             self.device_page.refresh_banner()
-            return False
+            yield
         for page in self.pages:
-            if not page.built:
+            while not page.built:
                 page.build_slice()
-                return False
-        if not self._qt_namespace_made:
-            self._qt_namespace_made = True
-            from PySide6.QtCore import Qt  # noqa: F401 - importing the name is what makes the namespace
+                yield
+        from PySide6.QtCore import Qt  # noqa: F401 - importing the name is what makes the namespace
 
-            return False
-        return True
+        yield
+        if not self.isVisible():
+            return  # built for a caller (create_wizard, a test): nothing is shown yet
+        for page in self.pages:
+            if not page.prepared:
+                current = self.currentPage()
+                page.prepare_to_show(current.size() if current is not None else page.size())
+                yield
+        yield from self._prepare_doc_pane()
+
+    def _prepare_doc_pane(self) -> Iterator[None]:
+        """Lay out and paint an option's documentation once, off screen, at the pane's width
+        (in three slices: the HTML, its layout, its paint): the first one shown (the memory
+        page's, when it is visited) would otherwise pay for the heading, bold and monospace
+        fonts' first layout and glyphs while the page changes."""
+        rows = getattr(self.memory_page, "rows", None)
+        viewport = self.doc_pane.viewport()
+        if not rows or viewport.width() <= 0:
+            return
+        from cann_config.ui.docpane import option_html
+        from PySide6.QtGui import QPainter, QPixmap
+
+        option = next(iter(rows.values())).option
+        document = self.doc_pane.document().clone(self)
+        document.setHtml(option_html(option, self.controller.catalog, current=self.controller.value(option.id),
+                                     framework=self.controller.profile.framework))
+        document.setTextWidth(viewport.width())
+        yield
+        document.documentLayout().documentSize()  # lays the whole document out
+        yield
+        pixmap = QPixmap(viewport.size())
+        painter = QPainter(pixmap)
+        document.drawContents(painter)
+        painter.end()
+        document.deleteLater()
+
+    def _start_building(self) -> None:
+        """After the first paint: the core modules the pages import, and Python's view of the
+        `Qt` namespace, are made in a worker thread first (ui/workers.py ModulePreloader), then
+        the pages are built slice by slice on the GUI thread, which then has the interpreter to
+        itself."""
+        import sys
+
+        import PySide6.QtCore
+
+        names = [name for page in self.pages if not page.built for name in page.core_modules
+                 if name not in sys.modules]
+        qt_namespace = "Qt" not in vars(PySide6.QtCore)
+        if not (names or qt_namespace) or self._shut_down:
+            self._builder.start()
+            return
+        from cann_config.ui.workers import ModulePreloader
+
+        preloader = ModulePreloader(list(dict.fromkeys(names)), qt_namespace=qt_namespace, parent=self)
+        preloader.finished.connect(self._preloaded)
+        self._worker_started(preloader)
+        preloader.start()
+
+    def _preloaded(self) -> None:
+        if not self._shut_down:
+            self._builder.start()
 
     def _build_next_slice(self) -> None:
         if self._shut_down or self._build_slice():
@@ -169,8 +239,9 @@ class ConfigWizard(QWizard):
                 callback()
 
     def after_pages_built(self, callback: Callable[[], None]) -> None:
-        """Run `callback` once every page is built (at once if they are)."""
-        if all(page.built for page in self.pages) and not self.device_page.quick_banner:
+        """Run `callback` once every page is built and the slices after the first paint are
+        done (at once if they are)."""
+        if self._slices_done:
             QTimer.singleShot(0, self, callback)
         else:
             self._after_built.append(callback)
@@ -288,7 +359,7 @@ class ConfigWizard(QWizard):
         super().showEvent(event)
         if self._deferred:
             self._deferred = False
-            self.after_first_paint(self._builder.start)
+            self.after_first_paint(self._start_building)
         if self._detect_on_show and not self._detection_started:
             self._detection_started = True
             # After the first paint: the window is on screen before npu-smi is even started.

@@ -1,5 +1,5 @@
 """Background work of the wizard, off the GUI thread: device detection, the cache scan, the
-cleanup prediction and reading a support bundle.
+cleanup prediction, reading a support bundle, and importing the core modules the pages need.
 
 Both are QThreads that call a generator or function of the core and forward its results as
 signals (queued to the GUI thread). The scan forwards the scanner's batches (one per
@@ -11,6 +11,7 @@ fail any test that leaves one running.
 from __future__ import annotations
 
 import gc
+import importlib
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -176,3 +177,37 @@ class BundleWorker(QThread):
             self.failed.emit(" ".join(f"{self.path}: {str(exc) or type(exc).__name__}".split()))
             return
         self.loaded.emit(bundle)
+
+
+class ModulePreloader(QThread):
+    """Imports core modules (pure Python, no Qt) off the GUI thread after the first paint, and
+    makes Python's view of Qt's `Qt` namespace (ui/qtprops.py).
+
+    Importing app.opcache and app.io.exporters executes ~100 ms of module code (dataclasses,
+    regular expressions), and the `Qt` namespace is ~100 Python enums made at once (15-35 ms, in
+    one piece); on the GUI thread either stalled the window while the pages were built
+    (tests/bench/bench_page_stalls.py). Here the interpreter switches threads every few ms
+    (sys.getswitchinterval), so the GUI thread keeps answering; a page built afterwards finds the
+    modules loaded, and one built meanwhile waits only for the module it needs (Python's import
+    lock; the namespace is made once, whichever thread asks first). A module that fails to
+    import is left alone: the page's own import raises the error where it is used, as it would
+    without this thread.
+    """
+
+    def __init__(self, names: tuple[str, ...] | list[str], *, qt_namespace: bool = False,
+                 parent: QObject | None = None):
+        super().__init__(parent)
+        self.setObjectName("modulePreloader")
+        self.names = tuple(names)
+        self.qt_namespace = qt_namespace
+
+    def run(self) -> None:
+        for name in self.names:
+            if self.isInterruptionRequested():
+                return
+            try:
+                importlib.import_module(name)
+            except Exception:  # noqa: BLE001 - raised again by the page that imports it
+                continue
+        if self.qt_namespace and not self.isInterruptionRequested():
+            from PySide6.QtCore import Qt  # noqa: F401 - importing the name is what makes the namespace

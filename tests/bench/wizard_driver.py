@@ -1,23 +1,36 @@
-"""Run by bench_responsiveness.py in a fresh process: `cann-config gui` as a user starts it, with a
-5 ms QTimer on the GUI thread recording the gaps between its ticks (a gap far above 5 ms is a
-stall the user feels), while the app's own event loop (`app.exec()` inside `cann_config.app.cli.main`)
-runs the window.
+"""Run by the GUI benchmarks in a fresh process: `cann-config gui` as a user starts it (the CLI's
+`main(["gui", ...])`, its own `app.exec()` loop), with a 5 ms QTimer on the GUI thread recording
+the gaps between its ticks (a gap far above 5 ms is a stall the user feels) and, beside each gap,
+the CPU time the GUI thread spent in it (`time.thread_time`: on a machine shared with other jobs
+the wall-clock gaps grow with their load; the CPU time is the work the window itself did).
 
-    python tests/bench/wizard_driver.py [CACHE_BASE]
+    python tests/bench/wizard_driver.py [--hurry] [--cache-base DIR]
 
-1. Page tour: from the first paint, click Next on every page as a user would (the next click
-   100 ms after the page has painted) until the last page has painted, then 0.5 s more. The
-   longest gap in that window is the stall "from first paint until every page is usable".
-2. With CACHE_BASE: back to the cache page, point the cache dir at CACHE_BASE, set the limit to
-   1 MiB and click Scan; measured until the gauge has its final numbers and CANN's predicted
-   cleanup (every kernel json read in a worker).
-3. 0.5 s of idle loop, for reference.
+Phases, each a span between two marks (a gap counts in the span it ends in):
+
+  building  from the first paint (the paint pass over) until the wizard says every page is
+            built (`after_pages_built`); nothing is clicked - what the window does while the
+            user reads the first page;
+  visiting  then Next on every page in turn, the next click 100 ms after the window has
+            painted the page, until the last page has painted + 0.5 s. Each click's wait (the
+            click until the window's paint of the new page is over) is recorded per page; on
+            the export page that paint shows the preview's text.
+  scan      (with --cache-base) back to the cache page, the cache dir set to DIR and the limit
+            to 1 MiB, Scan clicked: until the gauge has its final numbers and CANN's predicted
+            cleanup (every kernel json read, in workers);
+  idle      0.5 s of the idle loop, for reference.
+
+--hurry: a user who does not wait for the pages to be built: Next is clicked 100 ms after the
+first paint and then 100 ms after each page has painted, while the wizard is still building them
+in the background, so a page not built yet is built when it is shown (the export page's first
+export included); there is no `building` span and `visiting` starts at the first paint.
 
 Prints one JSON line.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
@@ -34,25 +47,32 @@ TAIL_MS = 500
 
 
 class Ticks:
-    """Every tick's time; phases mark where each measure starts and ends."""
+    """Every tick's wall and GUI-thread CPU time; marks name the spans measured."""
 
     def __init__(self) -> None:
-        self.times: list[float] = []
-        self.marks: dict[str, float] = {}
+        self.times: list[tuple[float, float]] = []
+        self.marks: dict[str, tuple[float, float]] = {}
+        self.pages: list[tuple[float, str]] = []  # (when, page shown from then on)
         self.timer = QTimer()
         self.timer.setInterval(TICK_MS)
-        self.timer.timeout.connect(lambda: self.times.append(time.perf_counter()))
+        self.timer.timeout.connect(lambda: self.times.append((time.perf_counter(), time.thread_time())))
 
     def mark(self, name: str) -> None:
-        self.marks[name] = time.perf_counter()
+        self.marks[name] = (time.perf_counter(), time.thread_time())
 
-    def worst(self, start: str, end: str) -> tuple[float, float]:
-        """(longest gap in ms, when it ended in s after `start`) between two marks."""
+    def page_at(self, when: float) -> str:
+        shown = [name for at, name in self.pages if at <= when]
+        return shown[-1] if shown else ""
+
+    def worst(self, start: str, end: str) -> dict[str, float | str]:
+        """The longest gap between two marks: its ms, the GUI thread's CPU ms in it, when it
+        ended (s after `start`) and the page shown when it began."""
         t0, t1 = self.marks[start], self.marks[end]
-        inside = [t0] + [t for t in self.times if t0 < t <= t1] + [t1]
-        gaps = [(b - a, b) for a, b in zip(inside, inside[1:], strict=False)]
-        gap, at = max(gaps)
-        return gap * 1000, at - t0
+        inside = [t0] + [t for t in self.times if t0[0] < t[0] <= t1[0]] + [t1]
+        gaps = [((b[0] - a[0]) * 1000, (b[1] - a[1]) * 1000, b[0] - t0[0], self.page_at(a[0]))
+                for a, b in zip(inside, inside[1:], strict=False)]
+        gap, cpu, at, page = max(gaps)
+        return {"ms": gap, "cpu_ms": cpu, "at": at, "page": page, "span_s": t1[0] - t0[0]}
 
 
 class PaintWatch(QObject):
@@ -76,10 +96,13 @@ class PaintWatch(QObject):
 
 
 def main() -> int:
-    cache_base = sys.argv[1] if len(sys.argv) > 1 else None
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--hurry", action="store_true")
+    parser.add_argument("--cache-base")
+    args = parser.parse_args()
     app = QApplication(sys.argv[:1])
     ticks = Ticks()
-    result: dict[str, object] = {}
+    result: dict[str, object] = {"visits": {}}
     keep: list[object] = []
 
     def find_wizard() -> QWizard | None:
@@ -87,11 +110,13 @@ def main() -> int:
 
     def finish() -> None:
         ticks.mark("end")
-        result["tour_ms"], result["tour_at"] = ticks.worst("painted", "toured")
+        if "built" in ticks.marks:
+            result["building"] = ticks.worst("painted", "built")
+        result["visiting"] = ticks.worst("built" if "built" in ticks.marks else "painted", "toured")
         if "scan_start" in ticks.marks:
-            result["scan_ms"], result["scan_at"] = ticks.worst("scan_start", "scan_end")
-            result["scan_seconds"] = ticks.marks["scan_end"] - ticks.marks["scan_start"]
-        result["idle_ms"], _ = ticks.worst("idle_start", "end")
+            result["scan"] = ticks.worst("scan_start", "scan_end")
+            result["scan_seconds"] = ticks.marks["scan_end"][0] - ticks.marks["scan_start"][0]
+        result["idle"] = ticks.worst("idle_start", "end")
         wizard = find_wizard()
         if wizard is not None:
             wizard.shutdown()
@@ -104,31 +129,55 @@ def main() -> int:
     def scan(wizard: QWizard) -> None:
         from cann_config.ui.editors import OptionEditor
 
-        page = wizard.cache_page.usage_panel  # the gauge and the scan
-        wizard.findChild(OptionEditor, "option_op_compiler_cache_dir").setProperty("value", cache_base)
+        panel = wizard.cache_page.usage_panel  # the gauge and the scan
+        wizard.findChild(OptionEditor, "option_op_compiler_cache_dir").setProperty("value", args.cache_base)
         wizard.findChild(OptionEditor, "option_max_op_cache_size").setProperty("value", 1)
 
         def done() -> bool:
-            return page.usage is not None and not page.scanning() and page.predictions() is not None
+            return panel.usage is not None and not panel.scanning() and panel.predictions() is not None
 
-        def poll() -> None:
-            if done():
-                ticks.mark("scan_end")
-                result["gauge"] = [f"{r.soc} {r.percent:.0f} %" for r in page.gauge.rows]
-                QTimer.singleShot(0, idle)
-            else:
-                QTimer.singleShot(1, poll)
+        def finished() -> None:
+            ticks.mark("scan_end")
+            result["gauge"] = [f"{r.soc} {r.percent:.0f} %" for r in panel.gauge.rows]
+            QTimer.singleShot(0, idle)
 
+        def check() -> None:
+            # Each change of what the gauge shows goes through refresh(); the scan is over once
+            # the gauge has its final rows (no polling loop of our own beside the app's).
+            if done() and "scan_end" not in ticks.marks:
+                finished()
+
+        original = panel.refresh
+
+        def refresh() -> None:
+            original()
+            check()
+
+        panel.refresh = refresh
         ticks.mark("scan_start")
         wizard.findChild(QPushButton, "scanButton").click()
-        QTimer.singleShot(1, poll)
 
-    def tour(wizard, step: int) -> None:
-        ids = wizard.pageIds()
-        if wizard.currentId() == ids[-1]:
+    def click_next(wizard: QWizard, then) -> None:
+        clicked = time.perf_counter()
+        wizard.next()
+        page = wizard.currentPage().objectName()
+        ticks.pages.append((clicked, page))
+
+        def painted() -> None:
+            # The window's paint of the new page is over: the user sees it.
+            visit = {"ms": (time.perf_counter() - clicked) * 1000}
+            if page == "exportPage":
+                visit["preview_chars"] = len(wizard.export_page.preview.toPlainText())
+            result["visits"][page] = visit
+            then()
+
+        keep.append(PaintWatch(wizard, painted))
+
+    def tour(wizard: QWizard) -> None:
+        if wizard.currentId() == wizard.pageIds()[-1]:
             def toured() -> None:
                 ticks.mark("toured")
-                if cache_base:
+                if args.cache_base:
                     wizard.back()  # to the cache page
                     keep.append(PaintWatch(wizard, lambda: scan(wizard)))
                 else:
@@ -136,30 +185,43 @@ def main() -> int:
 
             QTimer.singleShot(TAIL_MS, toured)
             return
-        wizard.next()
-        keep.append(PaintWatch(wizard,
-                               lambda: QTimer.singleShot(STEP_DELAY_MS, lambda: tour(wizard, step + 1))))
+        click_next(wizard, lambda: QTimer.singleShot(STEP_DELAY_MS, lambda: tour(wizard)))
 
     class FirstPaint(QObject):
         """The wizard's first Paint event, seen by an application-wide filter (removed at once)."""
 
         def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
             if event.type() == QEvent.Type.Paint and isinstance(watched, QWizard):
-                # Marked once the paint pass is over (the window is on screen), before anything
-                # the wizard itself schedules after its first paint (an application filter runs
-                # before the wizard's own, so this timer is queued first).
-                QTimer.singleShot(0, lambda: ticks.mark("painted"))
                 app.removeEventFilter(self)
                 wizard = watched
-                QTimer.singleShot(STEP_DELAY_MS, lambda: tour(wizard, 1))
+                ticks.pages.append((time.perf_counter(), wizard.currentPage().objectName()))
+
+                def painted() -> None:
+                    # Queued before anything the wizard schedules after its own first paint (an
+                    # application filter runs before the wizard's own).
+                    ticks.mark("painted")
+                    result["first_paint_s"] = time.perf_counter() - started
+                    if args.hurry:
+                        QTimer.singleShot(STEP_DELAY_MS, lambda: tour(wizard))
+                    else:
+                        def built() -> None:
+                            ticks.mark("built")
+                            result["built_s"] = ticks.marks["built"][0] - ticks.marks["painted"][0]
+                            QTimer.singleShot(STEP_DELAY_MS, lambda: tour(wizard))
+
+                        wizard.after_pages_built(built)
+
+                QTimer.singleShot(0, painted)
             return False
 
     first_paint = FirstPaint()
     app.installEventFilter(first_paint)
     ticks.timer.start()
+    started = time.perf_counter()
     from cann_config.app.cli import main as cli_main
 
     status = cli_main(["gui", "--device", "Ascend910B3", "--lang", "en"])
+    result["ui"] = sys.modules["cann_config.ui"].__file__
     print(json.dumps(result), flush=True)
     return status
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QThread, Signal
+from PySide6.QtCore import QSize, QThread, Signal
 from PySide6.QtWidgets import QWidget, QWizardPage
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -44,6 +44,7 @@ class WizardPage(QWizardPage):
         super().__init__(parent)
         self.controller = controller
         self.built = False
+        self.prepared = False  # laid out and painted once (prepare_to_show)
         self._building: Iterator[None] | None = None
 
     # -- the lifecycle (pages override these) ----------------------------------------------------
@@ -67,6 +68,11 @@ class WizardPage(QWizardPage):
     def help_html(self) -> str | None:
         return None
 
+    # The core modules (pure Python, no Qt) the page's build and first refresh import: the
+    # wizard imports them in a worker thread after the first paint (ui/workers.py
+    # ModulePreloader), so building the page on the GUI thread finds them loaded.
+    core_modules: tuple[str, ...] = ()
+
     # -- building ----------------------------------------------------------------------------
 
     def build_slice(self) -> bool:
@@ -74,18 +80,45 @@ class WizardPage(QWizardPage):
         if self.built:
             return True
         if self._building is None:
-            steps = self.build()
-            self._building = steps if steps is not None else iter(())
+            self._building = self._build_steps()
         if next(self._building, StopIteration) is StopIteration:
             self._building = None
-            self.built = True
-            if self.focus_marks:
-                from cann_config.ui.focusmark import FocusMark
-
-                self._focus_mark = FocusMark(self)
-            self.retranslate()
-            self.refresh()
         return self.built
+
+    def _build_steps(self) -> Iterator[None]:
+        """The page's own slices (`build()`), then its focus mark, its texts and its first
+        `refresh()`, each in a slice of its own: together they would stall the loop longer
+        than any one of them (docs/architecture.md#pages-paid-for-when-shown)."""
+        steps = self.build()
+        if steps is not None:
+            yield from steps
+        yield
+        if self.focus_marks:
+            from cann_config.ui.focusmark import FocusMark
+
+            self._focus_mark = FocusMark(self)
+            yield
+        yield from self.build_texts()
+        self.built = True
+        self.refresh()
+
+    def build_texts(self) -> Iterator[None]:
+        """Set the page's texts while it is built (a page with many may yield between them)."""
+        self.retranslate()
+        yield
+
+    def prepare_to_show(self, size: QSize) -> None:
+        """Lay the page out at `size` and paint it once into a pixmap, off screen: the style's
+        polish, the layouts, the fonts' glyphs and the widgets' first paint (the cache gauge's)
+        are then paid in a slice of their own, not when the page is first shown. A page on
+        screen has paid for it already."""
+        self.prepared = True
+        if not self.built or self.isVisible() or size.isEmpty():
+            return
+        from PySide6.QtGui import QPixmap
+
+        self.resize(size)
+        self.render(QPixmap(size))
 
     def ensure_built(self) -> None:
         """Build the whole page now (it is being shown, or a caller needs its widgets)."""

@@ -37,6 +37,11 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 
 
 class CachePage(OptionsPage):
+    core_modules = ("cann_config.app.opcache.cachedir", "cann_config.app.opcache.ini",
+                    "cann_config.app.opcache.resolution", "cann_config.app.opcache.scanner",
+                    "cann_config.app.opcache.cleanup", "cann_config.app.io.inputfiles", "cann_config.app.units",
+                    "cann_config.app.device.hostprobe")
+
     def __init__(self, controller: WizardController, parent: QWidget | None = None):
         super().__init__("cache", controller, parent)
         self.setObjectName("cachePage")
@@ -66,6 +71,7 @@ class CachePage(OptionsPage):
 
         self.dirs_panel = CacheDirsPanel(self.controller, state, [o for o in options if not o.targets.ini],
                                          self.make_row, body)
+        yield
         self.limits_panel = LimitsPanel(self.controller, state, [o for o in options if o.targets.ini],
                                         self.make_row, body)
         layout.addWidget(self.dirs_panel)
@@ -82,6 +88,7 @@ class CachePage(OptionsPage):
         self.ini_panel = IniPanel(self.controller, state, body)
         layout.addWidget(self.ini_panel)
         layout.addStretch(1)
+        yield
         scroll.setWidget(body)
         outer.addWidget(scroll, 1)
         c = self.controller
@@ -109,11 +116,10 @@ class CachePage(OptionsPage):
         for panel in self.panels():
             panel.refresh()
 
-    def retranslate(self) -> None:
+    def retranslate_page(self) -> None:
         self.setTitle(self.tr("Operator compile cache"))
         self.setSubTitle(self.tr("Where compiled operators are kept, how much space they may use, and what "
                                  "CANN would delete next."))
-        super().retranslate()
         for panel in self.panels():
             panel.retranslate()
 

@@ -11,7 +11,7 @@ the support bundle when one is open, else of the current choices on this compute
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,6 +33,8 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 class ExportPage(WizardPage):
     saveProfileRequested = Signal()
     reportRequested = Signal()
+    core_modules = ("cann_config.app.io.exporters", "cann_config.app.io.outputfiles", "cann_config.app.opcache.ini",
+                    "cann_config.app.opcache.resolution")
 
     def __init__(self, controller: WizardController, parent: QWidget | None = None):
         super().__init__(controller, parent)
@@ -41,10 +43,13 @@ class ExportPage(WizardPage):
         self._status_text: Callable[[], str] | None = None  # said again after a language switch
         self._status_of: tuple[str, str] | None = None  # (language, snippet) the status speaks of
 
-    def build(self) -> None:
+    def build(self) -> Iterator[None]:
         # The preview, the exporters and the writers are imported when the page is built: this
-        # module is imported before the first paint.
+        # module is imported before the first paint. In slices: the preview's module (its
+        # highlighter), the widgets, then the first export (the page's refresh).
         from cann_config.ui.pages.export_preview import ExportPreview
+
+        yield
 
         controller = self.controller
         layout = QVBoxLayout(self)
@@ -62,6 +67,7 @@ class ExportPage(WizardPage):
         top.addWidget(self.format_combo, 1)
         top.addWidget(self.changed_only)
         layout.addLayout(top)
+        yield
 
         self.preview_panel = ExportPreview(self)
         self.preview = self.preview_panel.preview

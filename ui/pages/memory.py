@@ -14,6 +14,8 @@ ticked, a note otherwise), the same on this page and in the export.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from cann_config.ui import settings
 from cann_config.ui.controller import WizardController
 from cann_config.ui.pages.options import OptionsPage
@@ -24,11 +26,14 @@ CONCURRENCY_QUESTION = "concurrent-graphs"
 
 
 class MemoryPage(OptionsPage):
+    core_modules = ("cann_config.app.device.availability", "cann_config.app.allocconf")
+
     def __init__(self, controller: WizardController, parent: QWidget | None = None):
         super().__init__("memory", controller, parent)
         self.setObjectName("memoryPage")
 
-    def build(self) -> None:
+    def build(self) -> Iterator[None]:
+        # One option row per slice (each is a few widgets and the catalog's texts).
         controller = self.controller
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -58,6 +63,7 @@ class MemoryPage(OptionsPage):
         self.advanced.setObjectName("advancedToggle")
         advanced_rows = []
         for option in self.options():
+            yield
             if option.targets.alloc_conf:
                 alloc_layout.addWidget(self.make_row(option, self.alloc_group))
                 continue
@@ -77,6 +83,7 @@ class MemoryPage(OptionsPage):
             row.setVisible(False)
         self.advanced_rows = advanced_rows
         layout.addStretch(1)
+        yield
         scroll.setWidget(body)
         outer.addWidget(scroll, 1)
         self.concurrent.setChecked(settings.read_bool(settings.KEY_CONCURRENT))
@@ -124,14 +131,13 @@ class MemoryPage(OptionsPage):
         for row in self.advanced_rows:
             row.setVisible(shown)
 
-    def retranslate(self) -> None:
+    def retranslate_page(self) -> None:
         self.setTitle(self.tr("Memory policies"))
         self.alloc_title.setText("<b>" + self.tr("torch_npu allocator (PYTORCH_NPU_ALLOC_CONF)") + "</b>")
         self._show_hint()
         self.concurrent.setText(self.tr("Graphs run &concurrently"))
         self.concurrent.setToolTip(self.tr("Tick if several graphs of the session execute at the same time"))
         self.advanced.setText(self.tr("Show &advanced options (undocumented by Huawei)"))
-        super().retranslate()
 
     def remember(self) -> None:
         settings.write(settings.KEY_CONCURRENT, self.concurrent.isChecked())

@@ -3,6 +3,7 @@ step with the controller, and the documentation pane following the option in foc
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from cann_config.app.catalog import Note, Option, Value
@@ -68,5 +69,17 @@ class OptionsPage(WizardPage):
             self._syncing = False
 
     def retranslate(self) -> None:
+        self.retranslate_page()
         for row in self.rows.values():
             row.retranslate()
+
+    def retranslate_page(self) -> None:
+        """The page's own texts (its rows have theirs)."""
+
+    def build_texts(self) -> Iterator[None]:
+        # A row's texts (its title, values and tooltips in the catalog's language) per slice.
+        self.retranslate_page()
+        for row in self.rows.values():
+            yield
+            row.retranslate()
+        yield
