@@ -144,6 +144,8 @@ def main() -> int:
         def check() -> None:
             # Each change of what the gauge shows goes through refresh(); the scan is over once
             # the gauge has its final rows (no polling loop of our own beside the app's).
+            if panel.usage is not None and "scan_walked" not in result:
+                result["scan_walked"] = time.perf_counter() - ticks.marks["scan_start"][0]  # totals known
             if done() and "scan_end" not in ticks.marks:
                 finished()
 
