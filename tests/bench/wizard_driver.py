@@ -160,6 +160,8 @@ def main() -> int:
         wizard.findChild(QPushButton, "scanButton").click()
 
     def click_next(wizard: QWizard, then) -> None:
+        upcoming = wizard.page(wizard.currentId() + 1)
+        built_before = bool(getattr(upcoming, "built", True))
         clicked = time.perf_counter()
         wizard.next()
         page = wizard.currentPage().objectName()
@@ -167,7 +169,7 @@ def main() -> int:
 
         def painted() -> None:
             # The window's paint of the new page is over: the user sees it.
-            visit = {"ms": (time.perf_counter() - clicked) * 1000}
+            visit = {"ms": (time.perf_counter() - clicked) * 1000, "built_before": built_before}
             if page == "exportPage":
                 visit["preview_chars"] = len(wizard.export_page.preview.toPlainText())
             result["visits"][page] = visit
