@@ -118,6 +118,8 @@ class WizardPage(QWizardPage):
         from PySide6.QtGui import QPixmap
 
         self.resize(size)
+        # The wizard's page frame lays the hidden page out again while it is rendered, at the
+        # width it is shown at (its height may differ: the scroll areas' viewports adjust when it is shown).
         self.render(QPixmap(size))
 
     def ensure_built(self) -> None:

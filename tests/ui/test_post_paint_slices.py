@@ -1,0 +1,107 @@
+"""What the wizard does after its first paint, in slices (docs/architecture.md#pages-paid-for-when-shown):
+the core modules imported in a worker thread, the pages built a few widgets per slice, then each
+page and the documentation pane laid out and painted off screen."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+import textwrap
+
+from cann_config.ui.pages.base import WizardPage
+from cann_config.ui.workers import ModulePreloader
+
+
+def test_the_preloader_imports_the_modules_and_skips_one_that_fails(tmp_path, monkeypatch, qtbot):
+    (tmp_path / "preload_ok_mod.py").write_text("VALUE = 42\n")
+    (tmp_path / "preload_bad_mod.py").write_text("raise RuntimeError('broken on purpose')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for name in ("preload_ok_mod", "preload_bad_mod"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    worker = ModulePreloader(["preload_bad_mod", "preload_ok_mod"])
+    with qtbot.waitSignal(worker.finished, timeout=10000):
+        worker.start()
+    worker.wait()
+    assert sys.modules["preload_ok_mod"].VALUE == 42
+    assert "preload_bad_mod" not in sys.modules  # the page's own import raises the error where it is used
+
+
+def test_every_page_names_core_modules_that_exist_and_are_qt_free():
+    import cann_config.ui.pages.cache as cache
+    import cann_config.ui.pages.export as export
+    import cann_config.ui.pages.memory as memory
+
+    pages = (memory.MemoryPage, cache.CachePage, export.ExportPage)
+    names = [name for page in pages for name in page.core_modules]
+    assert names and all(issubclass(page, WizardPage) for page in pages)
+    for name in names:
+        assert name.startswith("cann_config.app."), name  # the core never imports PySide6
+        assert importlib.util.find_spec(name) is not None, name
+
+
+def test_the_memory_page_is_built_a_row_per_slice(make_wizard):
+    wizard = make_wizard(device="Ascend910B3", deferred=True)
+    page = wizard.memory_page
+    slices = 0
+    while not page.built:
+        page.build_slice()
+        slices += 1
+    # A slice per option row at the least (built, then its texts), not the page in one piece.
+    assert slices > 2 * len(page.rows) >= 2 * 5
+
+
+def test_after_the_first_paint_every_page_is_built_and_prepared_and_the_pane_unchanged(make_wizard, qtbot):
+    from PySide6.QtWidgets import QLabel
+
+    wizard = make_wizard(device="Ascend910B3", deferred=True)
+    wizard.set_detection_on_show(False)
+    done = []
+    wizard.after_pages_built(lambda: done.append([(p.built, p.prepared) for p in wizard.pages]))
+    wizard.show()
+    qtbot.waitUntil(lambda: bool(done), timeout=20000)
+    assert done == [[(True, True)] * 4]
+    # Laid out off screen at the width the page is shown at (the words wrap at it).
+    assert wizard.cache_page.width() == wizard.currentPage().width()
+    # The off-screen layout of an option's documentation did not change what the pane shows:
+    # the device page's own help, until an option is focused.
+    assert wizard.doc_pane.shown_option is None
+    assert wizard.doc_pane.toPlainText().strip() and "static_memory_policy" not in wizard.doc_pane.toPlainText()
+    assert wizard.findChild(QLabel, "deviceBanner").text()
+    wizard.next()
+    assert wizard.doc_pane.shown_option == next(iter(wizard.memory_page.rows))
+
+
+def test_the_window_makes_the_qt_namespace_off_the_gui_thread(tmp_path):
+    # A fresh process: whether the namespace exists depends on what ran before in this one.
+    script = textwrap.dedent("""
+        import sys, threading
+        import PySide6.QtCore as QtCore
+        from PySide6.QtWidgets import QApplication
+        app = QApplication(sys.argv[:1])
+        made_on = []
+        original = threading.excepthook
+        import cann_config.ui as ui
+        import cann_config.ui.workers as workers
+
+        class Watch(workers.ModulePreloader):
+            def run(self):
+                super().run()
+                made_on.append(("Qt" in vars(QtCore), threading.current_thread() is not threading.main_thread()))
+
+        workers.ModulePreloader = Watch
+        wizard = ui.create_wizard(device="Ascend910B3", deferred=True)
+        wizard.set_detection_on_show(False)
+        def finish():
+            print(made_on, "Qt" in vars(QtCore), flush=True)
+            wizard.shutdown()
+            app.exit(0)
+        wizard.after_pages_built(finish)
+        wizard.show()
+        sys.exit(app.exec())
+    """)
+    env = {"QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path),
+           "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("\n")[0] == "[(True, True)] True"
