@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from cann_config.app.datafiles import compiled_data, toml_module
 from cann_config.app.device.table import load_device_table
@@ -57,16 +56,14 @@ class CatalogError(Exception):
     """The catalog data is malformed. The message names the file and the entry."""
 
 
-@dataclass(frozen=True)
-class ValueDoc:
+class ValueDoc(NamedTuple):
     """One allowed value of an enumerated option, with its meaning in both languages."""
 
     value: Value
     text: Mapping[str, str]
 
 
-@dataclass(frozen=True)
-class Note:
+class Note(NamedTuple):
     """A rule the user must know about an option, for some values or for all."""
 
     code: str
@@ -84,20 +81,18 @@ class Note:
     def for_answers(self, answers: Mapping[str, bool] | None) -> Note:
         """The note with the severity the user's answers give it."""
         if self.question and answers is not None and answers.get(self.question) is False and self.severity != "info":
-            return replace(self, severity="info")
+            return self._replace(severity="info")
         return self
 
 
-@dataclass(frozen=True)
-class ParameterMapTarget:
+class ParameterMapTarget(NamedTuple):
     """`custom_op.parameter_map[key].<field>` in a TF1 session config."""
 
     key: str
     field: str  # "i" for integers, "s" for bytes
 
 
-@dataclass(frozen=True)
-class Targets:
+class Targets(NamedTuple):
     """The option's name in each export target; None where the target cannot carry it."""
 
     memory_config: str | None = None
@@ -107,7 +102,7 @@ class Targets:
     ge: str | None = None
     atc: str | None = None
     acl: str | None = None
-    env: Mapping[str, str] = field(default_factory=dict)
+    env: Mapping[str, str] = {}
     ini: str | None = None
     alloc_conf: str | None = None  # the key inside torch_npu's PYTORCH_NPU_ALLOC_CONF
 
@@ -116,8 +111,7 @@ class Targets:
         return self.env.get(framework) or self.env.get("*")
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     id: str
     page: str
     type: str
@@ -138,7 +132,7 @@ class Option:
     documented: bool = True
     legacy_env: str | None = None
     sources: tuple[str, ...] = ()
-    requires: Mapping[str, str] = field(default_factory=dict)
+    requires: Mapping[str, str] = {}
 
     @property
     def enumerated(self) -> bool:
@@ -246,17 +240,15 @@ class Option:
         return "\n".join(lines).rstrip()
 
 
-@dataclass(frozen=True)
-class Framework:
+class Framework(NamedTuple):
     id: str
     name: Mapping[str, str]
     options: tuple[str, ...]
     exports: tuple[str, ...]
-    defaults: Mapping[str, Value] = field(default_factory=dict)
+    defaults: Mapping[str, Value] = {}
 
 
-@dataclass(frozen=True)
-class Catalog:
+class Catalog(NamedTuple):
     options: Mapping[str, Option]
     frameworks: Mapping[str, Framework]
     source: str

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-from dataclasses import replace
 
 from cann_config.app.device.availability import device_text, source_phrase
 from cann_config.app.device.hostprobe import HostProbe, probe_host
@@ -70,7 +69,7 @@ def format_device(device: DeviceInfo, probe: HostProbe | None = None, files: lis
     if files:
         how += f" ({', '.join(files)})"
     # the product has its own line above
-    shown = replace(device, product=None).label(lang) if (device.series or device.soc_version) else unknown
+    shown = device._replace(product=None).label(lang) if (device.series or device.soc_version) else unknown
     lines = [f"{label('devices-label-product')}{device.product}{device_text('devices-label-product-how', lang)}"
              ] if device.product else []
     lines += [

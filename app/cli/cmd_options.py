@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Sequence
-from dataclasses import fields
 from typing import Any
 
 from cann_config.app.catalog import REQUIREMENT_NAMES, Catalog, Option, load_catalog
@@ -115,8 +114,8 @@ def option_names(option: Option, catalog: Catalog, lang: str | None = None) -> l
     `npu.global_options().x`), then the environment variables per framework and the legacy one."""
     t = option.targets
     names = [(_label("cli-options-name-profile", lang), option.id)]
-    for item in fields(t):
-        key, value = item.name, getattr(t, item.name)
+    for key in t._fields:
+        value = getattr(t, key)
         if not value:
             continue
         if key == "env":

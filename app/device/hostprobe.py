@@ -44,7 +44,7 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -335,7 +335,7 @@ def probe_host(timeout: float = DEFAULT_TIMEOUT, runner: Runner = run_command, r
                 device = device_from_npu_smi(info, (), source="npu-smi", info_source="npu-smi info")
             if tried:
                 # A board query that failed explains why the SoC stayed unknown.
-                device = replace(device, notes=(*(step.text() for step in tried), *device.notes))
+                device = device._replace(notes=(*(step.text() for step in tried), *device.notes))
             tried.append(Message("devices-probe-ran", command="npu-smi info", count=len(table.rows)))
     if device is None:
         device = DeviceInfo(source="none", notes=(*(step.text() for step in tried), device_text("devices-probe-no-device")))

@@ -47,7 +47,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
@@ -488,7 +488,7 @@ def device_from_npu_smi(info_text: str | None, board_texts: Sequence[str] = (), 
     device = _device_from_texts(info_text, [text for text, _ in kept], source=source, info_source=info_source,
                                 board_sources=[name for _, name in kept])
     if products:
-        device = replace(device, product=_most_common(products))
+        device = device._replace(product=_most_common(products))
     return device
 
 

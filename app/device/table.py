@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from cann_config.app.datafiles import compiled_data, toml_module
 from cann_config.app.errors import InvalidValue, Message
@@ -31,8 +30,7 @@ class DeviceTableError(Exception):
     """The device table data is malformed."""
 
 
-@dataclass(frozen=True)
-class Series:
+class Series(NamedTuple):
     id: str
     name: Mapping[str, str]
     socs: tuple[str, ...]
@@ -40,14 +38,12 @@ class Series:
     patterns: tuple[tuple[re.Pattern[str], bool], ...] = ()
 
 
-@dataclass(frozen=True)
-class SeriesMatch:
+class SeriesMatch(NamedTuple):
     series: Series
     inferred: bool  # True when the SoC matched only an assumed list or pattern
 
 
-@dataclass(frozen=True)
-class DeviceTable:
+class DeviceTable(NamedTuple):
     series: Mapping[str, Series]
     order: tuple[str, ...]
 
@@ -121,8 +117,7 @@ def load_device_table() -> DeviceTable:
     return parse_device_table(raw.decode("utf-8"), "resources/devices.toml")
 
 
-@dataclass(frozen=True)
-class NpuChip:
+class NpuChip(NamedTuple):
     """One chip as npu-smi lists it."""
 
     npu: int
@@ -149,8 +144,7 @@ class DeviceOrigin(str, Enum):
     BUNDLE = "bundle"  # the customer's host a support bundle describes
 
 
-@dataclass(frozen=True)
-class DeviceInfo:
+class DeviceInfo(NamedTuple):
     """What is known of the device the settings are for.
 
     `source` says how it became known ("npu-smi", "npu-smi output file", "manual", "bundle",

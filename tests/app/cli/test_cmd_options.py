@@ -4,7 +4,6 @@ languages; an unknown id is one line naming close matches (exit 2); `--json` kee
 from __future__ import annotations
 
 import json
-from dataclasses import fields
 
 import pytest
 from cann_config.app.catalog import Targets, load_catalog
@@ -36,12 +35,12 @@ def test_every_target_of_every_option_is_named(capsys):
         block = out.split(f"\n{option.id}  —  ")[-1] if not out.startswith(option.id) else out
         block = block.split("\n\n")[0]
         t = option.targets
-        for item in fields(Targets):
-            value = getattr(t, item.name)
-            if not value or item.name == "env":
+        for name in Targets._fields:
+            value = getattr(t, name)
+            if not value or name == "env":
                 continue
-            expected = value.key if item.name == "parameter_map" else value
-            assert expected in block, (option.id, item.name)
+            expected = value.key if name == "parameter_map" else value
+            assert expected in block, (option.id, name)
         for variable in t.env.values():
             assert variable in block, (option.id, variable)
         if option.legacy_env:
