@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from cann_config.app.catalog import Catalog, Option, Value, load_catalog
@@ -102,16 +101,16 @@ def alloc_conf_text(values: Mapping[str, Value], catalog: Catalog | None = None)
     return ",".join(parts)
 
 
-@dataclass
 class ParsedAllocConf:
     """What one PYTORCH_NPU_ALLOC_CONF value sets: option id -> value, the findings, the keys
     torch_npu knows that this tool does not check, and the keys present (in order)."""
 
-    text: str
-    values: dict[str, Value] = field(default_factory=dict)
-    findings: list[Finding] = field(default_factory=list)
-    other_keys: list[str] = field(default_factory=list)
-    keys: list[str] = field(default_factory=list)
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.values: dict[str, Value] = {}
+        self.findings: list[Finding] = []
+        self.other_keys: list[str] = []
+        self.keys: list[str] = []
 
     @property
     def usable(self) -> bool:

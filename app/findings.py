@@ -10,16 +10,14 @@ from the message tables (app/messages.py, resources/messages/*.toml), keyed by t
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from cann_config.app.errors import localized_params
 from cann_config.app.i18n import pick
 from cann_config.app.messages import SEVERITY_ORDER, message_table
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(NamedTuple):
     severity: str
     code: str
     text: Mapping[str, str]
@@ -27,7 +25,7 @@ class Finding:
     line: int | None = None
     fix: Mapping[str, str] | None = None
     # A change that would resolve the finding, as option id -> value, for "apply the fix".
-    suggestion: Mapping[str, Any] = field(default_factory=dict)
+    suggestion: Mapping[str, Any] = {}
 
     def message(self, lang: str | None = None) -> str:
         return pick(self.text, lang)

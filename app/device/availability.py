@@ -23,8 +23,7 @@ Public API:
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from cann_config.app.catalog import Catalog, Option, load_catalog
 from cann_config.app.device.table import DeviceInfo, load_device_table
@@ -82,8 +81,7 @@ def _series_list(series_ids: tuple[str, ...]) -> dict[str, str]:
     return {"en": "; ".join(n["en"] for n in names), "zh": "；".join(n["zh"] for n in names)}
 
 
-@dataclass(frozen=True)
-class Availability:
+class Availability(NamedTuple):
     """Whether an option can be chosen for a device and framework, and why not.
 
     `reason` (both languages) and `code` are set when `enabled` is False; `note` carries what

@@ -7,15 +7,8 @@ abandoned rather than waited for. Nothing here touches Qt: the GUI runs `probe_h
 When nothing is found the probe says what it tried ("npu-smi was not found ...", "... did not
 answer within 5 s ...").
 
-The version files (docs/cann/devices.md#other-clues, docs/cann/op-cache.md#version-lines):
-- toolkit: `<toolkit>/<arch>-linux/ascend_toolkit_install.info` (`version=8.0.0`) under
-  `$ASCEND_TOOLKIT_HOME`, `$ASCEND_HOME_PATH`, the `Install_Path` of
-  `/etc/Ascend/ascend_cann_install.info`, `/usr/local/Ascend/{cann,cann-*,ascend-toolkit/latest}`
-  (CANN 8.5+/9 install to `.../Ascend/cann`) and the same under `$HOME/Ascend`; a CANN 9 dir
-  named `cann-9.0.0` without an info file gives its version from the name;
-- driver: `/usr/local/Ascend/driver/version.info` (`Version=24.1.0`; it names no chip);
-- `ops_version` of op_cache.ini: `$ASCEND_OPP_PATH/version.info` (else `<toolkit>/opp/version.info`);
-- `adk_version` of op_cache.ini: the compiler's `Version` in `<toolkit>/compiler/version.info`.
+The installed versions (toolkit, driver, operator package, compiler) are read from their
+version files by app/device/versions.py (`installed_versions`, also importable from here).
 
 For tests, every path is looked up under `root` (a fake `/`), and `runner` replaces
 `subprocess.run` (same call: `runner(argv, capture_output=True, text=True, timeout=seconds)`,
@@ -25,10 +18,7 @@ returning an object with `returncode`, `stdout`, `stderr`, or raising `FileNotFo
 Public API:
     probe_host(timeout=5.0, runner=run_command, root=Path("/"), environ=None) -> HostProbe
     find_npu_smi(environ=None, root=Path("/")) -> Path | None   the npu-smi probe_host runs
-    installed_versions(root=Path("/"), environ=os.environ) -> dict[str, str | None]
-        keys: toolkit_version, toolkit_path, driver_version, driver_path,
-              opp_version, opp_path, compiler_version, compiler_path,
-              and the op_cache.ini names: adk_version (= compiler_version), ops_version (= opp_version)
+    installed_versions(root=Path("/"), environ=os.environ) -> dict[str, str | None]   (app/device/versions.py)
     run_command(argv, *, capture_output=True, text=True, timeout, max_output=MAX_OUTPUT_BYTES, env=None)
         -> CompletedProcess   (OutputTooLarge past max_output bytes; npu-smi gets command_environment())
     command_environment(environ=None) -> dict[str, str]
@@ -51,13 +41,12 @@ from typing import Any
 
 from cann_config.app.device.availability import device_text
 from cann_config.app.device.table import DeviceInfo
-from cann_config.app.errors import InputError, Message, explain
-from cann_config.app.io.inputfiles import read_input_bytes
+from cann_config.app.device.versions import installed_versions, under_root  # noqa: F401 - re-exported
+from cann_config.app.errors import Message, explain
 from cann_config.app.messages import message_table
 
 # shutil and the npu-smi reader are imported in the functions that look for npu-smi and read its
-# output: this module is also where `installed_versions` reads version.info for diagnose and scan,
-# which run no command, and shutil brings bz2 and lzma with it (tests/bench/bench_cli.py).
+# output: shutil brings bz2 and lzma with it, which a probe that finds no npu-smi never needs.
 
 # Where npu-smi lives when it is not on a non-root user's PATH (the driver installs it there).
 NPU_SMI_PLACES = ("/usr/local/sbin", "/usr/local/bin", "/usr/sbin", "/usr/bin")
@@ -66,7 +55,6 @@ DEFAULT_TIMEOUT = 5.0
 _MIN_SLICE = 0.05
 # Kept back from each command's timeout: killing a hung npu-smi and waiting for it to go.
 _KILL_GRACE = 0.25
-_MAX_VERSION_FILE = 64 * 1024
 # npu-smi's longest output (`info` on a 16-NPU node with its process table) is some tens of
 # KiB; one that prints more is not npu-smi as the driver ships it, and is stopped.
 MAX_OUTPUT_BYTES = 1 << 20
@@ -194,14 +182,6 @@ class HostProbe:
                 "versions": dict(self.versions)}
 
 
-def _under(root: Path, path: str | Path) -> Path:
-    """`path` of the probed host, looked up under `root` (which is `/` outside tests)."""
-    p = Path(path)
-    if root == Path("/"):
-        return p
-    return root / str(p).lstrip("/")
-
-
 def find_npu_smi(environ: Mapping[str, str] | None = None, root: Path = Path("/")) -> Path | None:
     """The npu-smi to run: on `environ`'s PATH, else where the driver installs it (NPU_SMI_PLACES,
     not on a non-root user's PATH); None when there is none. With a test `root` only the
@@ -215,7 +195,7 @@ def find_npu_smi(environ: Mapping[str, str] | None = None, root: Path = Path("/"
         if found:
             return Path(found)
     for place in NPU_SMI_PLACES:
-        candidate = _under(root, place) / "npu-smi"
+        candidate = under_root(root, place) / "npu-smi"
         if candidate.is_file():
             return candidate
     return None
@@ -347,112 +327,6 @@ def probe_host(timeout: float = DEFAULT_TIMEOUT, runner: Runner = run_command, r
 # ---------------------------------------------------------------------------------------------
 # Installed versions
 # ---------------------------------------------------------------------------------------------
-
-
-def _read_keys(path: Path) -> dict[str, str]:
-    """`key=value` lines of a CANN info file, keys lowercased; {} when unreadable."""
-    try:
-        # The environment names these files (ASCEND_OPP_PATH...): read through the guarded reader,
-        # so a FIFO or device put there is skipped instead of hanging the probe.
-        data, _ = read_input_bytes(path, "a version file", _MAX_VERSION_FILE)
-    except InputError:
-        return {}
-    values: dict[str, str] = {}
-    for line in data.decode("utf-8", errors="replace").splitlines():
-        key, sep, value = line.partition("=")
-        if sep and key.strip():
-            values.setdefault(key.strip().lower(), value.strip())
-    return values
-
-
-def _version_of(path: Path) -> str | None:
-    return _read_keys(path).get("version") or None
-
-
-def _toolkit_homes(root: Path, environ: Mapping[str, str]) -> list[Path]:
-    homes: list[Path] = []
-    for name in ("ASCEND_TOOLKIT_HOME", "ASCEND_HOME_PATH"):
-        if environ.get(name):
-            homes.append(_under(root, environ[name]))
-    bases: list[Path] = []
-    install_path = _read_keys(_under(root, "/etc/Ascend/ascend_cann_install.info")).get("install_path")
-    if install_path:
-        bases.append(_under(root, install_path))
-    bases.append(_under(root, "/usr/local/Ascend"))
-    if environ.get("HOME"):
-        bases.append(_under(root, Path(environ["HOME"]) / "Ascend"))
-    for base in bases:
-        homes.append(base / "cann")
-        try:
-            versioned = sorted((p for p in base.glob("cann-*") if p.is_dir()), key=lambda p: p.name, reverse=True)
-        except OSError:
-            versioned = []
-        homes.extend(versioned)
-        homes.append(base / "ascend-toolkit" / "latest")
-        homes.append(base / "nnae" / "latest")
-    return list(dict.fromkeys(homes))
-
-
-def _toolkit_info(home: Path) -> Path | None:
-    candidates = [home / "ascend_toolkit_install.info"]
-    try:
-        candidates += sorted(home.glob("*-linux/ascend_toolkit_install.info"))
-    except OSError:
-        pass
-    for candidate in candidates:
-        if candidate.is_file():
-            return candidate
-    return None
-
-
-def installed_versions(root: Path = Path("/"), environ: Mapping[str, str] = os.environ) -> dict[str, str | None]:
-    """The CANN toolkit, driver, operator package (ops_version) and compiler (adk_version) versions.
-
-    Every value is None when its file is not found; each `*_path` names the file read. The
-    result can be passed as is where {"adk_version", "ops_version"} are expected.
-    """
-    root = Path(root)
-    out: dict[str, str | None] = dict.fromkeys(
-        ("toolkit_version", "toolkit_path", "driver_version", "driver_path", "opp_version", "opp_path",
-         "compiler_version", "compiler_path"))
-    toolkit_home: Path | None = None
-    for home in _toolkit_homes(root, environ):
-        info = _toolkit_info(home)
-        if info is not None and _version_of(info):
-            out["toolkit_version"], out["toolkit_path"] = _version_of(info), str(info)
-            toolkit_home = home
-            break
-        # CANN 9 installs to a directory named after its version (/usr/local/Ascend/cann-9.0.0).
-        match = re.fullmatch(r"cann-([0-9][0-9A-Za-z.\-]*)", home.name)
-        if match and home.is_dir():
-            out["toolkit_version"], out["toolkit_path"] = match.group(1), str(home)
-            toolkit_home = home
-            break
-
-    driver_base = _read_keys(_under(root, "/etc/ascend_install.info")).get("driver_install_path_param")
-    for base in filter(None, (driver_base, "/usr/local/Ascend")):
-        candidate = _under(root, base) / "driver" / "version.info"
-        if _version_of(candidate):
-            out["driver_version"], out["driver_path"] = _version_of(candidate), str(candidate)
-            break
-
-    opp_candidates = []
-    if environ.get("ASCEND_OPP_PATH"):
-        opp_candidates.append(_under(root, environ["ASCEND_OPP_PATH"]) / "version.info")
-    if toolkit_home is not None:
-        opp_candidates.append(toolkit_home / "opp" / "version.info")
-    for candidate in opp_candidates:
-        if _version_of(candidate):
-            out["opp_version"], out["opp_path"] = _version_of(candidate), str(candidate)
-            break
-
-    if toolkit_home is not None:
-        candidate = toolkit_home / "compiler" / "version.info"
-        if _version_of(candidate):
-            out["compiler_version"], out["compiler_path"] = _version_of(candidate), str(candidate)
-    # The same two versions under the names op_cache.ini gives them (docs/cann/op-cache.md#version-lines).
-    out["adk_version"], out["ops_version"] = out["compiler_version"], out["opp_version"]
-    return out
 
 
 # ---------------------------------------------------------------------------------------------

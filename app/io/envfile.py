@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from cann_config.app.errors import InputError, Message
 from cann_config.app.findings import Finding, make_finding
@@ -42,16 +42,19 @@ _DECLARE = {"export", "declare", "typeset", "readonly", "local"}
 WATCHED_PREFIXES = ("ASCEND_", "ACL_", "GE_")
 
 
-@dataclass
 class EnvFile:
     """The environment an env file leaves behind, and what it says about itself."""
 
-    source: str
-    values: dict[str, str] = field(default_factory=dict)
-    lines: dict[str, int] = field(default_factory=dict)  # NAME -> line of the assignment that won
-    exported: set[str] = field(default_factory=set)
-    unset: set[str] = field(default_factory=set)  # names the file unsets (and does not set again)
-    findings: list[Finding] = field(default_factory=list)
+    def __init__(self, source: str, values: dict[str, str] | None = None, lines: dict[str, int] | None = None,
+                 exported: set[str] | None = None, unset: set[str] | None = None,
+                 findings: list[Finding] | None = None) -> None:
+        self.source = source
+        self.values: dict[str, str] = {} if values is None else values
+        self.lines: dict[str, int] = {} if lines is None else lines  # NAME -> line of the assignment that won
+        self.exported: set[str] = set() if exported is None else exported
+        # names the file unsets (and does not set again)
+        self.unset: set[str] = set() if unset is None else unset
+        self.findings: list[Finding] = [] if findings is None else findings
 
     def environ(self, base: Mapping[str, str] | None = None) -> dict[str, str]:
         """`base` with this file's variables applied on top (as after `source FILE`)."""
@@ -60,8 +63,7 @@ class EnvFile:
         return env
 
 
-@dataclass
-class _Word:
+class _Word(NamedTuple):
     text: str
     quoted: bool  # any part was quoted (so `NAME=` with quotes still counts as one word)
     assignment: tuple[str, str] | None = None  # (NAME, value) when the word is NAME=value

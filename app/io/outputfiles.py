@@ -37,14 +37,13 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import hashlib
 import os
 import re
 import stat
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from cann_config.app.errors import InputError, Message, os_reason
 from cann_config.app.io.inputfiles import describe_kind, read_input_bytes
@@ -61,8 +60,7 @@ class FileChangedError(InputError):
     """The file on disk is not the one that was read: nothing was written."""
 
 
-@dataclass(frozen=True)
-class WriteResult:
+class WriteResult(NamedTuple):
     path: Path  # as the caller named it ("-" for standard output)
     written: bool  # False when the file already held exactly these bytes
     created: bool
@@ -78,6 +76,8 @@ def is_stdout(path: str | os.PathLike[str]) -> bool:
 def _stamp(name: str) -> str:
     """A short, per-target name part: long names stay under NAME_MAX, and two targets that share
     a long prefix never share a lock or clean each other's temporary files."""
+    import hashlib  # here, where a file is written: reading commands import this module too
+
     return name[:64] + "." + hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:8]
 
 

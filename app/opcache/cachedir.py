@@ -25,9 +25,8 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from cann_config.app.catalog import load_catalog
 from cann_config.app.findings import Finding, make_finding
@@ -80,8 +79,7 @@ def _join(base: str, *parts: str) -> Path:
     return Path(base.rstrip("/") + "/" + "/".join(parts)) if base else Path("/" + "/".join(parts))
 
 
-@dataclass(frozen=True)
-class CacheDirResolution:
+class CacheDirResolution(NamedTuple):
     """The cache directory CANN would use, and how that was decided."""
 
     base: Path
@@ -94,7 +92,7 @@ class CacheDirResolution:
     ini_how: Mapping[str, str]
     framework: str | None = None
     home_known: bool = True
-    findings: tuple[Finding, ...] = field(default_factory=tuple)
+    findings: tuple[Finding, ...] = ()
     # False when a script sets the dir to a value known only at run time: the paths are then
     # placeholders (`${NAME}/kernel_cache`), never a place to look for op_cache.ini.
     known: bool = True

@@ -44,9 +44,8 @@ import bisect
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cann_config.app.catalog import Value, load_catalog
 from cann_config.app.errors import InputError, Message, UsageError, explain
@@ -54,7 +53,9 @@ from cann_config.app.findings import Finding, make_finding
 from cann_config.app.i18n import pick
 from cann_config.app.io.inputfiles import read_input_bytes
 from cann_config.app.io.outputfiles import ABSENT, FileChangedError, write_output  # noqa: F401 - FileChangedError re-exported
-from configobj import ConfigObj, ConfigObjError
+
+if TYPE_CHECKING:  # pragma: no cover - typing only: configobj is imported where a file is parsed
+    from configobj import ConfigObj
 
 SECTION = "op_compiler_cache"
 ADK_VERSION = "adk_version"
@@ -107,8 +108,7 @@ def _cann_trim(text: str) -> str:
 _C_NUMBER = re.compile(r"[ \t\n\v\f\r]*([+-]?[0-9]+)")
 
 
-@dataclass(frozen=True)
-class StoiResult:
+class StoiResult(NamedTuple):
     """What `std::stoi(text)` gives: a number, or why it throws."""
 
     value: int | None
@@ -132,8 +132,7 @@ def cann_stoi(text: str) -> StoiResult:
 # ---------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class IniLine:
+class IniLine(NamedTuple):
     """One line as an editor shows it (CR, LF and CRLF end a line)."""
 
     number: int  # 1-based
@@ -191,8 +190,7 @@ def _cann_lines(data: bytes, editor: Sequence[IniLine]) -> list[tuple[int, str, 
 # ---------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class CannEntry:
+class CannEntry(NamedTuple):
     """A `key=value` line as CANN keeps it."""
 
     key: str
@@ -201,15 +199,16 @@ class CannEntry:
     raw: str  # the whole line as CANN read it
 
 
-@dataclass
 class CannBlock:
     """The keys CANN gathered under one section name before the next header (one emplace)."""
 
-    name: str
-    start_line: int | None  # the header (or unclosed `[` line) that began the block
-    entries: list[CannEntry]
-    kept: bool  # False: a block of this name came first, and std::map::emplace keeps the first
-    carried: list[CannEntry] = field(default_factory=list)  # keys from before any header
+    def __init__(self, name: str, start_line: int | None, entries: list[CannEntry], kept: bool,
+                 carried: list[CannEntry] | None = None) -> None:
+        self.name = name
+        self.start_line = start_line  # the header (or unclosed `[` line) that began the block
+        self.entries = entries
+        self.kept = kept  # False: a block of this name came first, and std::map::emplace keeps the first
+        self.carried: list[CannEntry] = [] if carried is None else carried  # keys from before any header
 
 
 # Why CANN does not use a file, said in the message tables.
@@ -217,17 +216,19 @@ REASON_CODES = {"foreign-section": "cache-ini-reason-foreign-section", "no-secti
                 "missing-versions": "cache-ini-reason-missing-versions"}
 
 
-@dataclass
 class CannView:
     """What CANN makes of the file."""
 
-    blocks: list[CannBlock]
-    headers: list[tuple[str, int]]  # every header CANN recognised: (name, line)
-    orphans: list[CannEntry]  # keys CANN gathered under no section name and dropped
-    skipped: list[tuple[int, str, str]]  # (line, why, raw): "no-equals" | "empty" | "unclosed"
-    counts: bool  # GetCacheInitFileCfg returns true: CANN uses the file
-    stop: CannBlock | None  # the first other section: CANN ignores the whole file
-    values: dict[str, CannEntry]  # what CANN reads from [op_compiler_cache] (last duplicate wins)
+    def __init__(self, blocks: list[CannBlock], headers: list[tuple[str, int]], orphans: list[CannEntry],
+                 skipped: list[tuple[int, str, str]], counts: bool, stop: CannBlock | None,
+                 values: dict[str, CannEntry]) -> None:
+        self.blocks = blocks
+        self.headers = headers  # every header CANN recognised: (name, line)
+        self.orphans = orphans  # keys CANN gathered under no section name and dropped
+        self.skipped = skipped  # (line, why, raw): "no-equals" | "empty" | "unclosed"
+        self.counts = counts  # GetCacheInitFileCfg returns true: CANN uses the file
+        self.stop = stop  # the first other section: CANN ignores the whole file
+        self.values = values  # what CANN reads from [op_compiler_cache] (last duplicate wins)
 
     @property
     def table(self) -> dict[str, CannBlock]:
@@ -326,21 +327,23 @@ def emulate_cann(lines: Sequence[tuple[int, str]]) -> CannView:
 # ---------------------------------------------------------------------------------------------
 
 
-@dataclass
 class OpCacheIni:
     """One op_cache.ini as read: the original bytes and every way of looking at them."""
 
-    source: str
-    original: bytes
-    lines: list[IniLine]
-    bom: bool
-    cann_view: CannView
-    layout: CannView
-    generic: ConfigObj | None
-    generic_errors: list[tuple[int, str]]
-    findings: list[Finding]
-    path: Path | None = None
-    stat: os.stat_result | None = None
+    def __init__(self, source: str, original: bytes, lines: list[IniLine], bom: bool, cann_view: CannView,
+                 layout: CannView, generic: ConfigObj | None, generic_errors: list[tuple[int, str]],
+                 findings: list[Finding], path: Path | None = None, stat: os.stat_result | None = None) -> None:
+        self.source = source
+        self.original = original
+        self.lines = lines
+        self.bom = bom
+        self.cann_view = cann_view
+        self.layout = layout
+        self.generic = generic
+        self.generic_errors = generic_errors
+        self.findings = findings
+        self.path = path
+        self.stat = stat
 
     @property
     def counts(self) -> bool:
@@ -393,6 +396,9 @@ def read_op_cache_ini(path: str | os.PathLike[str], *, nofollow: bool = False) -
 
 def _read_generic(texts: list[str]) -> tuple[ConfigObj | None, list[tuple[int, str]]]:
     """configobj's view and its parse errors (line, message)."""
+    # Imported here: a command that finds no op_cache.ini (scan of a new cache) never parses one.
+    from configobj import ConfigObj, ConfigObjError
+
     try:
         return ConfigObj(texts, list_values=False, interpolation=False, raise_errors=False,
                          file_error=False, indent_type=""), []
@@ -716,13 +722,12 @@ def installed_op_cache_versions(root: Path = Path("/"), environ: Mapping[str, st
 
     CANN takes adk_version from the compiler package's version.info and ops_version from
     `$ASCEND_OPP_PATH/version.info` (te_config_info.cc InitAdkAndOppVersion); the files are
-    found by the devices helper's `app.device.hostprobe.installed_versions` (or `probe`, for tests).
+    found by the devices helper's `app.device.versions.installed_versions` (or `probe`, for tests).
     """
     env = os.environ if environ is None else environ
     if probe is None:
-        # imported here, where a probe runs: the device probe brings subprocess and shutil, which
-        # reading or checking an op_cache.ini (diagnose, scan) never needs (tests/bench/bench_cli.py)
-        from cann_config.app.device.hostprobe import installed_versions
+        # imported here, where the version files are read: saving or rendering a file never needs it
+        from cann_config.app.device.versions import installed_versions
 
         probe = installed_versions
     try:
@@ -742,8 +747,7 @@ def installed_op_cache_versions(root: Path = Path("/"), environ: Mapping[str, st
 # ---------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SaveResult:
+class SaveResult(NamedTuple):
     path: Path
     written: bool  # False when the file already held exactly these bytes
     created: bool

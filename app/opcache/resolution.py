@@ -36,8 +36,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cann_config.app.allocconf import (
     VARIABLES,
@@ -66,7 +65,9 @@ from cann_config.app.opcache.ini import (
     parse_op_cache_ini,
     render_op_cache_ini,
 )
-from cann_config.app.profile import Profile
+
+if TYPE_CHECKING:  # pragma: no cover - typing only: a profile is read by its own command, not here
+    from cann_config.app.profile import Profile
 
 SOURCES = ("op_cache.ini", "env", "default", "profile", "script")
 CACHE_OPTIONS = ("max_op_cache_size", "remain_cache_size_ratio", "op_compiler_cache_mode", "op_compiler_cache_dir")
@@ -83,8 +84,7 @@ def _text(code: str, **params: Any) -> dict[str, str]:
     return dict(make_finding(code, **params).text)
 
 
-@dataclass(frozen=True)
-class Setting:
+class Setting(NamedTuple):
     """A value chosen outside op_cache.ini and the environment: a profile or a script.
 
     From a script: `variable` names the environment variable or set_option key that carried it
@@ -107,8 +107,7 @@ class Setting:
         return self.file if self.line is None else f"{self.file}:{self.line}"
 
 
-@dataclass(frozen=True)
-class EnvOrigin:
+class EnvOrigin(NamedTuple):
     """Where an environment variable the resolution reads was set (a script's own assignment):
     file and line, and `runtime` when its value is known only when the script runs (it is then
     absent from the environment given to the resolution)."""
@@ -119,8 +118,7 @@ class EnvOrigin:
     expression: str = ""
 
 
-@dataclass(frozen=True)
-class Effective:
+class Effective(NamedTuple):
     """The value CANN uses and where it comes from."""
 
     value: Value  # None only for a value known at run time (`runtime`)
@@ -152,13 +150,16 @@ def runtime_effective(setting: Setting, variable: str | None = None) -> Effectiv
                      runtime=True, expression=setting.expression)
 
 
-@dataclass
 class Resolution:
-    effective: dict[str, Effective]
-    findings: list[Finding]
-    cache_dir: CacheDirResolution
-    framework: str | None = None
-    ini_used: bool = False  # CANN takes both size values from op_cache.ini
+    """The effective values CANN uses, what is wrong with the inputs, and the cache dir."""
+
+    def __init__(self, effective: dict[str, Effective], findings: list[Finding], cache_dir: CacheDirResolution,
+                 framework: str | None = None, ini_used: bool = False) -> None:
+        self.effective = effective
+        self.findings = findings
+        self.cache_dir = cache_dir
+        self.framework = framework
+        self.ini_used = ini_used  # CANN takes both size values from op_cache.ini
 
     def has_errors(self) -> bool:
         return any(f.severity == "error" for f in self.findings)
@@ -707,8 +708,7 @@ __all__ = ["Effective", "EnvOrigin", "IniEdit", "IniSave", "Resolution", "Settin
 # ---------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class IniEdit:
+class IniEdit(NamedTuple):
     """The size keys a save writes into op_cache.ini, and what the user must know about them."""
 
     changes: dict[str, Value]  # ini key -> value
@@ -770,8 +770,7 @@ def _source_of(ini: OpCacheIni | None) -> str | None:
 # ---------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class IniSave:
+class IniSave(NamedTuple):
     """The bytes a save writes, the keys it changes, and what the user must know before saving."""
 
     data: bytes

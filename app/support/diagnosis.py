@@ -30,9 +30,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cann_config.app.allocconf import page_size_device_finding
 from cann_config.app.catalog import load_catalog
@@ -52,31 +51,38 @@ from cann_config.app.io.inputfiles import input_exists
 from cann_config.app.opcache.cachedir import CacheDirResolution, ini_not_read, kernel_cache_of
 from cann_config.app.opcache.ini import INI_NAME, OpCacheIni, installed_op_cache_versions, read_op_cache_ini
 from cann_config.app.opcache.resolution import Effective, EnvOrigin, Resolution, Setting, resolve_settings
-from cann_config.app.profile import Profile
 from cann_config.app.textsafe import terminal_text
 from cann_config.app.textwidth import pad, table_lines
+
+if TYPE_CHECKING:  # pragma: no cover - typing only: diagnose reads no profile
+    from cann_config.app.profile import Profile
 
 
 def _label(code: str, lang: str | None, **params: Any) -> str:
     return pick(make_finding(code, **params).text, lang)
 
 
-@dataclass
 class Diagnosis:
     """Everything `diagnose` found, as plain data."""
 
-    device: DeviceInfo | None
-    framework: str | None
-    effective: dict[str, Effective]
-    findings: list[Finding]
-    cache_dir: CacheDirResolution
-    ini: OpCacheIni | None = None
-    ini_path: Path | None = None  # the op_cache.ini looked at (it may not exist)
-    env_file: EnvFile | None = None
-    script: str | None = None
-    resolution: Resolution | None = None
-    inputs: dict[str, Any] = field(default_factory=dict)
-    read_by_cann: bool = True  # False: `ini` is not the op_cache.ini CANN reads (cachedir.ini_not_read)
+    def __init__(self, device: DeviceInfo | None, framework: str | None, effective: dict[str, Effective],
+                 findings: list[Finding], cache_dir: CacheDirResolution, ini: OpCacheIni | None = None,
+                 ini_path: Path | None = None, env_file: EnvFile | None = None, script: str | None = None,
+                 resolution: Resolution | None = None, inputs: dict[str, Any] | None = None,
+                 read_by_cann: bool = True) -> None:
+        self.device = device
+        self.framework = framework
+        self.effective = effective
+        self.findings = findings
+        self.cache_dir = cache_dir
+        self.ini = ini
+        self.ini_path = ini_path  # the op_cache.ini looked at (it may not exist)
+        self.env_file = env_file
+        self.script = script
+        self.resolution = resolution
+        self.inputs: dict[str, Any] = {} if inputs is None else inputs
+        # False: `ini` is not the op_cache.ini CANN reads (cachedir.ini_not_read)
+        self.read_by_cann = read_by_cann
 
     def has_errors(self) -> bool:
         return has_errors(self.findings)

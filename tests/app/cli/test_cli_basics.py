@@ -158,24 +158,31 @@ def test_options_json_imports_the_catalog_and_nothing_else():
 # What only running a command (npu-smi) or writing a file needs: shutil (which brings bz2 and
 # lzma), subprocess and tempfile. Reading, checking and listing import none of them; argparse's
 # formatter would import shutil for the terminal width (app/cli/helptext.py measures it itself).
-# (diagnose does import subprocess: it reads the installed versions through the device probe's
-# module, whose capped runner's error class derives from subprocess's.)
-# Nor the TOML parser: the catalog and the device table come from their compiled copy
+# (diagnose reads the installed versions from their files, app/device/versions.py, not through
+# the device probe's module, which runs npu-smi.) Nor hashlib, which only names a written file's
+# lock. Nor the TOML parser: the catalog and the device table come from their compiled copy
 # (app/datafiles.py; tests/app/test_datafiles.py checks it is current).
-WRITE_OR_RUN_MODULES = {"shutil", "subprocess", "tempfile", "bz2", "lzma", "difflib", "tomllib"}
+WRITE_OR_RUN_MODULES = {"shutil", "subprocess", "tempfile", "bz2", "lzma", "difflib", "tomllib", "hashlib"}
 
 
 def test_reading_commands_import_nothing_for_running_writing_or_parsing_toml(tmp_path):
     (tmp_path / "kernel_cache").mkdir()
     for args in (("--help",), ("options", "--json"), ("diagnose", "--json", "--ini", "tests/data/ini/template.ini"),
                  ("scan", "--cache-dir", str(tmp_path))):
-        allowed = {"subprocess"} if args[0] == "diagnose" else set()
-        assert not imported_modules(*args) & (WRITE_OR_RUN_MODULES - allowed), args
+        assert not imported_modules(*args) & WRITE_OR_RUN_MODULES, args
     # A diagnosis without --script reads no script (nor the exporters the script reader uses for
     # the fleet formats); without detection it reads no npu-smi output.
     found = imported_app_modules("diagnose", "--json", "--ini", "tests/data/ini/template.ini")
     assert not {m for m in found if m.startswith(("cann_config.app.io.exporters", "cann_config.app.io.importers",
-                                                  "cann_config.app.io.scripts", "cann_config.app.device.npusmi"))}
+                                                  "cann_config.app.io.scripts", "cann_config.app.device.npusmi",
+                                                  "cann_config.app.device.hostprobe", "cann_config.app.profile"))}
+
+
+def test_options_and_diagnose_import_no_dataclasses():
+    """Their records are NamedTuples and plain classes (issue 16): `dataclasses` brings `inspect`
+    (ast, dis, tokenize) and every @dataclass compiles its methods at import (tests/bench/bench_cli.py)."""
+    for args in (("options", "--json"), ("diagnose", "--json", "--ini", "tests/data/ini/template.ini")):
+        assert not imported_modules(*args) & {"dataclasses", "inspect"}, args
 
 
 def test_lazy_choices_still_check_and_list_the_catalogs_values(capsys):
