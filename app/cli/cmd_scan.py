@@ -144,6 +144,28 @@ def _scan(kernel_cache: Path, lang: str, candidates_from: int | None) -> CacheUs
     return usage
 
 
+def candidates_from(kernel_cache: Path, max_mb: int) -> int | None:
+    """From which CANN size of a SoC dir the walk gathers its cleanup candidates (scan_cache).
+
+    CANN cleans a SoC dir only when its size is >= max (docs/cann/op-cache.md#cleanup), so a
+    SoC dir below max needs no candidate, and with ageing off none does. Whether a SoC dir can
+    reach max is known before the walk from its filesystem: the files counted by their size
+    occupy the filesystem, so when the filesystem holds less than max (a limit set far above
+    the cache), no SoC dir can reach it and the walk gathers a SoC dir's candidates only from
+    the moment it does anyway (sparse or hard-linked files), listing the dirs walked before
+    again. Otherwise the candidates are gathered from the start, in the same single pass
+    (listing a SoC dir twice costs about half its walk again).
+    """
+    if max_mb == AGEING_OFF:
+        return None
+    max_bytes = max_mb * CANN_MB
+    try:
+        vfs = os.statvfs(kernel_cache)
+    except OSError:
+        return max_bytes
+    return 0 if (vfs.f_blocks - vfs.f_bfree) * vfs.f_frsize >= max_bytes else max_bytes
+
+
 def _predict(usage: CacheUsage, max_mb: int, ratio: int, lang: str) -> dict[str, CleanupPrediction]:
     """CANN's next cleanup for every SoC dir, in full (see the module docstring: no time limit).
 
@@ -346,9 +368,7 @@ def run(args: argparse.Namespace) -> int:
     if input_is_dir(kernel_cache) is None:
         found.append(make_finding("scan-no-cache", file=str(kernel_cache), path=str(kernel_cache)))
     else:
-        max_mb = int(max_e.value)
-        # CANN cleans a SoC dir only once it has reached max: below that no candidate is needed.
-        usage = _scan(kernel_cache, lang, None if max_mb == AGEING_OFF else max_mb * CANN_MB)
+        usage = _scan(kernel_cache, lang, candidates_from(kernel_cache, int(max_e.value)))
         predictions = _predict(usage, int(max_e.value), int(ratio_e.value), lang)
         found += cache_findings(usage, predictions, int(max_e.value))
     findings = sort_findings(found)

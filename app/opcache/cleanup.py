@@ -35,8 +35,10 @@ the cache (here such a name is not followed out of the SoC dir: the group keeps 
 noted as bad-json); CANN would read a FIFO or device named `*.json` (here only regular files are
 opened, without blocking: anything else is a bad-json group of itself).
 
-Cost: one bounded read per json (its `st_size`, at most MAX_JSON_BYTES), and memory in
-proportion to the candidates (compact tuples per group), never to the files of the SoC dir.
+Cost: one bounded read per json (its `st_size`, at most MAX_JSON_BYTES) and one lstat per file
+it names, all relative to a directory fd (no path looked up from the root per file), taken
+directory by directory in steps of CANN's order (_GroupReader); memory in proportion to the
+candidates (an int key per candidate, compact tuples per group), never to the files of the SoC dir.
 
 Public API:
     predict_cleanup(soc, max_mb, ratio, now=None, *, read_json=..., should_stop=None) -> CleanupPrediction
@@ -56,9 +58,12 @@ from __future__ import annotations
 import errno
 import os
 import time
+from bisect import bisect_left
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from json import JSONDecodeError, JSONDecoder
+from json.decoder import WHITESPACE
+from json.scanner import make_scanner
 from typing import Any, NamedTuple, cast
 
 from cann_config.app.findings import Finding, make_finding
@@ -85,14 +90,21 @@ NOTE_NOT_READ = "not-read"  # another user's json: reading it would refresh its 
 # root (CAP_FOWNER) only; another user's json is left unread rather than disturbed.
 _NOT_READ = object()
 _NOTES_BAD_JSON = (NOTE_BAD_JSON,)
-_decode = JSONDecoder().decode
+# The C scanner that JSONDecoder.decode runs, called without its Python wrappers (a few
+# microseconds per json, on 100,000 jsons); _decode_json keeps decode's whitespace rules.
+_scan_once = make_scanner(JSONDecoder())
+_skip_space = WHITESPACE.match
 _NOTES_NOT_READ = (NOTE_NOT_READ,)
 # O_NONBLOCK: a FIFO (or a device) named *.json must not hang the scan; fstat then refuses
 # anything but a regular file before a byte is read.
 _READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK | getattr(os, "O_NOATIME", 0)
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 _S_IFMT = 0o170000
 _S_IFREG = 0o100000
 _S_IFDIR = 0o040000
+# Groups read per step of a prediction (see _GroupReader): a step asks `should_stop` for each of
+# its groups first, so this bounds how long one step runs past a "stop" (a few tens of ms).
+_STEP_MAX = 8192
 
 
 class GroupMember(NamedTuple):
@@ -266,6 +278,22 @@ def _read_json(path: str) -> Any:
         return _NOT_READ if exc.errno == errno.EPERM else None
     except OSError:
         return None
+    return _read_open_json(fd)
+
+
+def _read_json_at(dir_fd: int, name: str) -> Any:
+    """_read_json of `name` in the directory `dir_fd` (no path lookup from the root)."""
+    try:
+        fd = os.open(name, _READ_FLAGS, dir_fd=dir_fd)
+    except PermissionError as exc:
+        return _NOT_READ if exc.errno == errno.EPERM else None
+    except OSError:
+        return None
+    return _read_open_json(fd)
+
+
+def _read_open_json(fd: int) -> Any:
+    """Read and parse the open json `fd`, then close it (see _read_json)."""
     try:
         st = os.fstat(fd)
         size = st.st_size
@@ -288,17 +316,41 @@ def _read_json(path: str) -> Any:
         os.close(fd)
     if len(data) > MAX_JSON_BYTES:
         return None
+    return _decode_json(data)
+
+
+def _decode_json(data: bytes) -> Any:
+    """The document in `data`, or None when it is not one JSON value.
+
+    UTF-8 with an optional BOM, as CANN's JSON library reads it (the same as
+    `JSONDecoder().decode(data.decode("utf-8-sig"))`: whitespace around the value, nothing else).
+    """
     try:
-        # UTF-8 (a BOM allowed), as CANN's JSON library reads it.
-        return _decode(data.decode("utf-8-sig"))
-    except (JSONDecodeError, UnicodeDecodeError, ValueError, RecursionError):
+        text = data.decode("utf-8")
+        if text.startswith("\ufeff"):
+            text = text[1:]
+        start = 0 if text.startswith("{") else _skip_space(text, 0).end()
+        value, end = _scan_once(text, start)
+    except (StopIteration, JSONDecodeError, UnicodeDecodeError, ValueError, RecursionError):
         return None
+    if end != len(text) and _skip_space(text, end).end() != len(text):
+        return None
+    return value
 
 
 def _size_of(path: str) -> int | None:
     """lstat size of a file; None when missing or a directory (CANN skips those)."""
     try:
         st = os.lstat(path)
+    except OSError:
+        return None
+    return None if st.st_mode & _S_IFMT == _S_IFDIR else st.st_size
+
+
+def _size_at(dir_fd: int, name: str) -> int | None:
+    """_size_of of `name` in the directory `dir_fd`."""
+    try:
+        st = os.lstat(name, dir_fd=dir_fd)
     except OSError:
         return None
     return None if st.st_mode & _S_IFMT == _S_IFDIR else st.st_size
@@ -322,7 +374,29 @@ def _inside(folder: str, name: str, boundary: str) -> str | None:
     return _relative(path, folder)
 
 
-def _binary_of(folder: str, info: Any, files: list[str | int], notes: list[str], boundary: str,
+class _Folder:
+    """Where a json's group is read: its directory, through the directory's fd when there is one
+    (no path lookup per file; opened without following a symlink, like the walk), by path for a
+    name with "/" or when no fd could be opened. `read_json` is the reader a caller gave."""
+
+    __slots__ = ("path", "fd", "read_json", "by_fd")
+
+    def __init__(self, path: str, fd: int, read_json: Callable[[str], Any]) -> None:
+        self.path, self.fd, self.read_json = path, fd, read_json
+        self.by_fd = fd >= 0 and read_json is _read_json
+
+    def read(self, rel: str) -> Any:
+        if self.by_fd and "/" not in rel:
+            return _read_json_at(self.fd, rel)
+        return self.read_json(_join(self.path, rel))
+
+    def size(self, rel: str) -> int | None:
+        if self.fd >= 0 and "/" not in rel:
+            return _size_at(self.fd, rel)
+        return _size_of(_join(self.path, rel))
+
+
+def _binary_of(where: _Folder, info: Any, files: list[str | int], notes: list[str], boundary: str,
                json_name: str = "") -> None:
     # AddBinFileInfoFromJson: <json dir>/<binFileName><binFileSuffix>, only when both keys exist.
     # Confirmed in te_cache_space_manager.cc and in kernel jsons written by CANN's op compilers
@@ -335,11 +409,11 @@ def _binary_of(folder: str, info: Any, files: list[str | int], notes: list[str],
         # nlohmann's get<std::string>() would throw here (inference: CANN's cleaner fails on this json).
         notes.append(NOTE_BAD_JSON)
         return
-    rel = _inside(folder, name + suffix, boundary)
+    rel = _inside(where.path, name + suffix, boundary)
     if rel is None:
         notes.append(NOTE_BAD_JSON)  # names a file outside the SoC dir: not followed
         return
-    size = _size_of(_join(folder, rel))
+    size = where.size(rel)
     if size is None:
         notes.append(NOTE_BIN_MISSING)
     elif json_name.endswith(JSON_SUFFIX) and name == json_name[:-len(JSON_SUFFIX)] and "/" not in suffix:
@@ -351,12 +425,12 @@ def _binary_of(folder: str, info: Any, files: list[str | int], notes: list[str],
         files += (rel, size)
 
 
-def _resolve(folder: str, name: str, atime: int, size: int, read_json: Callable[[str], Any],
-             boundary: str) -> Group:
-    """The group of the json `folder/name` (GetFilesAccessTime); see resolve_group."""
+def _resolve(where: _Folder, name: str, atime: int, size: int, boundary: str) -> Group:
+    """The group of the json `name` in `where` (GetFilesAccessTime); see resolve_group."""
+    folder = where.path
     if name.endswith(PRE_JSON_SUFFIX):
         return Group._of(folder, (name, size), atime, ())
-    info = read_json(folder + "/" + name)
+    info = where.read(name)
     if info is _NOT_READ:
         return Group._of(folder, (name, size), atime, _NOTES_NOT_READ)
     if info is None:
@@ -364,7 +438,7 @@ def _resolve(folder: str, name: str, atime: int, size: int, read_json: Callable[
     files: list[str | int] = [name, size]
     notes: list[str] = []
     if not isinstance(info, dict) or "jsonList" not in info:
-        _binary_of(folder, info, files, notes, boundary, name)
+        _binary_of(where, info, files, notes, boundary, name)
     else:
         listed = info["jsonList"]
         if not isinstance(listed, list):
@@ -379,20 +453,19 @@ def _resolve(folder: str, name: str, atime: int, size: int, read_json: Callable[
             if rel is None:
                 notes.append(NOTE_BAD_JSON)  # a listed json outside the SoC dir: not followed
                 continue
-            sub_path = _join(folder, rel)
-            sub_size = _size_of(sub_path)
+            sub_size = where.size(rel)
             if sub_size is None:
                 notes.append(NOTE_BIN_MISSING)
             else:
                 files += (rel, sub_size)
-            sub_info = read_json(sub_path) if sub_size is not None else None
+            sub_info = where.read(rel) if sub_size is not None else None
             if sub_info is _NOT_READ:
                 notes.append(NOTE_NOT_READ)
                 continue
             if sub_info is None:
                 continue
             # The binaries of listed jsons sit in the main json's directory (jsonFileDirPath).
-            _binary_of(folder, sub_info, files, notes, boundary)
+            _binary_of(where, sub_info, files, notes, boundary)
     return Group._of(folder, tuple(files), atime, tuple(dict.fromkeys(notes)) if notes else ())
 
 
@@ -403,7 +476,99 @@ def resolve_group(entry: JsonEntry, read_json: Callable[[str], Any] = _read_json
     Names in the json are followed only inside `soc_dir` (default: the json's own directory).
     """
     folder, name = os.path.split(entry.path)
-    return _resolve(folder, name, int(entry.atime), entry.size, read_json, folder if soc_dir is None else soc_dir)
+    return _resolve(_Folder(folder, -1, read_json), name, int(entry.atime), entry.size,
+                    folder if soc_dir is None else soc_dir)
+
+
+class _GroupReader:
+    """Resolves a SoC dir's groups step by step, in CANN's order, reading by directory.
+
+    The candidates are in access-time order, which jumps between directories at every json, so
+    reading them one by one would look up every path from the root. A step takes the next
+    candidates of that order, asks `should_stop` for each unread one in that order (the first
+    "stop" ends the step and the prediction there), then reads the approved ones directory by
+    directory through one directory fd each (opened from the SoC dir without following a
+    symlink), and gives their groups back in CANN's order.
+    """
+
+    def __init__(self, soc: SocUsage, read_json: Callable[[str], Any],
+                 should_stop: Callable[[], bool] | None) -> None:
+        self.soc = soc
+        self.soc_dir = str(soc.path)
+        self.read_json = read_json
+        self.should_stop = should_stop
+        self.cache: dict[str, dict[str, Group]] = soc.group_cache
+        self.stopped = False
+        self.root: int | None = None  # the SoC dir's fd, opened at the first read
+
+    def groups(self, keys: list[int]) -> list[Group]:
+        """The groups of `keys` (SocUsage.ordered_candidates), fewer when asked to stop."""
+        cache, candidate, should_stop = self.cache, self.soc.candidate, self.should_stop
+        wanted: list[tuple[dict[str, Group], str]] = []
+        unread: dict[str, list[tuple[str, int, int]]] = {}
+        for key in keys:
+            atime, folder, name, size = candidate(key)
+            in_dir = cache.get(folder)
+            if in_dir is None:
+                in_dir = cache[folder] = {}
+            if name not in in_dir:
+                if self.stopped or (should_stop is not None and should_stop()):
+                    self.stopped = True
+                    break
+                todo = unread.get(folder)
+                if todo is None:
+                    todo = unread[folder] = []
+                todo.append((name, atime, size))
+            wanted.append((in_dir, name))
+        if unread:
+            self._read(unread)
+        return [in_dir[name] for in_dir, name in wanted]
+
+    def _read(self, unread: dict[str, list[tuple[str, int, int]]]) -> None:
+        soc_dir, cache = self.soc_dir, self.cache
+        if self.root is None:
+            self.root = self._open_dir(soc_dir, None) if self.read_json is _read_json else -1
+        root = self.root
+        for folder, todo in unread.items():
+            fd = self._open_dir(folder[len(soc_dir) + 1:], root) if root >= 0 else -1
+            where = _Folder(folder, fd, self.read_json)
+            in_dir = cache[folder]
+            try:
+                for name, atime, size in todo:
+                    in_dir[name] = _resolve(where, name, atime, size, soc_dir)
+            finally:
+                if fd >= 0 and fd != root:
+                    os.close(fd)
+
+    def close(self) -> None:
+        if self.root is not None and self.root >= 0:
+            os.close(self.root)
+        self.root = None
+
+    @staticmethod
+    def _open_dir(rel: str, root: int | None) -> int:
+        """An fd of the dir `rel` below `root` (the SoC dir itself when `root` is None), one
+        component at a time without following a symlink; -1 when it cannot be opened (the
+        groups are then read by path, as a missing file gives a bad-json or bin-missing note)."""
+        if root is None:
+            try:
+                return os.open(rel, _DIR_FLAGS)
+            except OSError:
+                return -1
+        if not rel:
+            return root
+        fd = root
+        try:
+            for part in rel.split("/"):
+                parent = fd
+                try:
+                    fd = os.open(part, _DIR_FLAGS, dir_fd=parent)
+                finally:
+                    if parent != root:
+                        os.close(parent)
+        except OSError:
+            return -1
+        return fd
 
 
 def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = None, *,
@@ -418,7 +583,8 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
     takes seconds). `should_stop` is asked before each group whose jsons have not been read yet
     (groups read by an earlier prediction on the same scan cost nothing and are not asked
     about); when it answers True the prediction ends there with `stopped=True`, and `delete`,
-    `kept_recent` and the counts cover only the groups read so far.
+    `kept_recent` and the counts cover only the groups read so far. Groups are read a step at a
+    time (_GroupReader): a step asks first, for at most _STEP_MAX groups, then reads them.
     """
     used = soc.cann_bytes
     if max_mb == AGEING_OFF:
@@ -434,53 +600,35 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
     target = used - keep
     now_s = int(time.time() if now is None else now)
     # A multimap keyed by st_atime (whole seconds), oldest first; ties by path here.
-    candidates = soc.sorted_candidates()
-    # Groups by directory, then by name (strings the scan already holds; no path per group).
-    cache: dict[str, dict[str, Group]] = soc.group_cache
-    soc_dir = str(soc.path)
-    stopped = False
-
-    def resolve(candidate: tuple[int, str, str, str, int]) -> Group | None:
-        """The candidate's group; None once `should_stop` has said stop."""
-        nonlocal stopped
-        atime, _path, folder, name, size = candidate
-        in_dir = cache.get(folder)
-        if in_dir is None:
-            in_dir = cache[folder] = {}
-        group = in_dir.get(name)
-        if group is None:
-            if stopped or (should_stop is not None and should_stop()):
-                stopped = True
-                return None
-            group = in_dir[name] = _resolve(folder, name, atime, size, read_json, soc_dir)
-        return group
-
-    def resolve_all(entries: list[tuple[int, str, str, str, int]]) -> list[Group]:
-        groups = []
-        for entry in entries:
-            group = resolve(entry)
-            if group is None:
-                break
-            groups.append(group)
-        return groups
-
+    keys = soc.ordered_candidates()
+    # CANN stops at the first group accessed in the last 30 minutes: those come last in this
+    # order, from `recent` on (an access time of now - 1799 s or later).
+    recent = bisect_left(keys, soc.first_key_of_second(now_s - MIN_CACHE_AGING_SECONDS + 1))
+    reader = _GroupReader(soc, read_json, should_stop)
     delete: list[Group] = []
-    kept: list[Group] | None = None
+    kept: list[Group] = []
     counted = 0
-    for index, candidate in enumerate(candidates):
-        if now_s - candidate[0] < MIN_CACHE_AGING_SECONDS:
-            # Sorted by access time: every later group is recent too.
-            kept = resolve_all(candidates[index:])
-            break
-        group = resolve(candidate)
-        if group is None:
-            break
-        delete.append(group)
-        counted += group.bytes
-        if counted >= target:
-            break
-    if kept is None:
-        kept = [] if stopped else resolve_all([c for c in candidates if now_s - c[0] < MIN_CACHE_AGING_SECONDS])
+    try:
+        pos = 0
+        reached = False  # CANN compares after each deletion: a target of 0 still deletes one group
+        while pos < recent and not reached and not reader.stopped:
+            # As many groups as the bytes still to delete need, by the mean group so far (the
+            # SoC dir's mean before the first): few are read beyond the one reaching the target.
+            mean = counted / len(delete) if delete else used / len(keys)
+            step = min(_STEP_MAX, recent - pos, int((target - counted) / max(mean, 1.0) * 1.05) + 8)
+            for group in reader.groups(keys[pos:pos + step]):
+                delete.append(group)
+                counted += sum(group.files[1::2])  # type: ignore[arg-type]
+                pos += 1
+                if counted >= target:
+                    reached = True
+                    break
+        pos = recent
+        while pos < len(keys) and not reader.stopped:
+            kept += reader.groups(keys[pos:pos + _STEP_MAX])
+            pos += _STEP_MAX
+    finally:
+        reader.close()
     freed = _distinct_bytes(delete)
     bad = tuple(g.json_path for g in (*delete, *kept) if NOTE_BAD_JSON in g.notes)
     not_read = tuple(g.json_path for g in (*delete, *kept) if NOTE_NOT_READ in g.notes)
@@ -488,7 +636,7 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
                              keep_threshold_bytes=keep, triggers=True, target_bytes=target,
                              delete=tuple(delete), kept_recent=tuple(kept), counted_bytes=counted,
                              freed_bytes=freed, target_reached=counted >= target,
-                             candidates=len(candidates), bad_json=bad, not_read=not_read, stopped=stopped)
+                             candidates=len(keys), bad_json=bad, not_read=not_read, stopped=reader.stopped)
 
 
 def _distinct_bytes(groups: list[Group]) -> int:
@@ -498,7 +646,10 @@ def _distinct_bytes(groups: list[Group]) -> int:
     by_folder: dict[str, list[Group]] = {}
     elsewhere: dict[str, list[tuple[str, int]]] = {}  # members named with "/" (other dirs)
     for group in groups:
-        by_folder.setdefault(group.folder, []).append(group)
+        in_folder = by_folder.get(group.folder)
+        if in_folder is None:
+            in_folder = by_folder[group.folder] = []
+        in_folder.append(group)
         if any("/" in name for name in group.files[0::2] if type(name) is str):
             for name, size in zip(_names(group.files), _sizes(group.files), strict=True):
                 if "/" in name:
@@ -506,17 +657,30 @@ def _distinct_bytes(groups: list[Group]) -> int:
                     elsewhere.setdefault(folder, []).append((base, size))
     freed = 0
     for folder in {*by_folder, *elsewhere}:
-        seen: set[str] = set()
+        names: list[str] = []
+        sizes: list[int] = []
         for group in by_folder.get(folder, ()):
-            for name, size in zip(_names(group.files), _sizes(group.files), strict=True):
-                if "/" not in name and name not in seen:
-                    seen.add(name)
-                    freed += size
-        for name, size in elsewhere.get(folder, ()):
-            if name not in seen:
-                seen.add(name)
-                freed += size
+            names += _names(group.files)
+            sizes += _sizes(group.files)
+        if elsewhere and any("/" in name for name in names):
+            kept = [i for i, name in enumerate(names) if "/" not in name]
+            names, sizes = [names[i] for i in kept], [sizes[i] for i in kept]
+        freed += _distinct_sum(names, sizes, elsewhere.get(folder, ()))
     return freed
+
+
+def _distinct_sum(names: list[str], sizes: list[int], more: Any) -> int:
+    """The sum of `sizes`, each name counted once (then the (name, size) pairs of `more`)."""
+    seen = set(names)
+    if len(seen) == len(names) and not more:
+        return sum(sizes)
+    seen = set()
+    total = 0
+    for name, size in (*zip(names, sizes, strict=True), *more):
+        if name not in seen:
+            seen.add(name)
+            total += size
+    return total
 
 
 def _percent(value: float) -> str:

@@ -44,8 +44,8 @@ import time
 from array import array
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from itertools import compress
-from operator import attrgetter, methodcaller
+from itertools import compress, islice
+from operator import attrgetter, eq, methodcaller
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -75,6 +75,18 @@ _get_blocks = attrgetter("st_blocks")
 _get_uid = attrgetter("st_uid")
 _get_atime = attrgetter("st_atime")
 _ends_with_json = methodcaller("endswith", JSON_SUFFIX)
+# A candidate's sort key (SocUsage.ordered_candidates): access seconds above bit 64, then its
+# chunk in SocUsage.jsons and its position there, 32 bits each.
+_POS_BITS = 32
+_POS_MASK = (1 << _POS_BITS) - 1
+_SECOND_SHIFT = 2 * _POS_BITS
+_SECOND = 1 << _SECOND_SHIFT
+
+
+def _is_candidate(name: str) -> bool:
+    """A "*.json" name CANN's cleaner collects: longer than ".json", and not a mix sub-kernel
+    (CollectCacheJsonFileAccessTime's own length checks)."""
+    return len(name) > len(JSON_SUFFIX) and not (len(name) > _MIX_LEN and name.endswith(MIX_SUFFIXES))
 
 
 class JsonEntry(NamedTuple):
@@ -104,9 +116,10 @@ class SocUsage:
     hard_links: int = 0
     symlinks: int = 0
     other_users_files: int = 0
-    # Every "*.json" name the walk found, per directory chunk: (dir path + "/", names, atimes,
-    # sizes). Kept raw so the hot loop builds no string and no tuple per file;
-    # `json_candidates()` applies CANN's filter and gives JsonEntry items.
+    # Every "*.json" name the walk found, per directory chunk: (dir path, names, atimes, sizes).
+    # Kept raw so the hot loop builds no string and no tuple per file (the dir path is the walk's
+    # own string, shared by the chunks of a dir); `json_candidates()` applies CANN's filter and
+    # gives JsonEntry items, `ordered_candidates()` CANN's order as compact keys.
     jsons: list[tuple[str, list[str], array, array]] = field(default_factory=list)
     # False when the walk left the candidates out (the SoC dir stayed under `candidates_from`).
     candidates_complete: bool = True
@@ -121,23 +134,59 @@ class SocUsage:
         that end with "_mix_aic.json" or "_mix_aiv.json" (CANN's own length checks).
         """
         found = []
-        for prefix, names, atimes, sizes in self.jsons:
+        for folder, names, atimes, sizes in self.jsons:
             for name, atime, size in zip(names, atimes, sizes, strict=True):
-                if len(name) > len(JSON_SUFFIX) and not (len(name) > _MIX_LEN and name.endswith(MIX_SUFFIXES)):
-                    found.append(JsonEntry(prefix + name, atime, size))
+                if _is_candidate(name):
+                    found.append(JsonEntry(folder + "/" + name, atime, size))
         return found
 
-    def sorted_candidates(self) -> list[tuple[int, str, str, str, int]]:
-        """The candidates as CANN orders them: (atime in whole seconds, path, dir, name, size),
-        oldest first, ties by path. The dir and name are the strings the walk holds."""
-        found = []
-        for prefix, names, atimes, sizes in self.jsons:
-            folder = prefix[:-1]
-            for name, atime, size in zip(names, atimes, sizes, strict=True):
-                if len(name) > len(JSON_SUFFIX) and not (len(name) > _MIX_LEN and name.endswith(MIX_SUFFIXES)):
-                    found.append((int(atime), prefix + name, folder, name, size))
-        found.sort()
-        return found
+    def ordered_candidates(self) -> list[int]:
+        """The candidates in the order CANN's cleaner takes them, as keys for `candidate()`.
+
+        Oldest access time first, in whole seconds (a std::multimap keyed by st_atime,
+        te_cache_space_manager.cc `GetFilesAccessTime`); among equal seconds CANN takes its
+        directory-reading order, the tool the path's (docs/cann/op-cache.md#cleanup). A key is
+        one int (seconds, chunk, position), so ordering 100,000 candidates makes no path string
+        except for those sharing a second with another one.
+        """
+        keys: list[int] = []
+        for chunk, (_folder, names, atimes, _sizes) in enumerate(self.jsons):
+            base = chunk << _POS_BITS
+            keys += [int(atimes[pos]) * _SECOND + base + pos for pos, name in enumerate(names) if _is_candidate(name)]
+        keys.sort()
+        seconds = [key >> _SECOND_SHIFT for key in keys]
+        same = list(map(eq, seconds, islice(seconds, 1, None)))
+        if True in same:
+            self._order_ties_by_path(keys, same)
+        return keys
+
+    def _order_ties_by_path(self, keys: list[int], same: list[bool]) -> None:
+        """Reorder each run of keys of one second by path (`same[i]`: keys i and i+1 share one)."""
+        tied = list(compress(range(len(same)), same))
+        i = 0
+        while i < len(tied):
+            j = i
+            while j + 1 < len(tied) and tied[j + 1] == tied[j] + 1:
+                j += 1
+            start, stop = tied[i], tied[j] + 2
+            paths = []
+            for key in keys[start:stop]:
+                folder, names, _atimes, _sizes = self.jsons[(key >> _POS_BITS) & _POS_MASK]
+                paths.append((folder + "/" + names[key & _POS_MASK], key))
+            paths.sort()
+            keys[start:stop] = [key for _path, key in paths]
+            i = j + 1
+
+    @staticmethod
+    def first_key_of_second(second: int) -> int:
+        """The smallest `ordered_candidates()` key of an access time of `second` (for bisect)."""
+        return second * _SECOND
+
+    def candidate(self, key: int) -> tuple[int, str, str, int]:
+        """(access time in whole seconds, dir path, name, size) of an `ordered_candidates()` key."""
+        folder, names, _atimes, sizes = self.jsons[(key >> _POS_BITS) & _POS_MASK]
+        pos = key & _POS_MASK
+        return key >> _SECOND_SHIFT, folder, names[pos], sizes[pos]
 
     def totals(self) -> SocTotals:
         return SocTotals(self.files, self.apparent_bytes, self.allocated_bytes, self.cann_bytes)
@@ -298,14 +347,13 @@ class _Walker:
         entry goes through the Python loop).
         """
         fd = frame.fd
-        prefix = frame.path + "/"
         names = frame.names[frame.pos:frame.pos + _CHUNK]
         frame.pos += len(names)
         lstat = os.lstat
         try:
             sts = [lstat(name, dir_fd=fd) for name in names]
         except OSError:
-            names, sts = self._lstat_each(names, fd, prefix)
+            names, sts = self._lstat_each(names, fd, frame.path + "/")
         modes = set(map(_get_mode, sts))
         if all(mode & _S_IFMT == _S_IFREG for mode in modes) and (not sts or max(map(_get_nlink, sts)) == 1):
             count = len(sts)
@@ -324,10 +372,10 @@ class _Walker:
                 return
             mask = list(map(_ends_with_json, names))
             if True in mask:
-                acc.jsons.append((prefix, list(compress(names, mask)), array("d", map(_get_atime, compress(sts, mask))),
+                acc.jsons.append((frame.path, list(compress(names, mask)), array("d", map(_get_atime, compress(sts, mask))),
                                   array("q", map(_get_size, compress(sts, mask)))))
             return
-        self._account_each(frame, acc, prefix, names, sts)
+        self._account_each(frame, acc, names, sts)
 
     def _lstat_each(self, names: list[str], fd: int, prefix: str) -> tuple[list[str], list[os.stat_result]]:
         """lstat name by name, listing those that fail (vanished since listed, EACCES, EIO)."""
@@ -342,9 +390,9 @@ class _Walker:
             good_sts.append(st)
         return good_names, good_sts
 
-    def _account_each(self, frame: _Frame, acc: SocUsage, prefix: str, names: list[str],
-                      sts: list[os.stat_result]) -> None:
+    def _account_each(self, frame: _Frame, acc: SocUsage, names: list[str], sts: list[os.stat_result]) -> None:
         """The general case, entry by entry: directories, symlinks, hard links, other users."""
+        prefix = frame.path + "/"
         seen = self.seen
         uid = self.uid
         json_names: list[str] = []
@@ -397,42 +445,48 @@ class _Walker:
         acc.symlinks += symlinks
         acc.other_users_files += others
         if json_names:
-            acc.jsons.append((prefix, json_names, json_atimes, json_sizes))
+            acc.jsons.append((frame.path, json_names, json_atimes, json_sizes))
 
 
     def catch_up(self, acc: SocUsage, frames: list[_Frame], finished: list[str]) -> None:
         """The candidates of what was walked before collecting began: the names already read of
         the open dirs, and every dir finished before (listed again, `*.json` names only)."""
         for frame in frames:
-            self._collect_names(acc, frame.fd, frame.path + "/", frame.names[:frame.pos])
+            self._collect_names(acc, frame.fd, frame.path, frame.names[:frame.pos])
         for path in finished:
             try:
                 fd = os.open(path, _DIR_FLAGS)
             except OSError:
                 continue  # gone since it was walked
             try:
-                self._collect_names(acc, fd, path + "/", self.listdir(fd))
+                self._collect_names(acc, fd, path, self.listdir(fd))
             except OSError:
                 pass
             finally:
                 os.close(fd)
 
     @staticmethod
-    def _collect_names(acc: SocUsage, fd: int, prefix: str, names: list[str]) -> None:
-        json_names: list[str] = []
-        atimes = array("d")
-        sizes = array("q")
-        for name in filter(_ends_with_json, names):
-            try:
-                st = os.lstat(name, dir_fd=fd)
-            except OSError:
-                continue
-            if st.st_mode & _S_IFMT != _S_IFDIR:
-                json_names.append(name)
-                atimes.append(st.st_atime)
-                sizes.append(st.st_size)
+    def _collect_names(acc: SocUsage, fd: int, folder: str, names: list[str]) -> None:
+        """Add the `*.json` entries among `names` (in the dir `fd`) that are not directories."""
+        json_names = list(filter(_ends_with_json, names))
+        lstat = os.lstat
+        try:
+            sts = [lstat(name, dir_fd=fd) for name in json_names]
+        except OSError:  # one vanished since it was listed (or cannot be read): name by name
+            found = []
+            for name in json_names:
+                try:
+                    found.append((name, lstat(name, dir_fd=fd)))
+                except OSError:
+                    continue
+            json_names = [name for name, _st in found]
+            sts = [st for _name, st in found]
+        kinds = [mode & _S_IFMT != _S_IFDIR for mode in map(_get_mode, sts)]
+        if False in kinds:
+            json_names = list(compress(json_names, kinds))
+            sts = list(compress(sts, kinds))
         if json_names:
-            acc.jsons.append((prefix, json_names, atimes, sizes))
+            acc.jsons.append((folder, json_names, array("d", map(_get_atime, sts)), array("q", map(_get_size, sts))))
 
 
 def parse_mounts(text: str) -> list[MountInfo]:

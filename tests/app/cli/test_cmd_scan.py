@@ -250,3 +250,49 @@ def test_fifos_in_and_out_of_the_cache_never_block_the_scan(tmp_path, capsys):
     assert cleanup["triggers"] and cleanup["unparsed_jsons"] == 2
     unparsed = next(f for f in data["findings"] if f["code"] == "scan-json-unparsed")
     assert unparsed["file"] in (str(meta / "pipe.json"), str(meta / "k.json"))
+
+
+def test_candidates_are_gathered_from_the_start_when_the_filesystem_can_hold_the_limit(tmp_path, monkeypatch):
+    """One pass: a limit the filesystem's used bytes reach may be reached by a SoC dir, so its
+    candidates are gathered as the walk goes; a limit above them is waited for (CANN cleans only
+    at >= max); ageing off needs none."""
+    from types import SimpleNamespace
+
+    def fs(used_blocks):
+        return lambda path: SimpleNamespace(f_blocks=10_000, f_bfree=10_000 - used_blocks, f_frsize=1024 * 1024)
+
+    monkeypatch.setattr(cmd_scan.os, "statvfs", fs(500))
+    assert cmd_scan.candidates_from(tmp_path, 500) == 0
+    assert cmd_scan.candidates_from(tmp_path, 501) == 501 * 1024 * 1024
+    assert cmd_scan.candidates_from(tmp_path, -1) is None
+
+    def broken(path):
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(cmd_scan.os, "statvfs", broken)
+    assert cmd_scan.candidates_from(tmp_path, 1) == 1024 * 1024
+
+
+def test_a_cache_over_its_limit_is_walked_once(tmp_path, monkeypatch, capsys):
+    """The over-limit scan lists every dir once (no second listing for the candidates)."""
+    base = tmp_path / "base"
+    kc = make_tree(base, files=300, dirs=6, socs=("Ascend910B3",))
+    (kc / "op_cache.ini").write_text(INI_WITH_VERSIONS, encoding="utf-8")
+    for leaf in (kc / "Ascend910B3").rglob("*"):
+        if leaf.is_dir() and not any(p.is_dir() for p in leaf.iterdir()):
+            (leaf / "big.bin").write_bytes(b"b" * 400_000)  # the 1 MB limit is reached at the 3rd dir
+    listed = []
+    real = os.listdir
+
+    def counting(fd):
+        listed.append(fd)
+        return real(fd)
+
+    from cann_config.app.opcache import scanner
+
+    real_scan = scanner.scan_cache
+    monkeypatch.setattr(cmd_scan, "scan_cache", lambda path, **kw: real_scan(path, listdir=counting, **kw))
+    data = scan_json(capsys, "--cache-dir", str(base))
+    dirs = data["totals"]["dirs"]
+    assert any(s["cleanup"]["triggers"] for s in data["socs"].values())
+    assert len(listed) == dirs

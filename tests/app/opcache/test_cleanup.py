@@ -443,3 +443,115 @@ def test_a_prediction_needs_the_candidates_of_its_limit(tmp_path):
     assert not predict_cleanup(soc, 1, 50, now=NOW).triggers  # under its limit: no candidate needed
     with pytest.raises(ValueError):  # over a limit the scan did not gather candidates for
         predict_cleanup(dataclasses.replace(soc, cann_bytes=2 * MiB), 1, 50, now=NOW)
+
+
+# -- reading by directory, in steps (the speed of a cache over its limit, issue 16) --
+
+def test_jsons_and_binaries_are_read_through_directory_fds(soc_dir, monkeypatch):
+    """No json or binary is looked up from the root: each dir is opened once from the SoC dir,
+    and its files relative to it (path lookups dominated the prediction's time)."""
+    soc = scanned(soc_dir)
+    by_path, by_fd = [], []
+    real_open, real_lstat = os.open, os.lstat
+
+    def spy_open(path, flags, mode=0o777, *, dir_fd=None):
+        (by_path if dir_fd is None else by_fd).append(str(path))
+        return real_open(path, flags, mode, dir_fd=dir_fd)
+
+    def spy_lstat(path, *, dir_fd=None):
+        (by_path if dir_fd is None else by_fd).append(str(path))
+        return real_lstat(path, dir_fd=dir_fd)
+
+    monkeypatch.setattr(os, "open", spy_open)
+    monkeypatch.setattr(os, "lstat", spy_lstat)
+    pred = predict_cleanup(soc, 1, 1, now=NOW)
+    monkeypatch.undo()
+    assert by_path == [str(soc_dir / "Ascend910B3")]  # the SoC dir, once
+    assert "kernel_meta" in by_fd and "old_a.json" in by_fd and "old_a.o" in by_fd
+    assert names(pred.delete) == ["old_a.json", "k.json", "p_pre.json", "bad.json"]
+
+
+def test_reading_by_directory_gives_the_groups_reading_by_path_gives(tmp_path):
+    """The same tree predicted through dir fds (the default) and by path (a caller's reader):
+    identical groups, notes and counts, over many dirs and shared access seconds."""
+    soc = tmp_path / "kernel_cache" / "S"
+    for d in range(12):
+        for k in range(9):
+            stem = f"k{d}_{k}"
+            folder = soc / f"m{d % 4}" / f"n{d}"
+            stamp = NOW - 5_000 - (d * 7 + k) % 23  # many jsons share a second
+            if k == 3:
+                put(folder / f"{stem}.json", json100({"jsonList": [{"jsonFileName": f"{stem}_mix_aic.json"}]}), stamp)
+                put(folder / f"{stem}_mix_aic.json", json100({"binFileName": stem, "binFileSuffix": ".bin"}), stamp)
+                put(folder / f"{stem}.bin", b"b" * 3_000)
+            elif k == 5:
+                put(folder / f"{stem}.json", b"{", stamp)  # not JSON
+            else:
+                put(folder / f"{stem}.json", json100({"binFileName": stem, "binFileSuffix": ".o"}), stamp)
+                put(folder / f"{stem}.o", b"o" * (20_000 + d * 10 + k))
+    put(soc / "recent.json", json100({"binFileName": "gone", "binFileSuffix": ".o"}), NOW - 10)
+    usage = scan_to_end(tmp_path / "kernel_cache")
+    for ratio in (1, 40, 90):
+        by_fd = predict_cleanup(usage.socs["S"], 1, ratio, now=NOW)
+        fresh = scan_to_end(tmp_path / "kernel_cache").socs["S"]
+        by_path = predict_cleanup(fresh, 1, ratio, now=NOW, read_json=lambda path: _read_json(path))
+        assert by_fd == by_path
+    assert by_fd.triggers and by_fd.target_reached and 0 < len(by_fd.delete) < 100
+    first = predict_cleanup(usage.socs["S"], 1, 1, now=NOW)
+    assert first.bad_json and first.kept_recent[0].notes == (NOTE_BIN_MISSING,)
+
+
+def test_a_step_past_the_target_changes_nothing_but_what_is_cached(soc_dir):
+    """A step reads a few groups beyond the one that reaches the target; the prediction is the
+    one of reading group by group, and a later prediction needing them reads nothing again."""
+    soc = scanned(soc_dir)
+    reads = []
+
+    def counting(path):
+        reads.append(Path(path).name)
+        return _read_json(path)
+
+    pred = predict_cleanup(soc, 1, 62, now=NOW, read_json=counting)
+    # target = 1,200,700 - 650,117 = 550,583: old_a (400,100) then k (500,300) reach it.
+    assert names(pred.delete) == ["old_a.json", "k.json"] and pred.counted_bytes == 900_400
+    assert pred.target_reached and names(pred.kept_recent) == ["recent.json"]
+    before = len(reads)
+    again = predict_cleanup(soc, 1, 1, now=NOW, read_json=counting)
+    assert names(again.delete) == ["old_a.json", "k.json", "p_pre.json", "bad.json"]
+    assert reads.count("old_a.json") == 1 and len(reads) - before <= 1  # at most bad.json is new
+
+
+def test_files_named_by_two_groups_are_freed_once(tmp_path):
+    soc = tmp_path / "kernel_cache" / "S"
+    put(soc / "a" / "x.json", json100({"binFileName": "shared", "binFileSuffix": ".o"}), NOW - 9_000)
+    put(soc / "a" / "y.json", json100({"binFileName": "shared", "binFileSuffix": ".o"}), NOW - 8_000)
+    put(soc / "a" / "shared.o", b"s" * 1_000)
+    # b/l.json lists a/x.json (another dir): x.json is deleted by two groups, counted once.
+    put(soc / "b" / "l.json", json100({"jsonList": [{"jsonFileName": "../a/x.json"}]}), NOW - 7_000)
+    put(soc / "big.bin", b"b" * (2 * MiB))
+    pred = predict_cleanup(scan_to_end(tmp_path / "kernel_cache").socs["S"], 1, 1, now=NOW)
+    assert names(pred.delete) == ["x.json", "y.json", "l.json"]
+    # counted as CANN counts: x 100 + shared.o 1,000; y 100 + shared.o 1,000; l 100 + a/x.json 100
+    # (x's binary is looked for in l's dir, where there is none)
+    assert pred.counted_bytes == 2_400
+    assert pred.freed_bytes == 100 + 100 + 100 + 1_000
+
+
+@pytest.mark.parametrize("data", [
+    b'{"binFileName": "k", "binFileSuffix": ".o"}', b'  \n{"a": 1}\t\r\n', b"\xef\xbb\xbf{}", b"\xef\xbb\xbf \xef\xbb\xbf{}",
+    b"[1, 2]", b'"text"', b"3", b"", b"   ", b"{} {}", b"{}x", b"{", b'{"a": NaN}', b"\xff{}", b'{"a": "\\ud800"}',
+    b"\xef\xbb\xbf", b"\x00{}", b"[" * 5000 + b"]" * 5000, b'{"a": 1e400}', "{\"名\": \"値\"}".encode(),
+])
+def test_json_decoding_is_json_decoders(data, tmp_path):
+    """The fast decoding keeps JSONDecoder().decode's rules on UTF-8 (BOM allowed) exactly."""
+    def reference(raw):
+        try:
+            return json.JSONDecoder().decode(raw.decode("utf-8-sig"))
+        except (ValueError, RecursionError):
+            return None
+
+    path = tmp_path / "k.json"
+    path.write_bytes(data)
+    got = _read_json(str(path))
+    expected = reference(data)
+    assert got == expected or (got != got and expected != expected)  # NaN-free equality

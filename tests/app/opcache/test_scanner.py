@@ -316,3 +316,37 @@ def test_candidates_gathered_from_a_limit_are_those_gathered_always(tmp_path):
     above = list(scan_cache(kc, candidates_from=10**12))[-1].usage
     assert all(not s.candidates_complete and not s.jsons for s in above.socs.values())
     assert {n: s.totals() for n, s in above.socs.items()} == {n: s.totals() for n, s in always.socs.items()}
+
+
+def test_candidates_are_ordered_by_access_second_then_by_path(tmp_path):
+    """CANN takes the oldest access time first (whole seconds); among one second the tool orders
+    by path, which is not the order of (dir, name): "d-x/" sorts before "d/", and "a/z.json"
+    after "a/b/c.json"."""
+    soc = tmp_path / "kernel_cache" / "S"
+    stamps = {"d/z.json": 1000.9, "d-x/a.json": 1000.1, "a/z.json": 1000.5, "a/b/c.json": 1000.0,
+              "a/b/d_mix_aic.json": 10.0, "old.json": 999.99, "new.json": 1001.0, "d/a.json": 1000.3}
+    for rel, stamp in stamps.items():
+        write(soc / rel, 10)
+        os.utime(soc / rel, (stamp, stamp))
+    soc_usage = scan_to_end(tmp_path / "kernel_cache").socs["S"]
+    order = [soc_usage.candidate(key) for key in soc_usage.ordered_candidates()]
+    paths = [folder + "/" + name for _second, folder, name, _size in order]
+    expected = sorted((rel for rel in stamps if "_mix_" not in rel), key=lambda rel: (int(stamps[rel]), str(soc / rel)))
+    assert paths == [str(soc / rel) for rel in expected]
+    assert [second for second, *_rest in order] == [999, 1000, 1000, 1000, 1000, 1000, 1001]
+    assert expected[1:6] == ["a/b/c.json", "a/z.json", "d-x/a.json", "d/a.json", "d/z.json"]
+    assert all(size == 10 for *_rest, size in order)
+
+
+def test_candidate_keys_bisect_at_a_second(tmp_path):
+    soc = tmp_path / "kernel_cache" / "S"
+    for name, stamp in (("a.json", 50), ("b.json", 100), ("c.json", 100), ("d.json", 101)):
+        write(soc / name, 1)
+        os.utime(soc / name, (stamp, stamp))
+    usage = scan_to_end(tmp_path / "kernel_cache").socs["S"]
+    keys = usage.ordered_candidates()
+    from bisect import bisect_left
+
+    assert bisect_left(keys, usage.first_key_of_second(100)) == 1
+    assert bisect_left(keys, usage.first_key_of_second(101)) == 3
+    assert bisect_left(keys, usage.first_key_of_second(-5)) == 0
