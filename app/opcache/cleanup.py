@@ -57,12 +57,12 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import time
 from bisect import bisect_left
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from json import JSONDecodeError, JSONDecoder
-from json.decoder import WHITESPACE
 from json.scanner import make_scanner
 from typing import Any, NamedTuple, cast
 
@@ -92,8 +92,8 @@ _NOT_READ = object()
 _NOTES_BAD_JSON = (NOTE_BAD_JSON,)
 # The C scanner that JSONDecoder.decode runs, called without its Python wrappers (a few
 # microseconds per json, on 100,000 jsons); _decode_json keeps decode's whitespace rules.
-_scan_once = make_scanner(JSONDecoder())
-_skip_space = WHITESPACE.match
+_scan_once = cast(Any, make_scanner)(JSONDecoder())
+_skip_space: Callable[[str, int], Any] = re.compile(r"[ \t\n\r]*").match  # json.decoder.WHITESPACE: always matches
 _NOTES_NOT_READ = (NOTE_NOT_READ,)
 # O_NONBLOCK: a FIFO (or a device) named *.json must not hang the scan; fstat then refuses
 # anything but a regular file before a byte is read.
