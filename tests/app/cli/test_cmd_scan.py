@@ -296,3 +296,21 @@ def test_a_cache_over_its_limit_is_walked_once(tmp_path, monkeypatch, capsys):
     dirs = data["totals"]["dirs"]
     assert any(s["cleanup"]["triggers"] for s in data["socs"].values())
     assert len(listed) == dirs
+
+
+def test_the_cyclic_collector_waits_for_the_walk_and_the_prediction(tmp_path, monkeypatch, capsys):
+    import gc
+
+    kc = make_tree(tmp_path / "base", files=40, dirs=2)
+    (kc / "op_cache.ini").write_text(INI_WITH_VERSIONS, encoding="utf-8")
+    seen = []
+    real_predict = cmd_scan.predict_cleanup
+
+    def predict(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return real_predict(*args, **kwargs)
+
+    monkeypatch.setattr(cmd_scan, "predict_cleanup", predict)
+    assert gc.isenabled()
+    scan_json(capsys, "--cache-dir", str(tmp_path / "base"))
+    assert seen and not any(seen) and gc.isenabled()
