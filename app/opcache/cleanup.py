@@ -57,13 +57,10 @@ from __future__ import annotations
 
 import errno
 import os
-import re
 import time
 from bisect import bisect_left
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from json import JSONDecodeError, JSONDecoder
-from json.scanner import make_scanner
 from typing import Any, NamedTuple, cast
 
 from cann_config.app.findings import Finding, make_finding
@@ -90,10 +87,6 @@ NOTE_NOT_READ = "not-read"  # another user's json: reading it would refresh its 
 # root (CAP_FOWNER) only; another user's json is left unread rather than disturbed.
 _NOT_READ = object()
 _NOTES_BAD_JSON = (NOTE_BAD_JSON,)
-# The C scanner that JSONDecoder.decode runs, called without its Python wrappers (a few
-# microseconds per json, on 100,000 jsons); _decode_json keeps decode's whitespace rules.
-_scan_once = cast(Any, make_scanner)(JSONDecoder())
-_skip_space: Callable[[str, int], Any] = re.compile(r"[ \t\n\r]*").match  # json.decoder.WHITESPACE: always matches
 _NOTES_NOT_READ = (NOTE_NOT_READ,)
 # O_NONBLOCK: a FIFO (or a device) named *.json must not hang the scan; fstat then refuses
 # anything but a regular file before a byte is read.
@@ -320,22 +313,35 @@ def _read_open_json(fd: int) -> Any:
 
 
 def _decode_json(data: bytes) -> Any:
-    """The document in `data`, or None when it is not one JSON value.
+    """The document in `data`, or None when CANN's JSON library would not parse it.
 
-    UTF-8 with an optional BOM, as CANN's JSON library reads it (the same as
-    `JSONDecoder().decode(data.decode("utf-8-sig"))`: whitespace around the value, nothing else).
+    CANN parses kernel jsons with nlohmann::json (`json::parse`), which skips a UTF-8 BOM at the
+    start and rejects what is not JSON: NaN and Infinity literals, numbers that overflow a
+    double, lone UTF-16 surrogates, invalid UTF-8; it reads integers beyond 64 bits as doubles.
+    orjson follows the same rules (Python's json accepts the first three) and parses kernel
+    jsons about twice as fast, the largest cost of predicting a cache over its limit
+    (tests/bench/bench_scan.py). orjson refuses nesting deeper than 1024, where nlohmann has no
+    limit: such a json counts as unparsed here (no kernel json nests so deep).
     """
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
     try:
-        text = data.decode("utf-8")
-        if text.startswith("\ufeff"):
-            text = text[1:]
-        start = 0 if text.startswith("{") else _skip_space(text, 0).end()
-        value, end = _scan_once(text, start)
-    except (StopIteration, JSONDecodeError, UnicodeDecodeError, ValueError, RecursionError):
+        return _loads(data)
+    except ValueError:  # orjson.JSONDecodeError
         return None
-    if end != len(text) and _skip_space(text, end).end() != len(text):
-        return None
-    return value
+
+
+def _first_loads(data: bytes) -> Any:
+    """orjson.loads, imported at the first json read (it imports dataclasses, ~14 ms that a
+    scan under its limit never needs)."""
+    global _loads
+    from orjson import loads
+
+    _loads = loads
+    return loads(data)
+
+
+_loads: Callable[[bytes], Any] = _first_loads
 
 
 def _size_of(path: str) -> int | None:

@@ -314,3 +314,19 @@ def test_the_cyclic_collector_waits_for_the_walk_and_the_prediction(tmp_path, mo
     assert gc.isenabled()
     scan_json(capsys, "--cache-dir", str(tmp_path / "base"))
     assert seen and not any(seen) and gc.isenabled()
+
+
+def test_the_json_parser_is_imported_only_when_a_json_is_read(tmp_path):
+    """orjson brings dataclasses (~14 ms): a cache under its limit reads no json and never
+    imports it."""
+    from tests.app.cli.test_cli_basics import imported_modules
+
+    kc = make_tree(tmp_path / "base", files=40, dirs=2)
+    (kc / "op_cache.ini").write_text(INI_WITH_VERSIONS.replace("max_op_cache_size=1", "max_op_cache_size=100"),
+                                     encoding="utf-8")
+    under = imported_modules("scan", "--cache-dir", str(tmp_path / "base"), "--json")
+    assert "cann_config.app.opcache.cleanup" in under and "orjson" not in under
+    (kc / "op_cache.ini").write_text(INI_WITH_VERSIONS, encoding="utf-8")
+    soc = min(p for p in kc.iterdir() if p.is_dir())
+    (soc / "big.bin").write_bytes(b"b" * (2 * 1024 * 1024))
+    assert "orjson" in imported_modules("scan", "--cache-dir", str(tmp_path / "base"), "--json")
