@@ -14,13 +14,15 @@ import os
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cann_config.app.catalog import Catalog, Option, Value, load_catalog
 from cann_config.app.device.table import DeviceInfo, DeviceOrigin, device_from_choice
-from cann_config.app.findings import Finding
 from cann_config.app.profile import Profile
 from PySide6.QtCore import QObject, Signal
+
+if TYPE_CHECKING:  # pragma: no cover - typing only (the findings module is not needed for the first paint)
+    from cann_config.app.findings import Finding
 
 
 class WizardController(QObject):

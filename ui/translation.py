@@ -17,10 +17,14 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cann_config.app.i18n import normalize_language, set_language
 from cann_config.app.resources import resource
-from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+from PySide6.QtCore import QCoreApplication, QLocale
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from PySide6.QtCore import QTranslator
 
 CATALOG = "cann_config"  # resources/translations/cann_config_<lang>.ts
 LRELEASE_TIMEOUT = 30.0  # seconds; compiling our .ts takes a few milliseconds
@@ -135,6 +139,9 @@ def _install(lang: str) -> tuple[list[str], str]:
     if lang == "en":
         QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
         return [], ""
+    # English needs no translator: what loads one is imported only for another language.
+    from PySide6.QtCore import QLibraryInfo, QTranslator
+
     loaded = []
     qt = QTranslator(app)
     if qt.load(f"qtbase_{lang}", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):

@@ -81,7 +81,7 @@ class ConfigWizard(QWizard):
         self.doc_pane.setMinimumWidth(340)
         self.setSideWidget(self.doc_pane)
 
-        self.device_page = DevicePage(controller, self, quick_banner=deferred)
+        self.device_page = DevicePage(controller, self, quick_start=deferred)
         self.memory_page = MemoryPage(controller, self)
         self.cache_page = CachePage(controller, self)
         self.export_page = ExportPage(controller, self)
@@ -150,7 +150,8 @@ class ConfigWizard(QWizard):
         """What the window does after its first paint, one slice per turn of the event loop
         (each well under the 50 ms of docs/architecture.md#pages-paid-for-when-shown).
 
-        The device banner's full phrases first (they need the message tables), then the pages
+        What the device page left until the window had painted first (the banner's full phrases,
+        which need the message tables; the bold series headers), then the pages
         in the order they are shown, each in its own slices (ui/pages/base.py), then Python's
         view of Qt's `Qt` namespace (ui/qtprops.py; made by the module preloader when there is
         one): the cache gauge's first paint and the dialogs need it, and the page being shown
@@ -159,9 +160,8 @@ class ConfigWizard(QWizard):
         pay for them. A page shown before its turn is built at once (WizardPage.ensure_built);
         its slices here are then skipped.
         """
-        if self.device_page.quick_banner:
-            self.device_page.quick_banner = False
-            self.device_page.refresh_banner()
+        if self.device_page.quick_start:
+            self.device_page.finish_quick_start()
             yield
         for page in self.pages:
             while not page.built:

@@ -103,3 +103,25 @@ def test_the_same_page_help_is_not_laid_out_twice(qtbot):
     pane.show_option(catalog.option("max_op_cache_size"))
     pane.show_help("<p>other page</p>")  # an option was shown in between: the help comes back
     assert len(laid_out) == 4 and pane.toPlainText() == "other page"
+
+
+def _header_fonts(wizard) -> list[tuple[str, bool]]:
+    from cann_config.ui.pages.device import HEADER_ROLE
+
+    combo = wizard.device_page.device_combo
+    model = combo.model()
+    return [(combo.itemData(i, HEADER_ROLE), model.item(i).font().bold()) for i in range(combo.count())
+            if combo.itemData(i) is None]
+
+
+def test_the_series_headers_are_bold_once_the_window_has_painted(make_wizard, qtbot):
+    built = make_wizard(device="Ascend910B3")  # every page built at once: bold at once
+    headers = _header_fonts(built)
+    assert len(headers) >= 5 and all(bold for _sid, bold in headers)
+    combo = built.device_page.device_combo
+    assert not any(combo.model().item(i).font().bold() for i in range(combo.count()) if combo.itemData(i) is not None)
+    deferred = make_wizard(device="Ascend910B3", deferred=True)
+    assert not any(bold for _sid, bold in _header_fonts(deferred))  # not yet: the list is not open before it
+    deferred.show()
+    qtbot.waitUntil(lambda: not deferred.device_page.quick_start, timeout=10000)
+    assert _header_fonts(deferred) == headers

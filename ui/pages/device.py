@@ -75,12 +75,14 @@ class DevicePage(WizardPage):
     openFileRequested = Signal(str)
     openBundleRequested = Signal(str)
 
-    def __init__(self, controller: WizardController, parent: QWidget | None = None, *, quick_banner: bool = False):
+    def __init__(self, controller: WizardController, parent: QWidget | None = None, *, quick_start: bool = False):
         super().__init__(controller, parent)
         self.setObjectName("devicePage")
-        # Until the window has painted, the banner names devices by their label alone: the
-        # phrases that say how a device became known need every message table read.
-        self.quick_banner = quick_banner
+        # Until the window has painted (finish_quick_start), the banner names devices by their
+        # label alone: the phrases that say how a device became known need every message table
+        # read; and deviceCombo's series headers are not yet bold (a font made in Python makes
+        # Python enums of all QFont's enums), which only its list, opened later, shows.
+        self.quick_start = quick_start
         # What bundleStatus says, as a function of the current language (said again on a switch).
         self._bundle_status: Callable[[], str] | None = None
 
@@ -228,15 +230,32 @@ class DevicePage(WizardPage):
             series = table.series[sid]
             combo.addItem(pick(series.name), None)
             combo.setItemData(combo.count() - 1, sid, HEADER_ROLE)
-            header = model.item(combo.count() - 1)
-            header.setEnabled(False)
-            font = header.font()
-            font.setBold(True)
-            header.setFont(font)
+            model.item(combo.count() - 1).setEnabled(False)
             combo.addItem("", sid)
             for soc in table.socs_of(sid):  # the core's order (by generation)
                 combo.addItem(soc, soc)
         combo.blockSignals(False)
+        if not self.quick_start:
+            self._bold_headers()
+
+    def _bold_headers(self) -> None:
+        """The series headers of deviceCombo in bold type."""
+        combo = self.device_combo
+        model = combo.model()
+        assert isinstance(model, QStandardItemModel)
+        for index in range(combo.count()):
+            if combo.itemData(index) is None:  # a header (its series id is in HEADER_ROLE)
+                header = model.item(index)
+                font = header.font()
+                font.setBold(True)
+                header.setFont(font)
+
+    def finish_quick_start(self) -> None:
+        """After the first paint: the banner's full phrases and the bold series headers."""
+        if self.quick_start:
+            self.quick_start = False
+            self.refresh_banner()
+            self._bold_headers()
 
     def retranslate(self) -> None:
         self.setTitle(self.tr("Device and framework"))
@@ -356,7 +375,7 @@ class DevicePage(WizardPage):
         self.device_notes.setVisible(bool(notes))
 
     def refresh_banner(self) -> None:
-        if self.quick_banner:
+        if self.quick_start:
             def device_phrase(device):  # noqa: ANN001, ANN202 - the label until the phrases are read
                 return device.label()
         else:

@@ -16,7 +16,6 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cann_config.app.findings import Finding
 from cann_config.app.i18n import current_language, pick
 from cann_config.ui import dialogs, settings
 from cann_config.ui.controller import WizardController
@@ -26,6 +25,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
+    from cann_config.app.findings import Finding
     from cann_config.app.io.exporters import ExportResult
     from cann_config.ui.pages.export_preview import ExportPreview
 
