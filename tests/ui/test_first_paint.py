@@ -125,3 +125,30 @@ def test_the_series_headers_are_bold_once_the_window_has_painted(make_wizard, qt
     deferred.show()
     qtbot.waitUntil(lambda: not deferred.device_page.quick_start, timeout=10000)
     assert _header_fonts(deferred) == headers
+
+
+def test_the_lists_made_when_needed_keep_their_place_and_tab_order(make_wizard, qtbot):
+    """importList and bundleFindings are made when they first have something to list (not for
+    the first paint): they take the place and the Tab position they had when made with the page."""
+    from PySide6.QtWidgets import QListWidget
+
+    data = ROOT / "tests" / "data"
+    wizard = make_wizard(device="Ascend910B3")
+    page = wizard.device_page
+    assert wizard.findChild(QListWidget, "importList") is None and wizard.findChild(QListWidget, "bundleFindings") is None
+    wizard.show()
+    qtbot.waitExposed(wizard)
+    worker = wizard.open_bundle(str(data / "bundles" / "a2-910b3.json"))
+    qtbot.waitUntil(lambda: worker.isFinished() and page.bundle_box.isVisible(), timeout=20000)
+    assert wizard.open_file(str(data / "env" / "bom.env"))  # made after bundleFindings, listed before it
+    imports, findings = page.imports, page.bundle_findings
+    assert imports is not None and imports.isVisible() and imports.count() > 0
+    assert findings is not None and findings.isVisible() and findings.count() > 0
+    assert page.files_box.layout().indexOf(imports) == page.files_box.layout().count() - 1
+    assert page.bundle_box.layout().indexOf(findings) == 1  # between the summary and the fixes
+    stops, widget = [], page.open_bundle_button
+    while len(stops) < 3:
+        widget = widget.nextInFocusChain()
+        if widget.isVisible() and widget.focusPolicy().value & 1 and page.isAncestorOf(widget):
+            stops.append(widget.objectName())
+    assert stops == ["importList", "bundleFindings", "applyFixesButton"]

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from html import escape
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cann_config.app.device.table import DeviceOrigin, load_device_table
 from cann_config.app.i18n import current_language, pick
@@ -36,14 +37,15 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
-    QListWidget,
-    QListWidgetItem,
     QMenu,
     QPushButton,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from PySide6.QtWidgets import QListWidget
 
 # Where the settings will be used: (usage id, framework id, preferred export format or None for
 # the framework's first export). The names come from the catalog's frameworks table.
@@ -160,14 +162,14 @@ class DevicePage(WizardPage):
         self.bundle_status.setWordWrap(True)
         selectable_text(self.bundle_status)
         self.bundle_status.hide()
-        self.imports = QListWidget(self.files_box)
-        self.imports.setObjectName("importList")
-        self.imports.setWordWrap(True)
-        self.imports.setMinimumHeight(60)
         files_layout.addWidget(self.files_hint)
         files_layout.addLayout(open_row)
         files_layout.addWidget(self.bundle_status)
-        files_layout.addWidget(self.imports, 1)
+        # The two lists (importList, bundleFindings) are made when they have something to list
+        # (import_list, bundle_findings_list): empty, they are hidden, and the first paint need
+        # not pay for Qt's list view classes.
+        self._files_layout = files_layout
+        self.imports: QListWidget | None = None
         layout.addWidget(self.files_box)
 
         self.bundle_box = QGroupBox(self)
@@ -177,10 +179,8 @@ class DevicePage(WizardPage):
         self.bundle_summary.setObjectName("bundleSummary")
         self.bundle_summary.setWordWrap(True)
         rich_text(self.bundle_summary)
-        self.bundle_findings = QListWidget(self.bundle_box)
-        self.bundle_findings.setObjectName("bundleFindings")
-        self.bundle_findings.setWordWrap(True)
-        self.bundle_findings.setMinimumHeight(120)
+        self._bundle_layout = bundle_layout
+        self.bundle_findings: QListWidget | None = None
         fixes_row = QHBoxLayout()
         self.apply_fixes_button = QPushButton(self.bundle_box)
         self.apply_fixes_button.setObjectName("applyFixesButton")
@@ -190,8 +190,7 @@ class DevicePage(WizardPage):
         fixes_row.addLayout(top_aligned(self.apply_fixes_button))
         fixes_row.addWidget(self.fixes_label, 1)
         bundle_layout.addWidget(self.bundle_summary)
-        bundle_layout.addWidget(self.bundle_findings, 1)
-        bundle_layout.addLayout(fixes_row)
+        bundle_layout.addLayout(fixes_row)  # bundleFindings goes between them
         self.bundle_box.hide()
         layout.addWidget(self.bundle_box, 3)
         layout.addStretch(1)
@@ -421,19 +420,50 @@ class DevicePage(WizardPage):
                 lines.append("<small>" + self.tr("How: %1").replace("%1", escape("; ".join(tried))) + "</small>")
         self.banner.setText("<br>".join(lines))
 
+    def import_list(self) -> QListWidget:
+        """`importList`: the files opened, the values taken from each, and their findings."""
+        if self.imports is None:
+            from PySide6.QtWidgets import QListWidget
+
+            self.imports = QListWidget(self.files_box)
+            self.imports.setObjectName("importList")
+            self.imports.setWordWrap(True)
+            self._files_layout.addWidget(self.imports, 1)
+            # Tab goes to it where it was made with the page: after the open buttons.
+            QWidget.setTabOrder(self.open_bundle_button, self.imports)
+        return self.imports
+
+    def bundle_findings_list(self) -> QListWidget:
+        """`bundleFindings`: the findings of an opened support bundle, with their fixes."""
+        if self.bundle_findings is None:
+            from PySide6.QtWidgets import QListWidget
+
+            self.bundle_findings = QListWidget(self.bundle_box)
+            self.bundle_findings.setObjectName("bundleFindings")
+            self.bundle_findings.setWordWrap(True)
+            self.bundle_findings.setMinimumHeight(120)
+            self._bundle_layout.insertWidget(1, self.bundle_findings, 1)
+            QWidget.setTabOrder(self.imports or self.open_bundle_button, self.bundle_findings)
+        return self.bundle_findings
+
     def refresh_imports(self) -> None:
         c = self.controller
-        self.imports.clear()
-        self.imports.setMinimumHeight(140 if (c.imported_from or c.imported_findings) else 0)
+        if self.imports is None and not (c.imported_from or c.imported_findings):
+            return  # nothing opened yet: no list to show
+        from PySide6.QtWidgets import QListWidgetItem
+
+        imports = self.import_list()
+        imports.clear()
+        imports.setMinimumHeight(140 if (c.imported_from or c.imported_findings) else 0)
         for source in c.imported_from:
             values = c.imported_values.get(source)
             if values is None:
-                QListWidgetItem(self.tr("Read %1").replace("%1", source), self.imports)
+                QListWidgetItem(self.tr("Read %1").replace("%1", source), imports)
                 continue
             if not values:
-                QListWidgetItem(self.tr("Read %1: no setting taken from it").replace("%1", source), self.imports)
+                QListWidgetItem(self.tr("Read %1: no setting taken from it").replace("%1", source), imports)
                 continue
-            QListWidgetItem(self.tr("Read %1, took:").replace("%1", source), self.imports)
+            QListWidgetItem(self.tr("Read %1, took:").replace("%1", source), imports)
             # The editors' module (and the QStyle enums it brings) is not needed for the first paint.
             from cann_config.ui.editors import shown_value
 
@@ -441,10 +471,10 @@ class DevicePage(WizardPage):
                 text = f"    {oid} = {shown_value(value)}"
                 if line is not None:
                     text += " " + self.tr("(line %1)").replace("%1", str(line))
-                QListWidgetItem(text, self.imports)
+                QListWidgetItem(text, imports)
         for finding in c.imported_findings:
-            add_finding_item(self.imports, finding, fix_in_tooltip=True)
-        self.imports.setVisible(self.imports.count() > 0)
+            add_finding_item(imports, finding, fix_in_tooltip=True)
+        imports.setVisible(imports.count() > 0)
 
     def set_bundle_status(self, text: Callable[[], str] | None, *, error: bool = False) -> None:
         """Say what became of the bundle being opened (None: nothing to say)."""
@@ -468,12 +498,14 @@ class DevicePage(WizardPage):
                          .replace("%2", escape(bundle.tool_version or "?")))
         self.bundle_summary.setText("<br>".join(lines))
         diagnosis = c.bundle_diagnosis()
-        self.bundle_findings.clear()
+        findings = self.bundle_findings_list()
+        findings.clear()
         for finding in diagnosis.findings:
-            add_finding_item(self.bundle_findings, finding)
+            add_finding_item(findings, finding)
         if not diagnosis.findings:
-            QListWidgetItem(self.tr("No findings: CANN uses this configuration as the customer meant it."),
-                            self.bundle_findings)
+            from PySide6.QtWidgets import QListWidgetItem
+
+            QListWidgetItem(self.tr("No findings: CANN uses this configuration as the customer meant it."), findings)
         changes = self.pending_fixes()
         self.apply_fixes_button.setEnabled(bool(changes))
         if changes:
