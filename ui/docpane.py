@@ -9,13 +9,12 @@ export target carries it, and the sources — so it stays readable when the opti
 from __future__ import annotations
 
 import re
-from html import escape
 from typing import TYPE_CHECKING, Any
 
 from cann_config.app.catalog import REQUIREMENT_NAMES, Catalog, Option, Value
 from cann_config.app.device.table import load_device_table
 from cann_config.app.i18n import pick
-from cann_config.ui.qtprops import USER_ROLE, set_foreground
+from cann_config.ui.qtprops import USER_ROLE, escape, set_foreground
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QTextOption
 from PySide6.QtWidgets import QTextBrowser, QWidget

@@ -5,13 +5,17 @@ keeps each slice of the later pages short)."""
 
 from __future__ import annotations
 
+import html
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 from cann_config.ui import qtprops
+from hypothesis import given
+from hypothesis import strategies as st
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QLabel
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,6 +30,20 @@ def test_the_values_are_qts():
     assert qtprops.USER_ROLE == Qt.ItemDataRole.UserRole.value
     assert qtprops.VERTICAL == Qt.Orientation.Vertical.value
     assert qtprops.NO_FOCUS == Qt.FocusPolicy.NoFocus.value
+
+
+@given(st.text())
+def test_escape_is_html_escape(text):
+    assert qtprops.escape(text) == html.escape(text)
+
+
+def test_escape_shows_markup_literally(qtbot):
+    label = qtprops.rich_text(QLabel())
+    qtbot.addWidget(label)
+    label.setText(qtprops.escape("<b>a & 'b'</b> \"c\""))
+    document = QTextDocument()
+    document.setHtml(label.text())
+    assert document.toPlainText() == "<b>a & 'b'</b> \"c\""
 
 
 def test_the_helpers_set_what_the_enums_would(qtbot):

@@ -18,7 +18,6 @@ customer's values as they are, so what support sees first is what the customer r
 from __future__ import annotations
 
 from collections.abc import Callable
-from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,7 +27,7 @@ from cann_config.app.profile import Profile
 from cann_config.ui.controller import WizardController
 from cann_config.ui.docpane import SEVERITY_COLOURS, add_finding_item
 from cann_config.ui.pages.base import WizardPage
-from cann_config.ui.qtprops import USER_ROLE, rich_text, selectable_text
+from cann_config.ui.qtprops import USER_ROLE, escape, rich_text, selectable_text
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (

@@ -12,7 +12,6 @@ the support bundle when one is open, else of the current choices on this compute
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,6 +19,7 @@ from cann_config.app.i18n import current_language, pick
 from cann_config.ui import dialogs, settings
 from cann_config.ui.controller import WizardController
 from cann_config.ui.pages.base import WizardPage
+from cann_config.ui.qtprops import escape
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
