@@ -34,9 +34,10 @@ from cann_config.app.i18n import current_language, normalize_language
 
 HELP_TABLE = "help.toml"
 # An ASCII word (kept whole), a run of spaces, or one other character (a Chinese character may
-# end a line anywhere).
-_TOKENS = re.compile(r"[\x21-\x7e]+|\s+|.")
-_CHINESE_HEADING = re.compile(r"^(\S[^\n]*[\u4e00-\u9fff]):$", re.MULTILINE)
+# end a line anywhere). The patterns are compiled (and cached by `re`) when help is formatted, not
+# when a command line is parsed: the Chinese range alone cost ~1 ms of every command's start-up.
+_TOKENS = r"[\x21-\x7e]+|\s+|."
+_CHINESE_HEADING = r"(?m)^(\S[^\n]*[\u4e00-\u9fff]):$"
 # Closing punctuation never starts a line (the line-breaking rule of Chinese text, kinsoku).
 _NO_BREAK_BEFORE = frozenset("，。、）：；！？」』】》〉,.;:!?)]}>%")
 
@@ -70,7 +71,7 @@ def _wrap(text: str, width: int) -> list[str]:
 
     lines: list[str] = []
     line, used = "", 0
-    for token in _TOKENS.findall(" ".join(text.split())):
+    for token in re.findall(_TOKENS, " ".join(text.split())):
         size = display_width(token)
         if token.isspace():
             if line:
@@ -119,8 +120,12 @@ class HelpFormatter(argparse.HelpFormatter):
 
     def format_help(self) -> str:
         text = super().format_help()
+        if text.isascii():
+            # No Chinese heading to change. argparse formats a usage line while it builds the
+            # parser (add_subparsers), and the pattern's CJK range costs ~1 ms to compile.
+            return text
         # argparse ends each heading with ":"; after a Chinese heading a full-width one
-        return _CHINESE_HEADING.sub("\\1：", text)
+        return re.sub(_CHINESE_HEADING, "\\1：", text)
 
     def _split_lines(self, text: str, width: int) -> list[str]:
         if text.isascii():
@@ -133,14 +138,22 @@ class HelpFormatter(argparse.HelpFormatter):
         return "\n".join(indent + line for line in _wrap(text, width - len(indent)))
 
 
+def _as_written(text: str) -> str:
+    return text
+
+
 @contextlib.contextmanager
 def argparse_language(lang: str) -> Iterator[None]:
-    """argparse's own strings in `lang` while the block runs (parsing, printing help, errors)."""
-    if normalize_language(lang) != "zh_CN":
-        yield
-        return
+    """argparse's own strings in `lang` while the block runs (parsing, printing help, errors).
+
+    English is argparse's own text, given as it is: argparse asks gettext for its headings each
+    time it builds a parser (~30 times a command line), and gettext searches the disk for a
+    catalog at every call (Python ships none), ~2 ms of every command (tests/bench/bench_cli.py)."""
     saved = argparse._  # type: ignore[attr-defined]
-    argparse._ = lambda text: translate(text, lang)  # type: ignore[attr-defined]
+    if normalize_language(lang) != "zh_CN":
+        argparse._ = _as_written  # type: ignore[attr-defined]
+    else:
+        argparse._ = lambda text: translate(text, lang)  # type: ignore[attr-defined]
     try:
         yield
     finally:

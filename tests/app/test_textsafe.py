@@ -57,3 +57,34 @@ def test_message_values_are_made_safe_wherever_they_are_shown():
     finding = make_finding("cache-ini-not-found", path="/data/\x1b[2J\u2066cache")
     for lang in ("en", "zh_CN"):
         assert not any(c in finding.message(lang) for c in "\x1b\u2066")
+
+
+def test_ascii_and_other_text_follow_the_same_rule_for_every_character():
+    """ASCII text takes a smaller pattern (issue 16): each character, alone, inside ASCII text and
+    inside Chinese text, is treated as the one rule says."""
+    from cann_config.app.textsafe import inline_text, json_text
+
+    def control(c):
+        n = ord(c)
+        return (n < 0x20 and c not in "\t\n") or 0x7F <= n <= 0x9F or 0xD800 <= n <= 0xDFFF or \
+            n in (0x200E, 0x200F) or 0x202A <= n <= 0x202E or 0x2066 <= n <= 0x2069
+
+    def inline_break(c):
+        return c in "\n\r\t\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+
+    def json_escaped(c):
+        return control(c) and ord(c) >= 0x7F and not 0xD800 <= ord(c) <= 0xDFFF
+
+    chars = [chr(n) for n in (*range(0x00, 0x250), *range(0x2000, 0x2070), 0x3000, 0x4E2D, 0xD800, 0xDFFF,
+                               0xFEFF, 0xFFFD, 0x1F600)]
+    for c in chars:
+        for context in ("a{}b", "缓{}存"):
+            text = context.format(c)
+            expected = context.format("\ufffd" if control(c) else c)
+            assert terminal_text(text, one_line=False) == expected, (hex(ord(c)), context)
+            expected = context.format(" " if inline_break(c) else "\ufffd" if control(c) else c)
+            assert inline_text(text) == expected, (hex(ord(c)), context)
+            if not 0xD800 <= ord(c) <= 0xDFFF:
+                expected = context.format(f"\\u{ord(c):04x}" if json_escaped(c) else c)
+                assert json_text(text) == expected, (hex(ord(c)), context)
+    assert inline_text("a\r\r\nb\r\n\nc") == "a  b  c" and inline_text("缓\r\r\n存") == "缓  存"
