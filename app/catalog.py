@@ -7,7 +7,8 @@ default outside the allowed values is refused with a message naming the file and
 broken catalog never reaches a user.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: typing compiles a NamedTuple's string annotations at
+# import, and a process's first compile() costs ~3 ms (tests/app/cli/test_cli_basics.py).
 
 import re
 from collections.abc import Mapping
@@ -78,7 +79,7 @@ class Note(NamedTuple):
     def applies_to(self, value: Value) -> bool:
         return self.values is None or value in self.values
 
-    def for_answers(self, answers: Mapping[str, bool] | None) -> Note:
+    def for_answers(self, answers: Mapping[str, bool] | None) -> "Note":
         """The note with the severity the user's answers give it."""
         if self.question and answers is not None and answers.get(self.question) is False and self.severity != "info":
             return self._replace(severity="info")

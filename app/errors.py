@@ -22,8 +22,6 @@ from typing import Any, TypeVar
 from cann_config.app.i18n import current_language, normalize_language
 from cann_config.app.messages import message_table
 
-_E = TypeVar("_E", bound="ExplainedError")
-
 
 class Message:
     """A text of the message tables, by code and parameters, rendered in a language on demand.
@@ -175,6 +173,11 @@ class ExplainedError(Exception):
 
     def __str__(self) -> str:
         return self.one_line()
+
+
+# Bound to the class itself, not to its name: a name is compiled at run time (typing.ForwardRef),
+# and the first compile() of a process costs ~3 ms (it builds every AST node type).
+_E = TypeVar("_E", bound=ExplainedError)
 
 
 class UsageError(ExplainedError):

@@ -7,7 +7,8 @@ from the message tables (app/messages.py, resources/messages/*.toml), keyed by t
 `diagnose --json` prints findings as {"severity", "code", "message", "file", "line"} (docs/architecture.md#json-output).
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: typing compiles a NamedTuple's string annotations at
+# import, and a process's first compile() costs ~3 ms (tests/app/cli/test_cli_basics.py).
 
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple

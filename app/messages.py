@@ -24,7 +24,8 @@ no text; the TOML parser and importlib.resources behind `resource()` are about h
 start-up (tests/app/cli/test_cli_basics.py checks what `--help` imports).
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: typing compiles a NamedTuple's string annotations at
+# import, and a process's first compile() costs ~3 ms (tests/app/cli/test_cli_basics.py).
 
 import sys
 from collections.abc import Mapping
@@ -48,7 +49,7 @@ class MessageTemplate(NamedTuple):
     fix: Mapping[str, str] | None = None
 
 
-def _toml() -> ModuleType:
+def _toml() -> "ModuleType":
     # Imported here, not at the top: see the module docstring.
     if sys.version_info >= (3, 11):
         import tomllib

@@ -12,7 +12,8 @@ path, so the core never imports the front end (nor PySide6) and every other comm
 PySide6 is not installed (tests/test_import_contracts.py).
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: typing compiles a NamedTuple's string annotations at
+# import, and a process's first compile() costs ~3 ms (tests/app/cli/test_cli_basics.py).
 
 import argparse
 import contextlib

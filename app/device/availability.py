@@ -20,7 +20,8 @@ Public API:
     device_text(code, lang=None, **params) -> str    the same, in one language
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: typing compiles a NamedTuple's string annotations at
+# import, and a process's first compile() costs ~3 ms (tests/app/cli/test_cli_basics.py).
 
 from collections.abc import Mapping
 from typing import Any, NamedTuple

@@ -6,7 +6,8 @@ or `--device atlas-a2`), so support staff can stand in a customer's shoes. SoC s
 exactly as given; one the table does not know stays unknown and is never guessed into a series.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: typing compiles a NamedTuple's string annotations at
+# import, and a process's first compile() costs ~3 ms (tests/app/cli/test_cli_basics.py).
 
 import re
 from collections.abc import Mapping

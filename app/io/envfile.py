@@ -19,7 +19,8 @@ Public API:
              findings: list[Finding], source: str
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: typing compiles a NamedTuple's string annotations at
+# import, and a process's first compile() costs ~3 ms (tests/app/cli/test_cli_basics.py).
 
 import re
 from collections.abc import Mapping

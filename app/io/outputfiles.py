@@ -32,7 +32,8 @@ Public API:
     FileChangedError (InputError)        the disk does not hold what was read: nothing written
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: typing compiles a NamedTuple's string annotations at
+# import, and a process's first compile() costs ~3 ms (tests/app/cli/test_cli_basics.py).
 
 import contextlib
 import errno

@@ -20,7 +20,8 @@ Public API:
     kernel_cache_of(path) -> Path   (a base dir, or a path already ending in kernel_cache)
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: typing compiles a NamedTuple's string annotations at
+# import, and a process's first compile() costs ~3 ms (tests/app/cli/test_cli_basics.py).
 
 import os
 import re

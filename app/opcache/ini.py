@@ -38,7 +38,8 @@ Rendered bytes may hold non-UTF-8 bytes copied from the original; decode them fo
 `errors="surrogateescape"` (or `decode_ini_text`) and write the bytes, not the text.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: typing compiles a NamedTuple's string annotations at
+# import, and a process's first compile() costs ~3 ms (tests/app/cli/test_cli_basics.py).
 
 import bisect
 import os
@@ -331,7 +332,7 @@ class OpCacheIni:
     """One op_cache.ini as read: the original bytes and every way of looking at them."""
 
     def __init__(self, source: str, original: bytes, lines: list[IniLine], bom: bool, cann_view: CannView,
-                 layout: CannView, generic: ConfigObj | None, generic_errors: list[tuple[int, str]],
+                 layout: CannView, generic: "ConfigObj | None", generic_errors: list[tuple[int, str]],
                  findings: list[Finding], path: Path | None = None, stat: os.stat_result | None = None) -> None:
         self.source = source
         self.original = original
@@ -394,7 +395,7 @@ def read_op_cache_ini(path: str | os.PathLike[str], *, nofollow: bool = False) -
     return ini
 
 
-def _read_generic(texts: list[str]) -> tuple[ConfigObj | None, list[tuple[int, str]]]:
+def _read_generic(texts: list[str]) -> "tuple[ConfigObj | None, list[tuple[int, str]]]":
     """configobj's view and its parse errors (line, message)."""
     # Imported here: a command that finds no op_cache.ini (scan of a new cache) never parses one.
     from configobj import ConfigObj, ConfigObjError

@@ -32,7 +32,8 @@ Public API:
     Setting(value, file=None, line=None): a choice from a profile or a script.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: typing compiles a NamedTuple's string annotations at
+# import, and a process's first compile() costs ~3 ms (tests/app/cli/test_cli_basics.py).
 
 import re
 from collections.abc import Mapping
@@ -640,7 +641,7 @@ def static_memory_union(a: int, b: int) -> int:
     return 4 if static and dynamic else 2 if static else 3 if dynamic else 0
 
 
-def _settings_from(profile: Profile | None, settings: Mapping[str, Setting | Value] | None) -> dict[str, Setting]:
+def _settings_from(profile: "Profile | None", settings: Mapping[str, Setting | Value] | None) -> dict[str, Setting]:
     result: dict[str, Setting] = {}
     if profile is not None:
         for oid, value in profile.options.items():
@@ -655,7 +656,7 @@ def environment_framework(environ: Mapping[str, str]) -> str | None:
     return "pytorch" if environ.get(TORCH_MODE_ENV) or environ.get(TORCH_DIR_ENV) else None
 
 
-def resolve_settings(*, ini: OpCacheIni | None, environ: Mapping[str, str], profile: Profile | None = None,
+def resolve_settings(*, ini: OpCacheIni | None, environ: Mapping[str, str], profile: "Profile | None" = None,
                      framework: str | None = None, settings: Mapping[str, Setting | Value] | None = None,
                      env_file: EnvFile | None = None, home: str | None = None,
                      installed_versions: Mapping[str, str] | None = None, soc_version: str | None = None,
