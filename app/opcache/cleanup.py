@@ -167,6 +167,7 @@ class _StemSuffix(str):
 
 
 _STEMS: dict[str, _StemSuffix] = {}
+_JSON_LEN = len(JSON_SUFFIX)
 
 
 def _names(files: tuple[str | int, ...]) -> list[str]:
@@ -666,8 +667,16 @@ def _distinct_bytes(groups: list[Group]) -> int:
         names: list[str] = []
         sizes: list[int] = []
         for group in by_folder.get(folder, ()):
-            names += _names(group.files)
-            sizes += _sizes(group.files)
+            files = group.files
+            if len(files) == 4 and type(files[2]) is _StemSuffix:  # a json and its binary: nearly all
+                json_name, stem_size, binary, binary_size = cast("tuple[str, int, str, int]", files)
+                names.append(json_name)
+                names.append(json_name[:-_JSON_LEN] + binary)
+                sizes.append(stem_size)
+                sizes.append(binary_size)
+            else:
+                names += _names(files)
+                sizes += _sizes(files)
         if elsewhere and any("/" in name for name in names):
             kept = [i for i, name in enumerate(names) if "/" not in name]
             names, sizes = [names[i] for i in kept], [sizes[i] for i in kept]

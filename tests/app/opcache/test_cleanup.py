@@ -528,13 +528,17 @@ def test_files_named_by_two_groups_are_freed_once(tmp_path):
     put(soc / "a" / "shared.o", b"s" * 1_000)
     # b/l.json lists a/x.json (another dir): x.json is deleted by two groups, counted once.
     put(soc / "b" / "l.json", json100({"jsonList": [{"jsonFileName": "../a/x.json"}]}), NOW - 7_000)
+    # Each named like its json, and still one file: "a" + ".b.o" and "a.b" + ".o".
+    put(soc / "c" / "a.json", json100({"binFileName": "a", "binFileSuffix": ".b.o"}), NOW - 6_000)
+    put(soc / "c" / "a.b.json", json100({"binFileName": "a.b", "binFileSuffix": ".o"}), NOW - 5_000)
+    put(soc / "c" / "a.b.o", b"o" * 500)
     put(soc / "big.bin", b"b" * (2 * MiB))
     pred = predict_cleanup(scan_to_end(tmp_path / "kernel_cache").socs["S"], 1, 1, now=NOW)
-    assert names(pred.delete) == ["x.json", "y.json", "l.json"]
+    assert names(pred.delete) == ["x.json", "y.json", "l.json", "a.json", "a.b.json"]
     # counted as CANN counts: x 100 + shared.o 1,000; y 100 + shared.o 1,000; l 100 + a/x.json 100
     # (x's binary is looked for in l's dir, where there is none)
-    assert pred.counted_bytes == 2_400
-    assert pred.freed_bytes == 100 + 100 + 100 + 1_000
+    assert pred.counted_bytes == 2_400 + 600 + 600
+    assert pred.freed_bytes == 100 + 100 + 100 + 1_000 + 100 + 100 + 500
 
 
 @pytest.mark.parametrize("data", [
