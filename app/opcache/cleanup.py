@@ -60,7 +60,6 @@ import os
 import time
 from bisect import bisect_left
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any, NamedTuple, cast
 
 from cann_config.app.findings import Finding, make_finding
@@ -199,8 +198,7 @@ def percent_of_limit(ageing: bool, used_bytes: int, max_bytes: int | None) -> fl
     return used_bytes * 100.0 / max_bytes
 
 
-@dataclass(frozen=True)
-class CleanupPrediction:
+class CleanupPrediction(NamedTuple):
     """What CANN's cleaner would do to one SoC dir at the next compiler start."""
 
     soc: str
@@ -218,8 +216,8 @@ class CleanupPrediction:
     freed_bytes: int = 0  # distinct files deleted
     target_reached: bool = False
     candidates: int = 0  # json groups in the SoC dir
-    bad_json: tuple[str, ...] = field(default_factory=tuple)
-    not_read: tuple[str, ...] = field(default_factory=tuple)
+    bad_json: tuple[str, ...] = ()
+    not_read: tuple[str, ...] = ()
     # `should_stop` ended the prediction before it had read every group it needed: `delete`,
     # `kept_recent` and the counts cover only the groups read, so this is not what CANN does.
     stopped: bool = False
@@ -702,8 +700,7 @@ def _percent(value: float) -> str:
     return f"{value:.0f}" if value >= 10 else f"{value:.1f}"
 
 
-@dataclass(frozen=True)
-class SocFacts:
+class SocFacts(NamedTuple):
     """One SoC dir as the cleanup findings need it: what a local prediction holds and what a
     support bundle records, so both are judged by the one rule set (docs/cann/op-cache.md#cleanup)."""
 
@@ -736,8 +733,7 @@ class SocFacts:
                    len(pred.not_read), pred.not_read[0] if pred.not_read else None)
 
 
-@dataclass(frozen=True)
-class CacheFacts:
+class CacheFacts(NamedTuple):
     """A cache dir as the cleanup findings need it, from a local scan (`usage_facts`) or from a
     support bundle's recorded scan (app.support.bundle). A detail a bundle of an older format did
     not record is None and is shown as "?"."""

@@ -43,7 +43,6 @@ import stat as stat_mod
 import time
 from array import array
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
 from itertools import compress, islice
 from operator import attrgetter, eq, methodcaller
 from pathlib import Path
@@ -98,35 +97,43 @@ class JsonEntry(NamedTuple):
     size: int
 
 
-@dataclass
 class SocUsage:
     """Usage of one directory tree: a SoC dir, or (name "") kernel_cache itself and its loose files.
 
     `files` counts every non-directory name (symlinks included); `apparent_bytes` and
     `allocated_bytes` count each inode once (du); `cann_bytes` is CANN's own measure (see the
     module docstring); `hard_links` counts the extra names of inodes already counted.
+    A plain class, not a dataclass: `cann-config scan` imports no dataclasses (~10 ms).
     """
 
-    name: str
-    path: Path
-    files: int = 0
-    dirs: int = 0
-    apparent_bytes: int = 0
-    allocated_bytes: int = 0
-    cann_bytes: int = 0
-    hard_links: int = 0
-    symlinks: int = 0
-    other_users_files: int = 0
-    # Every "*.json" name the walk found, per directory chunk: (dir path, names, atimes, sizes).
-    # Kept raw so the hot loop builds no string and no tuple per file (the dir path is the walk's
-    # own string, shared by the chunks of a dir); `json_candidates()` applies CANN's filter and
-    # gives JsonEntry items, `ordered_candidates()` CANN's order as compact keys.
-    jsons: list[tuple[str, list[str], array, array]] = field(default_factory=list)
-    # False when the walk left the candidates out (the SoC dir stayed under `candidates_from`).
-    candidates_complete: bool = True
-    # app.opcache.cleanup's resolved groups by json dir and name: repeated predictions on one scan
-    # (the wizard recomputes one on every change of the limit) read each json once.
-    group_cache: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False, compare=False)
+    _FIELDS = ("name", "path", "files", "dirs", "apparent_bytes", "allocated_bytes", "cann_bytes", "hard_links",
+               "symlinks", "other_users_files", "jsons", "candidates_complete")
+
+    def __init__(self, name: str, path: Path, files: int = 0, dirs: int = 0, apparent_bytes: int = 0,
+                 allocated_bytes: int = 0, cann_bytes: int = 0, hard_links: int = 0, symlinks: int = 0,
+                 other_users_files: int = 0) -> None:
+        self.name, self.path = name, path
+        self.files, self.dirs = files, dirs
+        self.apparent_bytes, self.allocated_bytes, self.cann_bytes = apparent_bytes, allocated_bytes, cann_bytes
+        self.hard_links, self.symlinks, self.other_users_files = hard_links, symlinks, other_users_files
+        # Every "*.json" name the walk found, per directory chunk: (dir path, names, atimes, sizes).
+        # Kept raw so the hot loop builds no string and no tuple per file (the dir path is the
+        # walk's own string, shared by the chunks of a dir); `json_candidates()` applies CANN's
+        # filter and gives JsonEntry items, `ordered_candidates()` CANN's order as compact keys.
+        self.jsons: list[tuple[str, list[str], array, array]] = []
+        # False when the walk left the candidates out (the SoC dir stayed under `candidates_from`).
+        self.candidates_complete = True
+        # app.opcache.cleanup's resolved groups by json dir and name: repeated predictions on one
+        # scan (the wizard recomputes one on every change of the limit) read each json once.
+        self.group_cache: dict[str, dict[str, Any]] = {}
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is SocUsage and all(getattr(self, f) == getattr(other, f) for f in self._FIELDS)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it was
+
+    def __repr__(self) -> str:
+        return "SocUsage(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in self._FIELDS[:10]) + ")"
 
     def json_candidates(self) -> list[JsonEntry]:
         """The jsons CANN's cleaner would collect under this dir (CollectCacheJsonFileAccessTime).
@@ -204,8 +211,7 @@ class SocTotals(NamedTuple):
     cann_bytes: int
 
 
-@dataclass(frozen=True)
-class MountInfo:
+class MountInfo(NamedTuple):
     """The /proc/mounts line of the filesystem holding a path."""
 
     device: str
@@ -222,21 +228,30 @@ class MountInfo:
         return None
 
 
-@dataclass
 class CacheUsage:
     """The final result of a scan."""
 
-    kernel_cache: Path
-    socs: dict[str, SocUsage]
-    top: SocUsage
-    unreadable: list[tuple[str, str]] = field(default_factory=list)
-    other_fs: list[str] = field(default_factory=list)
-    other_uids: tuple[int, ...] = ()
-    free_bytes: int | None = None
-    fs_size_bytes: int | None = None
-    mount: MountInfo | None = None
-    elapsed: float = 0.0
-    stopped: bool = False
+    _FIELDS = ("kernel_cache", "socs", "top", "unreadable", "other_fs", "other_uids", "free_bytes", "fs_size_bytes",
+               "mount", "elapsed", "stopped")
+
+    def __init__(self, kernel_cache: Path, socs: dict[str, SocUsage], top: SocUsage,
+                 unreadable: list[tuple[str, str]] | None = None, other_fs: list[str] | None = None,
+                 other_uids: tuple[int, ...] = (), free_bytes: int | None = None, fs_size_bytes: int | None = None,
+                 mount: MountInfo | None = None, elapsed: float = 0.0, stopped: bool = False) -> None:
+        self.kernel_cache, self.socs, self.top = kernel_cache, socs, top
+        self.unreadable: list[tuple[str, str]] = [] if unreadable is None else unreadable
+        self.other_fs: list[str] = [] if other_fs is None else other_fs
+        self.other_uids = other_uids
+        self.free_bytes, self.fs_size_bytes = free_bytes, fs_size_bytes
+        self.mount, self.elapsed, self.stopped = mount, elapsed, stopped
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is CacheUsage and all(getattr(self, f) == getattr(other, f) for f in self._FIELDS)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return "CacheUsage(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in self._FIELDS) + ")"
 
     @property
     def fs_type(self) -> str | None:
@@ -266,8 +281,7 @@ class CacheUsage:
         return sum(u.other_users_files for u in self._all())
 
 
-@dataclass(frozen=True)
-class ScanProgress:
+class ScanProgress(NamedTuple):
     """One batch: running totals so far; the last one has `done=True` and the `usage`."""
 
     done: bool

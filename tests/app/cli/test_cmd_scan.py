@@ -326,6 +326,8 @@ def test_the_json_parser_is_imported_only_when_a_json_is_read(tmp_path):
                                      encoding="utf-8")
     under = imported_modules("scan", "--cache-dir", str(tmp_path / "base"), "--json")
     assert "cann_config.app.opcache.cleanup" in under and "orjson" not in under
+    # Nor dataclasses and inspect (~10 ms): the scan's records are NamedTuples and plain classes.
+    assert not under & {"dataclasses", "inspect"}
     (kc / "op_cache.ini").write_text(INI_WITH_VERSIONS, encoding="utf-8")
     soc = min(p for p in kc.iterdir() if p.is_dir())
     (soc / "big.bin").write_bytes(b"b" * (2 * 1024 * 1024))

@@ -1,7 +1,6 @@
 """The cleanup prediction replays CANN's cleaner (te_cache_space_manager.cc) on a scanned tree;
 every expected number below is worked out by hand from the file sizes the fixture writes."""
 
-import dataclasses
 import json
 import os
 from pathlib import Path
@@ -442,7 +441,8 @@ def test_a_prediction_needs_the_candidates_of_its_limit(tmp_path):
     assert not soc.candidates_complete and soc.json_candidates() == []
     assert not predict_cleanup(soc, 1, 50, now=NOW).triggers  # under its limit: no candidate needed
     with pytest.raises(ValueError):  # over a limit the scan did not gather candidates for
-        predict_cleanup(dataclasses.replace(soc, cann_bytes=2 * MiB), 1, 50, now=NOW)
+        soc.cann_bytes = 2 * MiB
+        predict_cleanup(soc, 1, 50, now=NOW)
 
 
 # -- reading by directory, in steps (the speed of a cache over its limit, issue 16) --
