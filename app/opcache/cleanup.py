@@ -85,6 +85,7 @@ NOTE_NOT_READ = "not-read"  # another user's json: reading it would refresh its 
 # deletes in. So jsons are opened with O_NOATIME, which Linux allows to the file's owner and to
 # root (CAP_FOWNER) only; another user's json is left unread rather than disturbed.
 _NOT_READ = object()
+_UNREAD = object()  # _resolve: the json is still to be read
 _NOTES_BAD_JSON = (NOTE_BAD_JSON,)
 _NOTES_NOT_READ = (NOTE_NOT_READ,)
 # O_NONBLOCK: a FIFO (or a device) named *.json must not hang the scan; fstat then refuses
@@ -422,20 +423,45 @@ def _binary_of(where: _Folder, info: Any, files: list[str | int], notes: list[st
     if size is None:
         notes.append(NOTE_BIN_MISSING)
     elif json_name.endswith(JSON_SUFFIX) and name == json_name[:-len(JSON_SUFFIX)] and "/" not in suffix:
-        stem = _STEMS.get(suffix)
-        if stem is None:
-            stem = _STEMS[suffix] = _StemSuffix(suffix)
-        files += (stem, size)
+        files += (_stem_suffix(suffix), size)
     else:
         files += (rel, size)
 
 
-def _resolve(where: _Folder, name: str, atime: int, size: int, boundary: str) -> Group:
-    """The group of the json `name` in `where` (GetFilesAccessTime); see resolve_group."""
+def _stem_suffix(suffix: str) -> _StemSuffix:
+    stem = _STEMS.get(suffix)
+    if stem is None:
+        stem = _STEMS[suffix] = _StemSuffix(suffix)
+    return stem
+
+
+def _resolve_at(where: _Folder, name: str, atime: int, size: int, boundary: str) -> Group:
+    """_resolve for a json read through its dir fd, the common group made here: a json naming its
+    binary (binFileName + binFileSuffix) in its own dir, which exists. Anything else, _resolve."""
+    if name.endswith(PRE_JSON_SUFFIX):
+        return Group._of(where.path, (name, size), atime, ())
+    info = _read_json_at(where.fd, name)
+    if type(info) is dict and "jsonList" not in info:
+        bin_name, suffix = info.get("binFileName"), info.get("binFileSuffix")
+        if type(bin_name) is str and type(suffix) is str:
+            rel = bin_name + suffix
+            if "/" not in rel and rel != "." and rel != "..":
+                bin_size = _size_at(where.fd, rel)
+                if bin_size is not None:
+                    if bin_name == name[:-_JSON_LEN] and name.endswith(JSON_SUFFIX):
+                        return Group._of(where.path, (name, size, _stem_suffix(suffix), bin_size), atime, ())
+                    return Group._of(where.path, (name, size, rel, bin_size), atime, ())
+    return _resolve(where, name, atime, size, boundary, info)
+
+
+def _resolve(where: _Folder, name: str, atime: int, size: int, boundary: str, info: Any = _UNREAD) -> Group:
+    """The group of the json `name` in `where` (GetFilesAccessTime); see resolve_group. `info`:
+    the json, when the caller has read it."""
     folder = where.path
     if name.endswith(PRE_JSON_SUFFIX):
         return Group._of(folder, (name, size), atime, ())
-    info = where.read(name)
+    if info is _UNREAD:
+        info = where.read(name)
     if info is _NOT_READ:
         return Group._of(folder, (name, size), atime, _NOTES_NOT_READ)
     if info is None:
@@ -539,8 +565,9 @@ class _GroupReader:
             where = _Folder(folder, fd, self.read_json)
             in_dir = cache[folder]
             try:
+                resolve = _resolve_at if where.by_fd else _resolve
                 for name, atime, size in todo:
-                    in_dir[name] = _resolve(where, name, atime, size, soc_dir)
+                    in_dir[name] = resolve(where, name, atime, size, soc_dir)
             finally:
                 if fd >= 0 and fd != root:
                     os.close(fd)
@@ -655,7 +682,10 @@ def _distinct_bytes(groups: list[Group]) -> int:
         if in_folder is None:
             in_folder = by_folder[group.folder] = []
         in_folder.append(group)
-        if any("/" in name for name in group.files[0::2] if type(name) is str):
+        files = group.files
+        # A json and the binary named like it (nearly every group) name nothing in another dir.
+        if (len(files) != 4 or type(files[2]) is not _StemSuffix) and any(
+                "/" in name for name in files[0::2] if type(name) is str):
             for name, size in zip(_names(group.files), _sizes(group.files), strict=True):
                 if "/" in name:
                     folder, base = os.path.split(_join(group.folder, name))

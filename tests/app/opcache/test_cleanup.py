@@ -486,6 +486,10 @@ def test_reading_by_directory_gives_the_groups_reading_by_path_gives(tmp_path):
                 put(folder / f"{stem}.bin", b"b" * 3_000)
             elif k == 5:
                 put(folder / f"{stem}.json", b"{", stamp)  # not JSON
+            elif k == 7:  # a binary not named like its json, and a json naming nothing
+                put(folder / f"{stem}.json", json100({"binFileName": f"o{stem}", "binFileSuffix": ".o"}), stamp)
+                put(folder / f"o{stem}.o", b"o" * 20_000)
+                put(folder / f"{stem}n.json", json100({"kernelName": stem}), stamp)
             else:
                 put(folder / f"{stem}.json", json100({"binFileName": stem, "binFileSuffix": ".o"}), stamp)
                 put(folder / f"{stem}.o", b"o" * (20_000 + d * 10 + k))
