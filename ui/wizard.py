@@ -214,7 +214,7 @@ class ConfigWizard(QWizard):
 
         import PySide6.QtCore
 
-        names = [name for page in self.pages if not page.built for name in page.core_modules
+        names = [name for page in self.pages if not page.built for name in page.core_modules + page.widget_modules
                  if name not in sys.modules]
         qt_namespace = "Qt" not in vars(PySide6.QtCore)
         if not (names or qt_namespace) or self._shut_down:

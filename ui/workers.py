@@ -180,8 +180,9 @@ class BundleWorker(QThread):
 
 
 class ModulePreloader(QThread):
-    """Imports core modules (pure Python, no Qt) off the GUI thread after the first paint, and
-    makes Python's view of Qt's `Qt` namespace (ui/qtprops.py).
+    """Imports the modules the pages will need off the GUI thread after the first paint (the
+    core's, pure Python, and widget modules that only define classes), and makes Python's view
+    of Qt's `Qt` namespace (ui/qtprops.py).
 
     Importing app.opcache and app.io.exporters executes ~100 ms of module code (dataclasses,
     regular expressions), and the `Qt` namespace is ~100 Python enums made at once (15-35 ms, in
@@ -189,7 +190,8 @@ class ModulePreloader(QThread):
     (tests/bench/bench_page_stalls.py). Here the interpreter switches threads every few ms
     (sys.getswitchinterval), so the GUI thread keeps answering; a page built afterwards finds the
     modules loaded, and one built meanwhile waits only for the module it needs (Python's import
-    lock; the namespace is made once, whichever thread asks first). A module that fails to
+    lock; a Qt type or the namespace is made once, whichever thread asks first). No Qt object is
+    made here: only the GUI thread makes widgets, palettes or text formats. A module that fails to
     import is left alone: the page's own import raises the error where it is used, as it would
     without this thread.
     """

@@ -38,6 +38,13 @@ def test_every_page_names_core_modules_that_exist_and_are_qt_free():
     for name in names:
         assert name.startswith("cann_config.app."), name  # the core never imports PySide6
         assert importlib.util.find_spec(name) is not None, name
+    widgets = [name for page in pages for name in page.widget_modules]
+    assert widgets
+    for name in widgets:
+        assert name.startswith("cann_config.ui."), name
+        assert importlib.util.find_spec(name) is not None, name
+    # Its import makes text formats and a palette: it belongs to the GUI thread.
+    assert not {"cann_config.ui.highlighter", "cann_config.ui.pages.export_preview"} & set(widgets)
 
 
 def test_the_memory_page_is_built_a_row_per_slice(make_wizard):

@@ -72,6 +72,10 @@ class WizardPage(QWizardPage):
     # wizard imports them in a worker thread after the first paint (ui/workers.py
     # ModulePreloader), so building the page on the GUI thread finds them loaded.
     core_modules: tuple[str, ...] = ()
+    # The page's own widget modules, imported by the same thread: only modules whose import
+    # defines classes and makes no Qt object (a QPalette or a text format made at import, as
+    # ui/highlighter.py does, belongs to the GUI thread).
+    widget_modules: tuple[str, ...] = ()
 
     # -- building ----------------------------------------------------------------------------
 

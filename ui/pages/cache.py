@@ -41,6 +41,9 @@ class CachePage(OptionsPage):
                     "cann_config.app.opcache.resolution", "cann_config.app.opcache.scanner",
                     "cann_config.app.opcache.cleanup", "cann_config.app.io.inputfiles", "cann_config.app.units",
                     "cann_config.app.device.hostprobe")
+    widget_modules = ("cann_config.ui.pages.cache_panels.state", "cann_config.ui.pages.cache_panels.dirs",
+                      "cann_config.ui.pages.cache_panels.limits", "cann_config.ui.gauge", "cann_config.ui.workers",
+                      "cann_config.ui.pages.cache_panels.usage", "cann_config.ui.pages.cache_panels.ini")
 
     def __init__(self, controller: WizardController, parent: QWidget | None = None):
         super().__init__("cache", controller, parent)

@@ -27,6 +27,7 @@ CONCURRENCY_QUESTION = "concurrent-graphs"
 
 class MemoryPage(OptionsPage):
     core_modules = ("cann_config.app.device.availability", "cann_config.app.allocconf")
+    widget_modules = ("cann_config.ui.optionrow", "cann_config.ui.focusmark")
 
     def __init__(self, controller: WizardController, parent: QWidget | None = None):
         super().__init__("memory", controller, parent)
