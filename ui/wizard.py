@@ -39,6 +39,10 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 
 PAGE_DEVICE, PAGE_MEMORY, PAGE_CACHE, PAGE_EXPORT = range(4)
 
+# What the device banner's full phrases (the first slice after the first paint) import: the
+# compiled message tables and the terminal-safe text of the values they quote.
+BANNER_MODULES = ("cann_config.app.message_data", "cann_config.app.textsafe")
+
 # Each language named in itself, so a reader finds theirs whatever the window shows now.
 LANGUAGE_NAMES = (("zh_CN", "中文（简体）"), ("en", "English"))
 LANGUAGE_SHORT = {"zh_CN": "中文", "en": "English"}
@@ -214,8 +218,10 @@ class ConfigWizard(QWizard):
 
         import PySide6.QtCore
 
-        names = [name for page in self.pages if not page.built for name in page.core_modules + page.widget_modules
-                 if name not in sys.modules]
+        wanted = [name for page in self.pages if not page.built for name in page.core_modules + page.widget_modules]
+        if self.device_page.quick_banner:
+            wanted[:0] = BANNER_MODULES
+        names = [name for name in wanted if name not in sys.modules]
         qt_namespace = "Qt" not in vars(PySide6.QtCore)
         if not (names or qt_namespace) or self._shut_down:
             self._builder.start()

@@ -112,3 +112,40 @@ def test_the_window_makes_the_qt_namespace_off_the_gui_thread(tmp_path):
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split("\n")[0] == "[(True, True)] True"
+
+
+def test_the_pages_find_their_modules_imported_by_the_preloader(tmp_path):
+    # If a page starts importing a module its core_modules/widget_modules do not name, its build
+    # imports it on the GUI thread again, inside a slice: this lists what the slices imported.
+    script = textwrap.dedent("""
+        import sys
+        from PySide6.QtWidgets import QApplication
+        app = QApplication(sys.argv[:1])
+        import cann_config.ui as ui
+        import cann_config.ui.workers as workers
+        loaded = set()
+
+        class Watch(workers.ModulePreloader):
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, **kwargs)
+                self.finished.connect(lambda: loaded.update(sys.modules))  # queued to the GUI thread
+
+        workers.ModulePreloader = Watch
+        wizard = ui.create_wizard(device="Ascend910B3", deferred=True)
+        wizard.set_detection_on_show(False)
+        def finish():
+            print(" ".join(sorted(m for m in set(sys.modules) - loaded if m.startswith("cann_config"))), flush=True)
+            wizard.shutdown()
+            app.exit(0)
+        wizard.after_pages_built(finish)
+        wizard.show()
+        sys.exit(app.exec())
+    """)
+    env = {"QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path),
+           "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0, done.stderr
+    on_gui_thread = set(done.stdout.split())
+    # The preview's highlighter makes text formats at import (GUI thread only).
+    assert on_gui_thread <= {"cann_config.ui.highlighter", "cann_config.ui.pages.export_preview"}, on_gui_thread
+    assert "cann_config.ui.pages.export_preview" in on_gui_thread  # the listing works

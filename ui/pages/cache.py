@@ -40,7 +40,7 @@ class CachePage(OptionsPage):
     core_modules = ("cann_config.app.opcache.cachedir", "cann_config.app.opcache.ini",
                     "cann_config.app.opcache.resolution", "cann_config.app.opcache.scanner",
                     "cann_config.app.opcache.cleanup", "cann_config.app.io.inputfiles", "cann_config.app.units",
-                    "cann_config.app.device.hostprobe")
+                    "cann_config.app.device.versions")
     widget_modules = ("cann_config.ui.pages.cache_panels.state", "cann_config.ui.pages.cache_panels.dirs",
                       "cann_config.ui.pages.cache_panels.limits", "cann_config.ui.gauge", "cann_config.ui.workers",
                       "cann_config.ui.pages.cache_panels.usage", "cann_config.ui.pages.cache_panels.ini")
