@@ -145,9 +145,13 @@ class PredictionWorker(QThread):
         result = {}
         with collector_paused():
             for name, soc in self.usage.socs.items():
-                if self.isInterruptionRequested():
-                    return
-                result[name] = predict_cleanup(soc, self.max_mb, self.ratio, self.now)
+                # Asked between groups of jsons too: closing the window does not wait for the
+                # seconds a big SoC dir's jsons take to read.
+                prediction = predict_cleanup(soc, self.max_mb, self.ratio, self.now,
+                                             should_stop=self.isInterruptionRequested)
+                if self.isInterruptionRequested() or getattr(prediction, "stopped", False):
+                    return  # a partial prediction is never shown as CANN's
+                result[name] = prediction
         self.predicted.emit(self.usage, (self.max_mb, self.ratio), result)
 
 

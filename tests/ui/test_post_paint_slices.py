@@ -149,3 +149,35 @@ def test_the_pages_find_their_modules_imported_by_the_preloader(tmp_path):
     # The preview's highlighter makes text formats at import (GUI thread only).
     assert on_gui_thread <= {"cann_config.ui.highlighter", "cann_config.ui.pages.export_preview"}, on_gui_thread
     assert "cann_config.ui.pages.export_preview" in on_gui_thread  # the listing works
+
+
+def test_the_prediction_worker_stops_between_json_groups_and_shows_no_partial_prediction(monkeypatch, qtbot):
+    import types
+
+    import cann_config.app.opcache.cleanup as cleanup
+
+    asked = []
+
+    def predict(soc, max_mb, ratio, now=None, *, should_stop=None, **kwargs):
+        asked.append(should_stop)
+        return types.SimpleNamespace(stopped=bool(should_stop and should_stop()))
+
+    monkeypatch.setattr(cleanup, "predict_cleanup", predict)
+    usage = types.SimpleNamespace(socs={"Ascend910B3": object(), "Ascend310P3": object()})
+    shown = []
+    from cann_config.ui.workers import PredictionWorker
+
+    running = PredictionWorker(usage, 1, 50, 0.0)
+    running.predicted.connect(lambda *args: shown.append(args))
+    with qtbot.waitSignal(running.finished, timeout=10000):
+        running.start()
+    assert len(shown) == 1 and set(shown[0][2]) == {"Ascend910B3", "Ascend310P3"}
+    assert all(callable(stop) for stop in asked)  # the worker's own interruption is asked
+
+    asked.clear()
+    stopping = PredictionWorker(usage, 1, 50, 0.0)
+    stopping.isInterruptionRequested = lambda: True  # the window closed while it read
+    stopping.predicted.connect(lambda *args: shown.append(args))
+    with qtbot.waitSignal(stopping.finished, timeout=10000):
+        stopping.start()
+    assert len(shown) == 1 and len(asked) == 1  # stopped at the first SoC dir, nothing shown
