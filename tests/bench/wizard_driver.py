@@ -15,9 +15,10 @@ Phases, each a span between two marks (a gap counts in the span it ends in):
             painted the page, until the last page has painted + 0.5 s. Each click's wait (the
             click until the window's paint of the new page is over) is recorded per page; on
             the export page that paint shows the preview's text.
-  scan      (with --cache-base) back to the cache page, the cache dir set to DIR and the limit
-            to 1 MiB, Scan clicked: until the gauge has its final numbers and CANN's predicted
-            cleanup (every kernel json read, in workers);
+  scan      (with --cache-base) back to the cache page, the cache dir set to DIR, the limit to
+            1 MiB and Scan clicked (each its own event, 100 ms apart): from the click until the
+            gauge has its final numbers and CANN's predicted cleanup (every kernel json read, in
+            workers);
   idle      0.5 s of the idle loop, for reference.
 
 --hurry: a user who does not wait for the pages to be built: Next is clicked 100 ms after the
@@ -130,8 +131,6 @@ def main() -> int:
         from cann_config.ui.editors import OptionEditor
 
         panel = wizard.cache_page.usage_panel  # the gauge and the scan
-        wizard.findChild(OptionEditor, "option_op_compiler_cache_dir").setProperty("value", args.cache_base)
-        wizard.findChild(OptionEditor, "option_max_op_cache_size").setProperty("value", 1)
 
         def done() -> bool:
             return panel.usage is not None and not panel.scanning() and panel.predictions() is not None
@@ -156,8 +155,18 @@ def main() -> int:
             check()
 
         panel.refresh = refresh
-        ticks.mark("scan_start")
-        wizard.findChild(QPushButton, "scanButton").click()
+
+        def click() -> None:
+            ticks.mark("scan_start")
+            wizard.findChild(QPushButton, "scanButton").click()
+
+        # As a user does it: the dir, then the limit, then Scan, each its own event.
+        def set_limit() -> None:
+            wizard.findChild(OptionEditor, "option_max_op_cache_size").setProperty("value", 1)
+            QTimer.singleShot(STEP_DELAY_MS, click)
+
+        wizard.findChild(OptionEditor, "option_op_compiler_cache_dir").setProperty("value", args.cache_base)
+        QTimer.singleShot(STEP_DELAY_MS, set_limit)
 
     def click_next(wizard: QWizard, then) -> None:
         upcoming = wizard.page(wizard.currentId() + 1)
@@ -183,6 +192,7 @@ def main() -> int:
                 ticks.mark("toured")
                 if args.cache_base:
                     wizard.back()  # to the cache page
+                    ticks.pages.append((time.perf_counter(), wizard.currentPage().objectName()))
                     keep.append(PaintWatch(wizard, lambda: scan(wizard)))
                 else:
                     idle()
