@@ -194,7 +194,8 @@ class ModulePreloader(QThread):
     (tests/bench/bench_page_stalls.py). Here the interpreter switches threads every few ms
     (sys.getswitchinterval), so the GUI thread keeps answering; a page built afterwards finds the
     modules loaded, and one built meanwhile waits only for the module it needs (Python's import
-    lock; a Qt type or the namespace is made once, whichever thread asks first). No Qt object is
+    lock, which cannot deadlock: the project has no import cycle, tests/test_import_contracts.py;
+    a Qt type or the namespace is made once, whichever thread asks first). No Qt object is
     made here: only the GUI thread makes widgets, palettes or text formats. A module that fails to
     import is left alone: the page's own import raises the error where it is used, as it would
     without this thread.
