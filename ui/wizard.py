@@ -219,7 +219,7 @@ class ConfigWizard(QWizard):
         import PySide6.QtCore
 
         wanted = [name for page in self.pages if not page.built for name in page.core_modules + page.widget_modules]
-        if self.device_page.quick_banner:
+        if self.device_page.quick_start:
             wanted[:0] = BANNER_MODULES
         names = [name for name in wanted if name not in sys.modules]
         qt_namespace = "Qt" not in vars(PySide6.QtCore)
