@@ -95,8 +95,12 @@ _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 _S_IFMT = 0o170000
 _S_IFREG = 0o100000
 _S_IFDIR = 0o040000
-# Groups read per step of a prediction (see _GroupReader): a step asks `should_stop` for each of
-# its groups first, so this bounds how long one step runs past a "stop" (a few tens of ms).
+# A step of a prediction (see _GroupReader) asks `should_stop` for each of its groups first, then
+# reads them: its size is bounded so that it reads for about _STEP_SECONDS at the rate measured so
+# far (a support bundle's deadline, on a slow network mount too, is passed by no more than that).
+_STEP_SECONDS = 0.05
+_STEP_FIRST = 256
+_STEP_MIN = 16
 _STEP_MAX = 8192
 
 
@@ -531,6 +535,14 @@ class _GroupReader:
         self.cache: dict[str, dict[str, Group]] = soc.group_cache
         self.stopped = False
         self.root: int | None = None  # the SoC dir's fd, opened at the first read
+        self.read_seconds = 0.0
+        self.read_groups = 0
+
+    def step_limit(self) -> int:
+        """How many groups the next step may read (_STEP_SECONDS at the rate measured so far)."""
+        if not self.read_groups or self.read_seconds <= 0:
+            return _STEP_FIRST
+        return max(_STEP_MIN, min(_STEP_MAX, int(_STEP_SECONDS * self.read_groups / self.read_seconds)))
 
     def groups(self, keys: list[int]) -> list[Group]:
         """The groups of `keys` (SocUsage.ordered_candidates), fewer when asked to stop."""
@@ -552,7 +564,10 @@ class _GroupReader:
                 todo.append((name, atime, size))
             wanted.append((in_dir, name))
         if unread:
+            started = time.monotonic()
             self._read(unread)
+            self.read_seconds += time.monotonic() - started
+            self.read_groups += sum(map(len, unread.values()))
         return [in_dir[name] for in_dir, name in wanted]
 
     def _read(self, unread: dict[str, list[tuple[str, int, int]]]) -> None:
@@ -616,7 +631,7 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
     (groups read by an earlier prediction on the same scan cost nothing and are not asked
     about); when it answers True the prediction ends there with `stopped=True`, and `delete`,
     `kept_recent` and the counts cover only the groups read so far. Groups are read a step at a
-    time (_GroupReader): a step asks first, for at most _STEP_MAX groups, then reads them.
+    time (_GroupReader): a step asks first, for groups it reads in about _STEP_SECONDS, then reads them.
     """
     used = soc.cann_bytes
     if max_mb == AGEING_OFF:
@@ -647,7 +662,7 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
             # As many groups as the bytes still to delete need, by the mean group so far (the
             # SoC dir's mean before the first): few are read beyond the one reaching the target.
             mean = counted / len(delete) if delete else used / len(keys)
-            step = min(_STEP_MAX, recent - pos, int((target - counted) / max(mean, 1.0) * 1.05) + 8)
+            step = min(reader.step_limit(), recent - pos, int((target - counted) / max(mean, 1.0) * 1.05) + 8)
             for group in reader.groups(keys[pos:pos + step]):
                 delete.append(group)
                 counted += sum(group.files[1::2])  # type: ignore[arg-type]
@@ -657,8 +672,9 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
                     break
         pos = recent
         while pos < len(keys) and not reader.stopped:
-            kept += reader.groups(keys[pos:pos + _STEP_MAX])
-            pos += _STEP_MAX
+            step = reader.step_limit()
+            kept += reader.groups(keys[pos:pos + step])
+            pos += step
     finally:
         reader.close()
     freed = _distinct_bytes(delete)

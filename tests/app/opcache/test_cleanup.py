@@ -580,3 +580,37 @@ def test_what_canns_json_library_rejects_is_unparsed_though_python_reads_it(data
     path = tmp_path / "k.json"
     path.write_bytes(data)
     assert _read_json(str(path)) is None
+
+
+def test_steps_shrink_to_what_is_read_in_a_twentieth_of_a_second(tmp_path, monkeypatch):
+    """A step asks should_stop for all its groups before reading them, so a slow disk gets small
+    steps (a support bundle's deadline is passed by one short step at most); the prediction is
+    the same whatever the steps."""
+    from cann_config.app.opcache import cleanup
+
+    soc = tmp_path / "kernel_cache" / "S"
+    for k in range(700):
+        put(soc / f"d{k % 7}" / f"k{k}.json", json100({"binFileName": f"k{k}", "binFileSuffix": ".o"}), NOW - 9_000 - k)
+        put(soc / f"d{k % 7}" / f"k{k}.o", b"o" * 3_000)
+    usage = scan_to_end(tmp_path / "kernel_cache")
+    fast = predict_cleanup(usage.socs["S"], 1, 50, now=NOW)
+    assert fast.target_reached and 100 < len(fast.delete) < 700
+
+    ticks = iter(range(10**6))
+    monkeypatch.setattr(cleanup.time, "monotonic", lambda: float(next(ticks)))  # every step "takes" 1 s
+    steps = []
+    real_groups = cleanup._GroupReader.groups
+
+    def recording(self, keys):
+        steps.append(len(keys))
+        return real_groups(self, keys)
+
+    monkeypatch.setattr(cleanup._GroupReader, "groups", recording)
+    slow = predict_cleanup(scan_to_end(tmp_path / "kernel_cache").socs["S"], 1, 50, now=NOW)
+    assert slow == fast
+    assert steps[0] == 256 and all(step <= 16 for step in steps[1:]) and len(steps) > 3
+    reader = cleanup._GroupReader(usage.socs["S"], cleanup._read_json, None)
+    reader.read_groups, reader.read_seconds = 10_000, 1.0
+    assert reader.step_limit() == 500
+    reader.read_groups, reader.read_seconds = 10**9, 1.0
+    assert reader.step_limit() == 8192
