@@ -23,6 +23,13 @@ percentile of the per-round ratios.
 
 Goal (issues 7 and 16): at most 1.3x. Run: `QT_QPA_PLATFORM=offscreen .venv/bin/python tests/bench/bench_startup.py`
 
+`--instructions` counts instead, once each, the CPU instructions both programs run up to their
+`shown` line, under valgrind (callgrind): a measure the load of a shared machine does not move,
+to judge a change by when the wall times are too noisy. Each program exits at its `shown` line
+(a wrapper ends the process there; the assistant is started through its CLI's main, as the
+console script does); instructions are not time (kernel work, cache misses and waiting for
+files are not counted), so the goal is judged on the wall times.
+
 `--against REV` (repeatable) also times the committed tree of a git revision (`git archive`,
 run with `python -m cann_config.app`), alternating with the others: a before/after measured in
 the same run. The editable install maps `cann_config` to this checkout whatever the working
@@ -91,6 +98,44 @@ def window_size(env: dict[str, str]) -> list[str]:
     return done.stdout.split()
 
 
+# Runs a program and ends the process at its `shown` line (for counting instructions to it).
+EXIT_AT_SHOWN = r'''
+import builtins, os, runpy, sys
+real_print = builtins.print
+def print_and_stop(*args, **kwargs):
+    real_print(*args, **kwargs)
+    if args and isinstance(args[0], str) and args[0].startswith("shown"):
+        sys.stdout.flush()
+        os._exit(0)
+builtins.print = print_and_stop
+target, sys.argv = sys.argv[1], sys.argv[1:]
+if target == "-m":
+    sys.argv = sys.argv[1:]
+    runpy.run_module(sys.argv[0], run_name="__main__", alter_sys=True)
+else:
+    runpy.run_path(target, run_name="__main__")
+'''
+
+
+def instructions_to_shown(argv: list[str], env: dict[str, str], tmp: Path) -> int:
+    """CPU instructions (callgrind's Ir) the program in `argv` runs until its `shown` line."""
+    import re
+    import shutil
+
+    if shutil.which("valgrind") is None:
+        raise SystemExit("bench_startup --instructions needs valgrind (apt-get install valgrind)")
+    wrapper = tmp / "exit_at_shown.py"
+    wrapper.write_text(EXIT_AT_SHOWN)
+    command = [sys.executable, str(wrapper), *argv[1:]]
+    subprocess.run(command, env=env, capture_output=True, check=True, timeout=120)  # bytecode written
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
+                          env={**env, "PYTHONHASHSEED": "0"}, capture_output=True, text=True, timeout=600)
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if done.returncode != 0 or "shown" not in done.stdout or found is None:
+        raise SystemExit(f"valgrind {' '.join(command)} failed: {done.stderr[-1000:]}")
+    return int(found.group(1))
+
+
 def time_to_shown(argv: list[str], env: dict[str, str], cwd: Path = ROOT) -> tuple[float, str, float | None]:
     """(seconds to the `shown` line, that line, seconds to a `ready` line if one follows)."""
     started = time.perf_counter()
@@ -133,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Time to the first paint against a bare QWizard.")
     parser.add_argument("--against", metavar="REV", action="append", default=[],
                         help="also time the committed tree of this git revision (repeatable)")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count the CPU instructions to the shown line under valgrind, instead of timing")
     args = parser.parse_args(argv)
     compile_bytecode()
     ours = [*cann_config(), "gui", "--smoke", "--device", "Ascend910B3"]
@@ -149,6 +196,16 @@ def main(argv: list[str] | None = None) -> int:
         size = window_size(env)
         print(f"both windows {size[0]}x{size[1]}, offscreen, English")
         bare = [sys.executable, str(script), *size]
+        if args.instructions:
+            smoke_main = [sys.executable, "-m", "cann_config.app", *ours[1:]]
+            counted = {"bare 4-page QWizard": instructions_to_shown(bare, env, Path(tmp)),
+                       "cann-config gui --smoke": instructions_to_shown(smoke_main, env, Path(tmp))}
+            for rev, tree in [(rev, checkout(rev, Path(tmp))) for rev in args.against]:
+                counted[f"{rev} (committed tree)"] = instructions_to_shown(smoke_main, tree_env(env, tree), Path(tmp))
+            base = counted["bare 4-page QWizard"]
+            for name, count in counted.items():
+                print(f"{name}: {count / 1e6:.1f} M instructions to shown ({count / base:.3f}x)")
+            return 0
         revisions = [(rev, checkout(rev, Path(tmp))) for rev in args.against]
         rev_envs = {rev: tree_env(env, tree) for rev, tree in revisions}
         smoke = [sys.executable, "-m", "cann_config.app", *ours[1:]]
