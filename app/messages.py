@@ -28,7 +28,7 @@ start-up (tests/app/cli/test_cli_basics.py checks what `--help` imports).
 # import, and a process's first compile() costs ~3 ms (tests/app/cli/test_cli_basics.py).
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING, NamedTuple, cast
 
@@ -116,6 +116,31 @@ def compile_messages() -> str:
             f"AREAS = {areas!r}\n")
 
 
+class _CompiledTemplates(Mapping[str, MessageTemplate]):
+    """Templates by code from the compiled rows, each made when first read: a command shows a few
+    of the tables' ~700 texts, and making them all was ~1 ms of every command that says anything."""
+
+    def __init__(self, rows: Mapping[str, tuple]) -> None:
+        self._rows = rows
+        self._made: dict[str, MessageTemplate] = {}
+
+    def __getitem__(self, code: str) -> MessageTemplate:
+        template = self._made.get(code)
+        if template is None:
+            severity, en, zh, fix = self._rows[code]
+            template = self._made[code] = MessageTemplate(code, severity, {"en": en, "zh": zh}, fix)
+        return template
+
+    def __contains__(self, code: object) -> bool:
+        return code in self._rows
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+
 @cache
 def message_file(area: str) -> Mapping[str, MessageTemplate]:
     """The message templates of one file, resources/messages/<area>.toml, by code: a caller that
@@ -124,10 +149,20 @@ def message_file(area: str) -> Mapping[str, MessageTemplate]:
 
     compiled = _compiled()
     if compiled is not None and area in compiled:
-        return {code: MessageTemplate(code, severity, {"en": en, "zh": zh}, fix)
-                for code, (severity, en, zh, fix) in compiled[area].items()}
+        return _CompiledTemplates(compiled[area])
     source = f"resources/messages/{area}.toml"
     return _parse_messages(resource("messages", f"{area}.toml").read_text(encoding="utf-8"), source)
+
+
+def _duplicate(areas: Iterable[tuple[str, Iterable[str]]]) -> None:
+    """MessageTableError naming the file of the first code that another message file defined before."""
+    seen: set[str] = set()
+    for area, codes in areas:
+        for code in codes:
+            if code in seen:
+                raise MessageTableError(f"resources/messages/{area}.toml: code {code!r} is already defined in "
+                                        "another message file")
+            seen.add(code)
 
 
 @lru_cache(maxsize=1)
@@ -135,14 +170,17 @@ def message_table() -> Mapping[str, MessageTemplate]:
     """Every message template in resources/messages/, by code."""
     from cann_config.app.resources import resource  # see the module docstring
 
-    table: dict[str, MessageTemplate] = {}
-    folder = resource("messages")
-    for node in sorted(folder.iterdir(), key=lambda n: n.name):
-        if not node.name.endswith(".toml"):
-            continue
-        source = f"resources/messages/{node.name}"
-        for code, template in message_file(node.name[:-len(".toml")]).items():
-            if code in table:
-                raise MessageTableError(f"{source}: code {code!r} is already defined in another message file")
-            table[code] = template
-    return table
+    compiled = _compiled()
+    if compiled is not None:
+        # The compiled copy is current, so its areas are the files (the digest names each one).
+        rows: dict[str, tuple] = {}
+        for codes in compiled.values():
+            rows.update(codes)
+        if len(rows) != sum(len(codes) for codes in compiled.values()):
+            _duplicate(compiled.items())
+        return _CompiledTemplates(rows)
+    nodes = sorted((n for n in resource("messages").iterdir() if n.name.endswith(".toml")), key=lambda n: n.name)
+    names = [node.name[:-len(".toml")] for node in nodes]
+    files = [(area, message_file(area)) for area in names]
+    _duplicate(files)
+    return {code: template for _, templates in files for code, template in templates.items()}

@@ -102,7 +102,8 @@ def chosen_command(args: Sequence[str]) -> str | None:
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The parser, with every command listed and only `command`'s module imported and its options added."""
+    """The parser with `command`'s module imported and its options added; with no command
+    (top-level help, or a word that is no command) every command is listed."""
     lang_help = "language of messages and reports (default: from LANG)"
     # Subcommands take --lang too; SUPPRESS keeps an absent one from overwriting a global one
     # (`cann-config --lang zh_CN diagnose ...`).
@@ -118,7 +119,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, entry in COMMANDS.items():
         if name != command:
-            subparsers.add_parser(name, help=entry.summary)
+            # The other commands matter only to the top-level help and to a word that is no
+            # command (argparse lists the choices); once a command is chosen, neither can happen,
+            # and each parser costs ~0.1 ms (tests/bench/bench_cli.py).
+            if command is None:
+                subparsers.add_parser(name, help=entry.summary)
             continue
         module = importlib.import_module(entry.module)
         sub = subparsers.add_parser(name, parents=[common], help=entry.summary, description=module.DESCRIPTION)

@@ -154,3 +154,23 @@ def test_an_edited_message_file_is_parsed_until_compiled_again(monkeypatch):
         assert messages._compiled() is None  # the digest no longer matches: the TOML is parsed
     finally:
         messages._compiled.cache_clear()
+
+
+def test_a_code_defined_in_two_message_files_is_refused_naming_the_second(monkeypatch):
+    import pytest
+    from cann_config.app import messages
+
+    areas = {"alpha": {"x-one": ("info", "One", "一", None)},
+             "beta": {"x-two": ("info", "Two", "二", None), "x-one": ("error", "Again", "再", None)}}
+    monkeypatch.setattr(messages, "_compiled", lambda: areas)
+    messages.message_table.cache_clear()
+    try:
+        with pytest.raises(messages.MessageTableError, match=r"beta\.toml: code 'x-one' is already defined"):
+            messages.message_table()
+        monkeypatch.setattr(messages, "_compiled", lambda: {"alpha": areas["alpha"], "beta": {"x-two": areas["beta"]["x-two"]}})
+        messages.message_table.cache_clear()
+        table = messages.message_table()
+        assert sorted(table) == ["x-one", "x-two"] and table["x-two"].text == {"en": "Two", "zh": "二"}
+        assert "x-three" not in table and table.get("x-three") is None
+    finally:
+        messages.message_table.cache_clear()
