@@ -53,7 +53,8 @@ Public API:
     facts_findings(facts) -> list[Finding]       the one set of cleanup findings (`scan-*` codes)
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: typing compiles a NamedTuple's string annotations at
+# import, and a process's first compile() costs ~3 ms (tests/app/cli/test_cli_basics.py).
 
 import errno
 import os
@@ -129,7 +130,7 @@ class Group:
         self.folder, self.files, self.atime, self.notes = folder, tuple(files), atime, notes
 
     @classmethod
-    def _of(cls, folder: str, files: tuple[str | int, ...], atime: int, notes: tuple[str, ...]) -> Group:
+    def _of(cls, folder: str, files: tuple[str | int, ...], atime: int, notes: tuple[str, ...]) -> "Group":
         group = cls.__new__(cls)
         group.folder, group.files, group.atime, group.notes = folder, files, atime, notes
         return group
@@ -772,7 +773,7 @@ class SocFacts(NamedTuple):
         return percent_of_limit(self.ageing, self.used_bytes, self.max_bytes)
 
     @classmethod
-    def of_prediction(cls, pred: CleanupPrediction, path: str) -> SocFacts:
+    def of_prediction(cls, pred: CleanupPrediction, path: str) -> "SocFacts":
         return cls(pred.soc, path, pred.ageing, pred.triggers, pred.used_bytes, pred.max_bytes, pred.target_bytes,
                    pred.counted_bytes, pred.target_reached, len(pred.delete), len(pred.kept_recent), pred.stopped,
                    len(pred.bad_json), pred.bad_json[0] if pred.bad_json else None,

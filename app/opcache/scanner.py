@@ -36,7 +36,8 @@ Files directly in kernel_cache (op_cache.ini, CANN's lock files) and the kernel_
 are counted in `CacheUsage.top`, apart from the SoC dirs.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` here: typing compiles a NamedTuple's string annotations at
+# import, and a process's first compile() costs ~3 ms (tests/app/cli/test_cli_basics.py).
 
 import os
 import stat as stat_mod
@@ -198,7 +199,7 @@ class SocUsage:
         pos = key & _POS_MASK
         return key >> _SECOND_SHIFT, folder, names[pos], sizes[pos]
 
-    def totals(self) -> SocTotals:
+    def totals(self) -> "SocTotals":
         return SocTotals(self.files, self.apparent_bytes, self.allocated_bytes, self.cann_bytes)
 
 

@@ -178,7 +178,7 @@ def test_reading_commands_import_nothing_for_running_writing_or_parsing_toml(tmp
                                                   "cann_config.app.device.hostprobe", "cann_config.app.profile"))}
 
 
-def test_options_and_diagnose_compile_no_source():
+def test_options_diagnose_and_scan_compile_no_source(tmp_path):
     """No compile() at run time (issue 16): the first one of a process builds every AST node type
     (~3 ms). typing compiles each annotation given as a string - a NamedTuple field in a module with
     `from __future__ import annotations`, a TypeVar bound given by name. (A module whose bytecode is
@@ -192,10 +192,12 @@ def test_options_and_diagnose_compile_no_source():
             "    return real(source, *args, **kwargs)\n"
             "builtins.compile = compile\n"
             "from cann_config.app.cli import main\n"
-            "for args in (['options', '--json'], ['diagnose', '--json', '--ini', 'tests/data/ini/template.ini']):\n"
+            "for args in (['options', '--json'], ['diagnose', '--json', '--ini', 'tests/data/ini/template.ini'],\n"
+            f"             ['scan', '--cache-dir', {str(tmp_path)!r}]):\n"
             "    with contextlib.redirect_stdout(io.StringIO()):\n"
             "        main(args)\n"
             "print(calls)\n")
+    (tmp_path / "kernel_cache").mkdir()
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
