@@ -171,7 +171,8 @@ def _predict(usage: CacheUsage, max_mb: int, ratio: int, lang: str) -> dict[str,
     """CANN's next cleanup for every SoC dir, in full (see the module docstring: no time limit).
 
     predict_cleanup asks `should_stop` before reading each json group; here the question only
-    counts the groups for the progress line and the answer is always "go on".
+    counts the groups for the progress line and the answer is always "go on". Without a
+    progress line nothing is asked (the prediction then reads in its largest steps).
     """
     progress = _terminal_progress(lang)
     started = time.monotonic()
@@ -185,7 +186,8 @@ def _predict(usage: CacheUsage, max_mb: int, ratio: int, lang: str) -> dict[str,
         return False
 
     try:
-        return {name: predict_cleanup(soc, max_mb, ratio, should_stop=read_on) for name, soc in usage.socs.items()}
+        ask = read_on if progress is not None else None
+        return {name: predict_cleanup(soc, max_mb, ratio, should_stop=ask) for name, soc in usage.socs.items()}
     finally:
         if progress is not None:
             progress.clear()

@@ -97,8 +97,9 @@ _S_IFMT = 0o170000
 _S_IFREG = 0o100000
 _S_IFDIR = 0o040000
 # A step of a prediction (see _GroupReader) asks `should_stop` for each of its groups first, then
-# reads them: its size is bounded so that it reads for about _STEP_SECONDS at the rate measured so
-# far (a support bundle's deadline, on a slow network mount too, is passed by no more than that).
+# reads them: given a `should_stop`, its size is bounded so that it reads for about _STEP_SECONDS
+# at the rate measured so far (a support bundle's deadline, on a slow network mount too, is passed
+# by no more than that); without one, steps of _STEP_MAX open each dir fewer times (~10 % faster).
 _STEP_SECONDS = 0.05
 _STEP_FIRST = 256
 _STEP_MIN = 16
@@ -540,7 +541,10 @@ class _GroupReader:
         self.read_groups = 0
 
     def step_limit(self) -> int:
-        """How many groups the next step may read (_STEP_SECONDS at the rate measured so far)."""
+        """How many groups the next step may read: _STEP_SECONDS at the rate measured so far when
+        someone may say stop, else _STEP_MAX (fewer steps open each directory fewer times)."""
+        if self.should_stop is None:
+            return _STEP_MAX
         if not self.read_groups or self.read_seconds <= 0:
             return _STEP_FIRST
         return max(_STEP_MIN, min(_STEP_MAX, int(_STEP_SECONDS * self.read_groups / self.read_seconds)))

@@ -606,10 +606,13 @@ def test_steps_shrink_to_what_is_read_in_a_twentieth_of_a_second(tmp_path, monke
         return real_groups(self, keys)
 
     monkeypatch.setattr(cleanup._GroupReader, "groups", recording)
-    slow = predict_cleanup(scan_to_end(tmp_path / "kernel_cache").socs["S"], 1, 50, now=NOW)
+    slow = predict_cleanup(scan_to_end(tmp_path / "kernel_cache").socs["S"], 1, 50, now=NOW, should_stop=lambda: False)
     assert slow == fast
     assert steps[0] == 256 and all(step <= 16 for step in steps[1:]) and len(steps) > 3
-    reader = cleanup._GroupReader(usage.socs["S"], cleanup._read_json, None)
+    steps.clear()  # nobody to say stop: the largest steps, whatever the clock says
+    assert predict_cleanup(scan_to_end(tmp_path / "kernel_cache").socs["S"], 1, 50, now=NOW) == fast
+    assert len(steps) <= 2
+    reader = cleanup._GroupReader(usage.socs["S"], cleanup._read_json, lambda: False)
     reader.read_groups, reader.read_seconds = 10_000, 1.0
     assert reader.step_limit() == 500
     reader.read_groups, reader.read_seconds = 10**9, 1.0
