@@ -1,6 +1,6 @@
 """Everyday CLI commands on a server against what any Python command costs, as whole processes.
 
-    .venv/bin/python tests/bench/bench_cli.py [ROUNDS]   (default 21)
+    .venv/bin/python tests/bench/bench_cli.py [ROUNDS] [--instructions]   (default 21 rounds)
 
 Three measures, each its own A/B pair alternating round by round (harness.alternate):
 
@@ -14,11 +14,21 @@ The console script is `.venv/bin/cann-config` with its bytecode compiled; the ba
 the same interpreter; every command runs in LANG=C.UTF-8 with HOME in an empty temporary dir and
 no ASCEND_* variables, so the user's own files and cache do not change the work.
 Goals (issue 16): 2.5x, 2x, 3x.
+
+`--instructions` counts instead, once each, the CPU instructions (callgrind's Ir, under valgrind,
+PYTHONHASHSEED=0) of every command and its baseline: a measure the load of the shared machine
+does not move, to judge a change by when wall times are too noisy. Instructions are not time
+(loading libraries, page faults and reading files cost time that the count does not show; the
+ratios differ from those of wall time), so the goals are judged on wall time.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
+import re
+import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -30,8 +40,25 @@ from tests.bench.harness import ROOT, alternate, cann_config, child_env, compile
 INI = ROOT / "tests" / "data" / "ini" / "template.ini"
 
 
+def instructions(command: list[str], env: dict[str, str]) -> int:
+    """CPU instructions (callgrind's Ir) of one run of `command`."""
+    done = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
+                          env={**env, "PYTHONHASHSEED": "0"}, capture_output=True, text=True, timeout=600)
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    if found is None:
+        raise SystemExit(f"valgrind {' '.join(command)} failed: {done.stderr[-1000:]}")
+    return int(found.group(1))
+
+
 def main() -> int:
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else int(os.environ.get("BENCH_ROUNDS", 21))
+    parser = argparse.ArgumentParser(description="Everyday CLI commands against a bare Python start.")
+    parser.add_argument("rounds", nargs="?", type=int, default=int(os.environ.get("BENCH_ROUNDS", 21)))
+    parser.add_argument("--instructions", action="store_true",
+                        help="count CPU instructions under valgrind, once each, instead of timing")
+    args = parser.parse_args()
+    if args.instructions and shutil.which("valgrind") is None:
+        raise SystemExit("bench_cli --instructions needs valgrind (apt-get install valgrind)")
+    rounds = args.rounds
     compile_bytecode()
     cli = cann_config()
     python = sys.executable
@@ -51,6 +78,12 @@ def main() -> int:
             ("scan on an empty cache / python -c pass", [*cli, "scan", "--cache-dir", str(empty)],
              [python, "-c", "pass"], "python -c pass", 3.0),
         ]
+        if args.instructions:
+            for label, command, baseline, base_name, _goal in pairs:
+                ours, base = instructions(command, env), instructions(baseline, env)
+                print(f"{label}: {' '.join(command[1:3])} {ours / 1e6:.1f} M instructions, {base_name} "
+                      f"{base / 1e6:.1f} M; ratio {ours / base:.2f}x")
+            return 0
         rows = []
         for label, command, baseline, base_name, goal in pairs:
             result = alternate(label, wall(command, env, ok=(0, 1)), wall(baseline, env), rounds)
