@@ -152,3 +152,19 @@ def test_the_lists_made_when_needed_keep_their_place_and_tab_order(make_wizard, 
         if widget.isVisible() and widget.focusPolicy().value & 1 and page.isAncestorOf(widget):
             stops.append(widget.objectName())
     assert stops == ["importList", "bundleFindings", "applyFixesButton"]
+
+
+def test_bundle_findings_are_shown_as_soon_as_the_bundle_is_listed(make_wizard, qtbot):
+    """bundleFindings, made inside a box already on screen, is visible when refresh_bundle
+    returns, not one turn of the event loop later (Qt shows a widget added to a shown parent
+    through a queued call; the panel must not be half drawn meanwhile)."""
+    from cann_config.app.support.bundle import load_bundle
+
+    wizard = make_wizard(device="Ascend910B3")
+    wizard.show()
+    qtbot.waitExposed(wizard)
+    bundle = load_bundle(ROOT / "tests" / "data" / "bundles" / "a2-910b3.json")
+    wizard.controller.open_bundle(bundle)  # no event processed from here to the asserts
+    findings = wizard.device_page.bundle_findings
+    assert wizard.device_page.bundle_box.isVisible()
+    assert findings is not None and findings.isVisible() and findings.count() > 0

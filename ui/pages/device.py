@@ -442,6 +442,9 @@ class DevicePage(WizardPage):
             self.bundle_findings.setWordWrap(True)
             self.bundle_findings.setMinimumHeight(120)
             self._bundle_layout.insertWidget(1, self.bundle_findings, 1)
+            # Added to a shown box, Qt would show it only at the next turn of the event loop
+            # (a queued show): shown now, the panel is whole when refresh_bundle returns.
+            self.bundle_findings.show()
             QWidget.setTabOrder(self.imports or self.open_bundle_button, self.bundle_findings)
         return self.bundle_findings
 
