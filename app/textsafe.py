@@ -24,7 +24,7 @@ from functools import cache
 
 # C0 controls except tab and newline, DEL and C1 (U+0080-U+009F: 8-bit CSI and friends), and
 # lone surrogates: the bytes of a file that are not UTF-8, as surrogateescape decodes them (app/
-# envfile.py, app/opcache_ini.py keep them to write the file back unchanged). Printed, such a
+# envfile.py, app/opcache/ini.py keep them to write the file back unchanged). Printed, such a
 # surrogate is either written back as its raw byte (0x9b is CSI on an 8-bit terminal) or, under a
 # strict UTF-8 locale, a UnicodeEncodeError.
 # Also the Unicode bidirectional controls (U+200E/F, U+202A-E, U+2066-9): they reorder what the

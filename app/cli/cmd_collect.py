@@ -3,7 +3,7 @@
 It runs on a bare server (no PySide6: this module imports only the core), takes a few seconds
 (npu-smi within its time budget, the cache walk stopped after `--scan-seconds`), writes one JSON
 file atomically, and tells the customer where it is, what it found, and that they can read it
-before sending it (what goes in and what never does: app/bundle.py). Without `-o` the file is
+before sending it (what goes in and what never does: app/support/bundle.py). Without `-o` the file is
 `cann-config-bundle-<date>-<time>.json` in the current directory (never an existing file);
 `-o -` prints the bundle instead.
 

@@ -1,6 +1,6 @@
 """`cann-config detect`: which Ascend device a host carries, as the rest of the tool will use it.
 
-Without files it runs npu-smi on this host (app/hostprobe.py, at most 5 s). With
+Without files it runs npu-smi on this host (app/device/hostprobe.py, at most 5 s). With
 `--npu-smi-info FILE` (and `--npu-smi-board FILE ...` for Atlas A3 and Ascend 950) it reads a
 customer's saved output instead; `--device SOC|SERIES` stands in for a device chosen by hand.
 `--json` prints the shape of docs/architecture.md#json-output: {"soc_version", "series", "source", "npus", "notes"}.

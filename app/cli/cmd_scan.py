@@ -2,10 +2,10 @@
 
 Per SoC dir: files, apparent and allocated bytes (the same totals as `du -sbx` / `du -sxB1`),
 CANN's own size count against the effective limit (with where the limit comes from), the keep
-threshold, and the groups CANN's cleaner would delete at the next compiler start (app/cleanup.py).
+threshold, and the groups CANN's cleaner would delete at the next compiler start (app/opcache/cleanup.py).
 
 The cache dir: `--cache-dir` (a base dir or its kernel_cache); without it, as CANN resolves it
-from this environment (app/resolution.py: `ASCEND_CACHE_PATH` › `$HOME/atc_data`, or torch_npu's
+from this environment (app/opcache/resolution.py: `ASCEND_CACHE_PATH` › `$HOME/atc_data`, or torch_npu's
 `ACL_OP_COMPILER_CACHE_DIR` when the environment says PyTorch). The limits: op_cache.ini in
 kernel_cache › environment › defaults, as CANN reads them.
 

@@ -43,7 +43,7 @@ HOME_PLACEHOLDER = "$HOME"
 # IsStrValid: ASCII letters and digits, '.', '-', '_', '/', and any byte >= 0x80. Written as the
 # ASCII characters it refuses: a class spanning every code point above 0x80 takes ~5 ms to compile.
 _BAD_PATH_CHAR = re.compile(r"[\x00-\x2c\x3a-\x40\x5b-\x5e\x60\x7b-\x7f]")
-# A `$NAME` an env file left unexpanded (app/envfile.py): its value is unknown, not invalid.
+# A `$NAME` an env file left unexpanded (app/io/envfile.py): its value is unknown, not invalid.
 _UNRESOLVED = re.compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?")
 
 

@@ -412,7 +412,7 @@ def _read_generic(texts: list[str]) -> "tuple[ConfigObj | None, list[tuple[int, 
 
 
 # ---------------------------------------------------------------------------------------------
-# Findings about the file itself (values are judged in app/resolution.py)
+# Findings about the file itself (values are judged in app/opcache/resolution.py)
 # ---------------------------------------------------------------------------------------------
 
 

@@ -6,7 +6,7 @@ Why this module exists: users set the cache in three places that override each o
 `GetCacheRemainSizeRadio`; `te_cache_manager.cc`):
 
 - `max_op_cache_size` / `remain_cache_size_ratio`: op_cache.ini › environment › default
-  (500 MB / 50 %). The ini counts only when CANN uses the file at all (see app/opcache_ini.py)
+  (500 MB / 50 %). The ini counts only when CANN uses the file at all (see app/opcache/ini.py)
   and then only when **both** of its size values are valid; otherwise both come from the
   environment. The ini values go through `std::stoi` (a leading number is read: "500 # MB" is
   500): max -1 turns ageing off, 0 and < -1 are invalid; the ratio must be 1..100.
@@ -17,7 +17,7 @@ Why this module exists: users set the cache in three places that override each o
 - `op_compiler_cache_mode`: the framework's option, else its default (`enable`; `disable` for
   ATC and AscendCL). torch_npu reads `ACL_OP_COMPILER_CACHE_MODE` and silently turns any other
   value into `enable`.
-- `op_compiler_cache_dir`: see app/cachedir.py.
+- `op_compiler_cache_dir`: see app/opcache/cachedir.py.
 - torch_npu's allocator (`npu_alloc_*`): a script's or profile's choice, else
   PYTORCH_NPU_ALLOC_CONF, else PYTORCH_ALLOC_CONF, read by app/allocconf.py as torch_npu reads
   it (a key the variable leaves out is at its default); shown for PyTorch or when one of the two

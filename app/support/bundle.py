@@ -4,7 +4,7 @@ Why this module exists: support staff cannot log in to a customer's server. The 
 `cann-config collect` (no PySide6 needed), reads the file, and sends it; support runs
 `cann-config diagnose --bundle FILE` (or opens it in the wizard) on their own desk and sees what
 CANN will do with that host's configuration, with the same resolution code that `diagnose` runs
-on local files (app/diagnosis.py, app/resolution.py).
+on local files (app/support/diagnosis.py, app/opcache/resolution.py).
 
 The file (format version 1; every key optional when read, see "Reading" below):
 
@@ -40,7 +40,7 @@ What leaves the host, and what does not:
 - The host name is left out unless the customer asks for it (`collect --hostname`): it can
   name a customer's project or site, and support does not need it to diagnose.
 - The cache: totals and counts per SoC dir and the cleanup prediction's counts and bytes
-  (app/cleanup.py, computed on the host with the effective limits), never a file list.
+  (app/opcache/cleanup.py, computed on the host with the effective limits), never a file list.
 - op_cache.ini as its exact bytes (UTF-8 text, or base64 when the bytes are not UTF-8), so
   every finding about line ends, BOM or encoding is the same on support's desk - and only from a
   regular file at its place in the cache directory: a symlink is recorded as a symlink with its

@@ -2,7 +2,7 @@
 
 Why this module exists: support staff and users ask one question - "which values will CANN use,
 and why not mine?" - with a handful of inputs (a customer's op_cache.ini, an env file, a training
-script, the SoC). This module gathers them, runs the resolution (app/resolution.py) and returns a
+script, the SoC). This module gathers them, runs the resolution (app/opcache/resolution.py) and returns a
 `Diagnosis`: plain data (device, effective values with their sources, findings, the cache
 directory), with `to_json(lang)` in the shape of docs/architecture.md#json-output (`diagnose --json`) and `to_text(lang)`
 for people. A report renderer (`diagnose --report`) and the GUI consume the same object.
@@ -231,7 +231,7 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
     Raises InputError (one line, names the file) for a file that cannot be used at all; every
     questionable value is a finding. `environ`: the base environment (default: this process's,
     or nothing when `env_file` is given). `script` is read with app.io.importers (never executed).
-    `op_cache_ini`: an op_cache.ini already parsed (a support bundle's, app/bundle.py); it is
+    `op_cache_ini`: an op_cache.ini already parsed (a support bundle's, app/support/bundle.py); it is
     used instead of reading a file, and `ini_path` then only names where it was.
     `installed_versions`: {"adk_version", "ops_version"} to check the op_cache.ini version lines
     against; None looks them up on this host only when the environment is this process's (no

@@ -3,7 +3,7 @@
 People paste these straight into training scripts and shell profiles, so each export runs as it
 is (its imports included), explains every setting with a comment taken from the catalog (the
 value's meaning and its notes, in the reader's language), and reads back into the assistant
-(app/importers.py). Every export is a pure function of a Profile and a few options: the same
+(app/io/importers.py). Every export is a pure function of a Profile and a few options: the same
 Profile always gives the same bytes, and the preview can never be stale.
 
 The names an option takes in each format come from `Option.targets` in resources/catalog.toml;
