@@ -79,28 +79,23 @@ def test_after_the_first_paint_every_page_is_built_and_prepared_and_the_pane_unc
     assert wizard.doc_pane.shown_option == next(iter(wizard.memory_page.rows))
 
 
-def test_the_window_makes_the_qt_namespace_off_the_gui_thread(tmp_path):
-    # A fresh process: whether the namespace exists depends on what ran before in this one.
+def _until_pages_built(tmp_path, watch: str, on_built: str) -> str:
+    """Run a fresh `cann-config gui` window whose ModulePreloader is the class `Watch` defined by
+    `watch` (Python source, with sys, threading, QtCore and the ui modules at hand); once every page
+    is built, run `on_built` (source printing what the test checks) and return what it printed."""
     script = textwrap.dedent("""
         import sys, threading
         import PySide6.QtCore as QtCore
         from PySide6.QtWidgets import QApplication
         app = QApplication(sys.argv[:1])
-        made_on = []
-        original = threading.excepthook
         import cann_config.ui as ui
         import cann_config.ui.workers as workers
-
-        class Watch(workers.ModulePreloader):
-            def run(self):
-                super().run()
-                made_on.append(("Qt" in vars(QtCore), threading.current_thread() is not threading.main_thread()))
-
+    """) + textwrap.dedent(watch) + textwrap.dedent("""
         workers.ModulePreloader = Watch
         wizard = ui.create_wizard(device="Ascend910B3", deferred=True)
         wizard.set_detection_on_show(False)
         def finish():
-            print(made_on, "Qt" in vars(QtCore), flush=True)
+    """) + textwrap.indent(textwrap.dedent(on_built), "    ") + textwrap.dedent("""
             wizard.shutdown()
             app.exit(0)
         wizard.after_pages_built(finish)
@@ -111,41 +106,38 @@ def test_the_window_makes_the_qt_namespace_off_the_gui_thread(tmp_path):
            "PATH": "/usr/bin:/bin"}
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split("\n")[0] == "[(True, True)] True"
+    return done.stdout
+
+
+def test_the_window_makes_the_qt_namespace_off_the_gui_thread(tmp_path):
+    # A fresh process: whether the namespace exists depends on what ran before in this one.
+    out = _until_pages_built(tmp_path, """
+        made_on = []
+
+        class Watch(workers.ModulePreloader):
+            def run(self):
+                super().run()
+                made_on.append(("Qt" in vars(QtCore), threading.current_thread() is not threading.main_thread()))
+    """, """
+        print(made_on, "Qt" in vars(QtCore), flush=True)
+    """)
+    assert out.split("\n")[0] == "[(True, True)] True"
 
 
 def test_the_pages_find_their_modules_imported_by_the_preloader(tmp_path):
     # If a page starts importing a module its core_modules/widget_modules do not name, its build
     # imports it on the GUI thread again, inside a slice: this lists what the slices imported.
-    script = textwrap.dedent("""
-        import sys
-        from PySide6.QtWidgets import QApplication
-        app = QApplication(sys.argv[:1])
-        import cann_config.ui as ui
-        import cann_config.ui.workers as workers
+    out = _until_pages_built(tmp_path, """
         loaded = set()
 
         class Watch(workers.ModulePreloader):
             def __init__(self, *args, **kwargs):
                 super().__init__(*args, **kwargs)
                 self.finished.connect(lambda: loaded.update(sys.modules))  # queued to the GUI thread
-
-        workers.ModulePreloader = Watch
-        wizard = ui.create_wizard(device="Ascend910B3", deferred=True)
-        wizard.set_detection_on_show(False)
-        def finish():
-            print(" ".join(sorted(m for m in set(sys.modules) - loaded if m.startswith("cann_config"))), flush=True)
-            wizard.shutdown()
-            app.exit(0)
-        wizard.after_pages_built(finish)
-        wizard.show()
-        sys.exit(app.exec())
+    """, """
+        print(" ".join(sorted(m for m in set(sys.modules) - loaded if m.startswith("cann_config"))), flush=True)
     """)
-    env = {"QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path),
-           "PATH": "/usr/bin:/bin"}
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
-    assert done.returncode == 0, done.stderr
-    on_gui_thread = set(done.stdout.split())
+    on_gui_thread = set(out.split())
     # The preview's highlighter makes text formats at import (GUI thread only).
     assert on_gui_thread <= {"cann_config.ui.highlighter", "cann_config.ui.pages.export_preview"}, on_gui_thread
     assert "cann_config.ui.pages.export_preview" in on_gui_thread  # the listing works
