@@ -10,49 +10,15 @@ fail any test that leaves one running.
 
 from __future__ import annotations
 
-import gc
 import importlib
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from cann_config.app.collector import collector_paused
 from PySide6.QtCore import QObject, QThread, Signal
 
 DETECTION_TIMEOUT = 5.0  # seconds npu-smi may take before the core gives up on it
-
-
-_collector_lock = threading.Lock()
-_collector_holders = 0
-_collector_was_enabled = True
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while a worker builds a big result.
-
-    A full collection stops every thread while it walks every live object: with a scan's
-    hundreds of thousands of entries alive, one pass froze the GUI for ~80 ms
-    (tests/bench/bench_responsiveness.py). The objects a scan makes are freed by reference
-    counting, so nothing is lost while the collector waits; when the last worker ends, what is
-    alive then is frozen (gc.freeze), so later passes no longer walk the kept scan result.
-    """
-    global _collector_holders, _collector_was_enabled
-    with _collector_lock:
-        if _collector_holders == 0:
-            _collector_was_enabled = gc.isenabled()
-            gc.disable()
-        _collector_holders += 1
-    try:
-        yield
-    finally:
-        with _collector_lock:
-            _collector_holders -= 1
-            if _collector_holders == 0:
-                gc.freeze()
-                if _collector_was_enabled:
-                    gc.enable()
 
 
 def default_probe(timeout: float = DETECTION_TIMEOUT) -> Any:
@@ -103,7 +69,7 @@ class ScanWorker(QThread):
 
         last = None
         try:
-            with collector_paused():
+            with collector_paused(freeze=True):
                 for item in scan_cache(self.path, batch_seconds=self.batch_seconds,
                                        should_stop=self.isInterruptionRequested):
                     last = item
@@ -143,7 +109,7 @@ class PredictionWorker(QThread):
         from cann_config.app.opcache.cleanup import predict_cleanup
 
         result = {}
-        with collector_paused():
+        with collector_paused(freeze=True):
             for name, soc in self.usage.socs.items():
                 # Asked between groups of jsons too: closing the window does not wait for the
                 # seconds a big SoC dir's jsons take to read.

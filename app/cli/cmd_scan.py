@@ -26,7 +26,6 @@ the bounded variant.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import os
 import sys
@@ -35,6 +34,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
+from cann_config.app.collector import collector_paused
 from cann_config.app.errors import InputError
 from cann_config.app.findings import Finding, has_errors, make_finding, severity_column, severity_word, sort_findings
 from cann_config.app.i18n import current_language, pick
@@ -371,17 +371,11 @@ def run(args: argparse.Namespace) -> int:
     if input_is_dir(kernel_cache) is None:
         found.append(make_finding("scan-no-cache", file=str(kernel_cache), path=str(kernel_cache)))
     else:
-        # The walk and the prediction make one object per candidate and group, none in a cycle:
-        # reference counting frees them, and the cyclic collector would only walk them again
-        # and again (~10 % of an over-limit scan, tests/bench/bench_scan.py).
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        # The walk and the prediction make one object per candidate and group, none in a cycle
+        # (app/collector.py).
+        with collector_paused():
             usage = _scan(kernel_cache, lang, candidates_from(kernel_cache, int(max_e.value)))
             predictions = _predict(usage, int(max_e.value), int(ratio_e.value), lang)
-        finally:
-            if collecting:
-                gc.enable()
         found += cache_findings(usage, predictions, int(max_e.value))
     findings = sort_findings(found)
     if args.json:
