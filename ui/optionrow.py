@@ -8,14 +8,13 @@ a disabled option can still be opened with the mouse or the keyboard.
 
 from __future__ import annotations
 
-from html import escape
 from typing import Any
 
 from cann_config.app.catalog import Note, Option, Value
 from cann_config.app.i18n import pick
 from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
 from cann_config.ui.editors import OptionEditor, make_editor
-from cann_config.ui.qtprops import plain_text, rich_text
+from cann_config.ui.qtprops import escape, plain_text, rich_text
 from PySide6.QtCore import QCoreApplication, QEvent, Signal
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QToolButton, QWidget

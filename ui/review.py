@@ -7,8 +7,8 @@ changes reviewed, then applied together).
 from __future__ import annotations
 
 import difflib
-from html import escape
 
+from cann_config.ui.qtprops import escape
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTextBrowser, QVBoxLayout, QWidget

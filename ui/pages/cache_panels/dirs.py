@@ -5,7 +5,6 @@ it), its kernel_cache and the SoC directory of the chosen device."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from html import escape
 
 from cann_config.app.catalog import Option
 from cann_config.app.i18n import pick
@@ -13,7 +12,7 @@ from cann_config.ui import dialogs
 from cann_config.ui.controller import WizardController
 from cann_config.ui.optionrow import OptionRow
 from cann_config.ui.pages.cache_panels.state import DIR_OPTION, CacheState
-from cann_config.ui.qtprops import rich_text
+from cann_config.ui.qtprops import escape, rich_text
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 

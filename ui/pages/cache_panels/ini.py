@@ -11,7 +11,6 @@ With a support bundle open, the file is the customer's: it cannot be saved from 
 from __future__ import annotations
 
 from collections.abc import Callable
-from html import escape
 from pathlib import Path
 
 from cann_config.app.errors import InputError
@@ -20,7 +19,7 @@ from cann_config.ui import dialogs
 from cann_config.ui.controller import WizardController
 from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
 from cann_config.ui.pages.cache_panels.state import CacheState
-from cann_config.ui.qtprops import rich_text
+from cann_config.ui.qtprops import escape, rich_text
 from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,

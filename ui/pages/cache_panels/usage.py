@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +23,7 @@ from cann_config.ui.controller import WizardController
 from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
 from cann_config.ui.gauge import CacheGauge, GaugeRow
 from cann_config.ui.pages.cache_panels.state import CacheState
-from cann_config.ui.qtprops import rich_text
+from cann_config.ui.qtprops import escape, rich_text
 from cann_config.ui.workers import PredictionWorker, ScanWorker
 from PySide6.QtCore import QThread, Signal
 from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
