@@ -75,8 +75,14 @@ class Note(NamedTuple):
     # bite and is shown as info; unanswered or yes, with its own severity. Every page, export and
     # the CLI take the severity from here (Option.notes_for), never decide it themselves.
     question: str | None = None
+    # A size rule: the note applies to a value from 0 up to, not including, `below` (a special
+    # negative value such as -1, "ageing off", is no size and is left out).
+    below: int | None = None
 
     def applies_to(self, value: Value) -> bool:
+        if self.below is not None and not (isinstance(value, int) and not isinstance(value, bool)
+                                           and 0 <= value < self.below):
+            return False
         return self.values is None or value in self.values
 
     def for_answers(self, answers: Mapping[str, bool] | None) -> "Note":
@@ -193,6 +199,11 @@ class Option(NamedTuple):
                 return Message("core-option-path-too-long", option=self.id, limit=PATH_MAX, size=len(encoded))
         return None
 
+    @property
+    def takes_sizes(self) -> bool:
+        """Its value is a size counted in KB, MB or GB: typed as "2 GB" too (app/sizes.py)."""
+        return self.type == "int" and self.unit in ("KB", "MB", "GB")
+
     def parse(self, text: str) -> Value:
         """Turn command-line text (`--set ID=TEXT`) into a value of this option's type.
 
@@ -217,6 +228,22 @@ class Option(NamedTuple):
             value = word.lower() == "true"
         else:
             value = text
+        problem = self.problem(value)
+        if problem is not None:
+            raise InvalidValue(problem)
+        return value
+
+    def parse_typed(self, text: str) -> Value:
+        """What a person typed (`--set ID=TEXT`, the wizard's size box): as `parse`, and for an
+        option counting in KB, MB or GB a size with its unit too ("2 GB", "1.5 GiB"), converted by
+        the one size parser (app/sizes.py), which names the unit when it refuses. (`parse` stays
+        strict: it also reads what CANN and torch_npu read, where "8kb" is no number.)"""
+        if not self.takes_sizes or re.fullmatch(r"\s*[+-]?[0-9]+\s*", text) or (
+                self.unset_default and text.strip().lower() in UNSET_WORDS):
+            return self.parse(text)
+        from cann_config.app.sizes import parse_size
+
+        value = parse_size(text, str(self.unit), option=self.id)
         problem = self.problem(value)
         if problem is not None:
             raise InvalidValue(problem)
@@ -388,9 +415,11 @@ def _option(source: str, option_id: str, table: object) -> Option:
             raise nr.fail(f"severity must be one of {', '.join(SEVERITIES)}")
         note_values = nr.get("values", list, None)
         question = nr.get("question", str, None)
+        below = nr.get("below", int, None)
         text = _text(source, nr.where, {k: nr.get(k, str) for k in ("en", "zh")})
         nr.done()
-        notes.append(Note(code, severity, text, tuple(note_values) if note_values is not None else None, question))
+        notes.append(Note(code, severity, text, tuple(note_values) if note_values is not None else None, question,
+                          below))
     series = r.get("series", list, None)
     default = r.get("default", (int, float, bool, str))
     if not _is_type(kind, default) and default != "":

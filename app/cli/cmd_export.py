@@ -89,7 +89,7 @@ def _apply_setting(profile: Profile, item: str) -> Profile:
     if option_id not in catalog.options:
         raise UsageError.from_code("export-error-set-unknown", option=option_id, known=", ".join(catalog.options))
     try:
-        value = catalog.options[option_id].parse(text)
+        value = catalog.options[option_id].parse_typed(text)
     except ValueError as exc:
         raise UsageError.from_code("export-error-set-invalid", detail=explain(exc)) from None
     return profile.with_value(option_id, value)

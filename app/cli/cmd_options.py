@@ -52,7 +52,8 @@ def option_to_json(option: Option) -> dict[str, Any]:
         "values": [{"value": v.value, **v.text} for v in option.values],
         "special": [{"value": v.value, **v.text} for v in option.special],
         "notes": [{"code": n.code, "severity": n.severity,
-                   "values": list(n.values) if n.values is not None else None, **n.text} for n in option.notes],
+                   "values": list(n.values) if n.values is not None else None,
+                   **({"below": n.below} if n.below is not None else {}), **n.text} for n in option.notes],
         "series": list(option.series) if option.series is not None else None,
         "targets": {
             "memory_config": t.memory_config,

@@ -437,6 +437,15 @@ class _Resolver:
             where = self.effective[MAX_SIZE]
             self.add("cache-ageing-off", where.file, where.line, where=where.variable or where.source)
 
+    def size_notes(self) -> None:
+        """The catalog's rules on the limit CANN will use, wherever it comes from (a limit so small
+        that CANN cleans at every start: docs/cann/op-cache.md#tiny-limit)."""
+        effective = self.effective.get(MAX_SIZE)
+        if effective is None or not isinstance(effective.value, int):
+            return
+        for note in self.catalog.option(MAX_SIZE).notes_for(effective.value):
+            self.findings.append(Finding(note.severity, note.code, dict(note.text), effective.file, effective.line))
+
     def size_from_env_or_default(self, key: str, variable: str, setting: Setting | None, default: int,
                                  parse: Any, quiet: bool = False) -> Effective:
         if setting is not None and setting.runtime:
@@ -687,6 +696,7 @@ def resolve_settings(*, ini: OpCacheIni | None, environ: Mapping[str, str], prof
     resolver.resolve_mode()
     cache_dir = resolver.resolve_dir()
     resolver.resolve_sizes()
+    resolver.size_notes()
     resolver.check_versions(str(cache_dir.soc_dir(soc_version or "<SoC>")))
     resolver.alloc_conf()
     resolver.memory_options()

@@ -52,7 +52,7 @@ def test_chinese_comments(capsysbinary):
 
 
 @pytest.mark.parametrize("argv, needle", [
-    (["--set", "max_op_cache_size=abc"], "max_op_cache_size takes an integer, not 'abc'"),
+    (["--set", "max_op_cache_size=abc"], "max_op_cache_size takes a size in MB (a whole number, e.g. 2048"),
     (["--set", "max_op_cache_size"], "--set needs ID=VALUE"),
     (["--set", "no_such_option=1"], "unknown option 'no_such_option'"),
     (["--set", "static_memory_policy=9"], "static_memory_policy must be one of 0, 1, 2, 3, 4, not 9"),
