@@ -6,6 +6,9 @@ Without `--env-file` (and `--bundle`) the op_cache.ini version lines are also ch
 CANN installed on this host; with it they are not: the file is a customer's, read on a support
 machine whose CANN need not be theirs (app/support/diagnosis.py).
 
+Both paths ask the Host (app/support/host.py): on this host (no `--env-file`) the diagnosis
+carries the cache measured here, the same object `scan --json` prints (`cache` in the JSON).
+
 With `--bundle` the bundle's op_cache.ini, environment and device are used, and the report (text,
 or `--json`) includes the cleanup prediction and the suggested fixes (app/support/report.py);
 `--device`, `--framework` and `--script` still apply. `--report FILE` also writes that report.
@@ -22,7 +25,7 @@ from cann_config.app.cli.choices import LazyChoices
 from cann_config.app.device.table import DeviceInfo, device_from_choice
 from cann_config.app.errors import Message, UsageError, explain
 from cann_config.app.i18n import current_language
-from cann_config.app.support.diagnosis import diagnose
+from cann_config.app.support.host import host_from_bundle, this_host
 from cann_config.app.textsafe import json_text
 
 
@@ -64,8 +67,8 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError.from_code("core-cli-device-invalid", detail=explain(exc)) from None
     if args.bundle or args.report:
         return _run_report(args, device)
-    result = diagnose(ini_path=args.ini, env_file=args.env_file, script=args.script,
-                      device=device, cache_dir=args.cache_dir, framework=args.framework)
+    result = this_host(cache_dir=args.cache_dir, device=device).diagnosis(
+        ini_path=args.ini, env_file=args.env_file, script=args.script, framework=args.framework)
     lang = current_language()
     if args.json:
         print(json_text(json.dumps(result.to_json(lang), ensure_ascii=False, indent=2)))
@@ -90,10 +93,10 @@ def _run_report(args: argparse.Namespace, device: DeviceInfo | None) -> int:
         if clash:
             raise UsageError.from_code("support-error-bundle-clash", flags=", ".join(clash))
         bundle = load_bundle(args.bundle)
-        result = bundle.diagnosis(framework=args.framework, device=device, script=args.script)
+        result = host_from_bundle(bundle).diagnosis(framework=args.framework, device=device, script=args.script)
     else:
-        result = diagnose(ini_path=args.ini, env_file=args.env_file, script=args.script, device=device,
-                          cache_dir=args.cache_dir, framework=args.framework)
+        result = this_host(cache_dir=args.cache_dir, device=device).diagnosis(
+            ini_path=args.ini, env_file=args.env_file, script=args.script, framework=args.framework)
     lang = current_language()
     report = make_report(result, bundle)
     if args.report:

@@ -30,29 +30,32 @@ import json
 import os
 import sys
 import time
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
-from cann_config.app.collector import collector_paused
 from cann_config.app.errors import InputError
-from cann_config.app.findings import Finding, has_errors, make_finding, severity_column, severity_word, sort_findings
+from cann_config.app.findings import Finding, has_errors, make_finding, severity_column, severity_word
 from cann_config.app.i18n import current_language, pick
 from cann_config.app.io.inputfiles import input_exists, input_is_dir
 from cann_config.app.opcache.cachedir import INI_NAME, kernel_cache_of, resolve_cache_dir
-from cann_config.app.opcache.cleanup import AGEING_OFF, CleanupPrediction, cache_findings, predict_cleanup
-from cann_config.app.opcache.ini import read_op_cache_ini
+from cann_config.app.opcache.cleanup import CleanupPrediction, predict_cleanup
+from cann_config.app.opcache.ini import installed_op_cache_versions, read_op_cache_ini
+from cann_config.app.opcache.measurement import (
+    MAX_SIZE,
+    REMAIN_RATIO,
+    CacheMeasurement,
+    candidates_from,  # noqa: F401 - part of this module's interface (tests, bench_scan)
+    limit_findings,
+    measure_cache,
+    next_start_empties,
+)
 from cann_config.app.opcache.resolution import Effective, environment_framework, resolve_settings
 from cann_config.app.opcache.scanner import CacheUsage, ScanProgress, scan_cache
 from cann_config.app.textsafe import json_text, terminal_text
 from cann_config.app.textwidth import pad
 from cann_config.app.units import CANN_MB, format_count, human_bytes
 
-MAX_SIZE = "max_op_cache_size"
-REMAIN_RATIO = "remain_cache_size_ratio"
 # Findings of the limit resolution that explain the limit shown (the rest is `diagnose`'s job).
-_LIMIT_CODES = ("cache-ini-", "cache-env-max", "cache-env-ratio", "cache-env-numeric", "cache-env-overridden",
-                "cache-ageing-off")
 PROGRESS_AFTER_SECONDS = 0.3
 PROGRESS_EVERY_SECONDS = 0.1
 
@@ -130,11 +133,11 @@ def _terminal_progress(lang: str) -> _Progress | None:
     return _Progress(stream, lang) if stream is not None and stream.isatty() else None
 
 
-def _scan(kernel_cache: Path, lang: str, candidates_from: int | None) -> CacheUsage:
+def _scan(kernel_cache: Path, lang: str, start: int | None) -> CacheUsage:
     progress = _terminal_progress(lang)
     usage = None
     try:
-        for item in scan_cache(kernel_cache, candidates_from=candidates_from):
+        for item in scan_cache(kernel_cache, candidates_from=start):
             if progress is not None:
                 progress.update(item)
             usage = item.usage
@@ -143,28 +146,6 @@ def _scan(kernel_cache: Path, lang: str, candidates_from: int | None) -> CacheUs
             progress.clear()
     assert usage is not None
     return usage
-
-
-def candidates_from(kernel_cache: Path, max_mb: int) -> int | None:
-    """From which CANN size of a SoC dir the walk gathers its cleanup candidates (scan_cache).
-
-    CANN cleans a SoC dir only when its size is >= max (docs/cann/op-cache.md#cleanup), so a
-    SoC dir below max needs no candidate, and with ageing off none does. Whether a SoC dir can
-    reach max is known before the walk from its filesystem: the files counted by their size
-    occupy the filesystem, so when the filesystem holds less than max (a limit set far above
-    the cache), no SoC dir can reach it and the walk gathers a SoC dir's candidates only from
-    the moment it does anyway (sparse or hard-linked files), listing the dirs walked before
-    again. Otherwise the candidates are gathered from the start, in the same single pass
-    (listing a SoC dir twice costs about half its walk again).
-    """
-    if max_mb == AGEING_OFF:
-        return None
-    max_bytes = max_mb * CANN_MB
-    try:
-        vfs = os.statvfs(kernel_cache)
-    except OSError:
-        return max_bytes
-    return 0 if (vfs.f_blocks - vfs.f_bfree) * vfs.f_frsize >= max_bytes else max_bytes
 
 
 def _predict(usage: CacheUsage, max_mb: int, ratio: int, lang: str) -> dict[str, CleanupPrediction]:
@@ -193,91 +174,10 @@ def _predict(usage: CacheUsage, max_mb: int, ratio: int, lang: str) -> dict[str,
             progress.clear()
 
 
-def _limit_findings(resolution_findings: list[Finding], ini_findings: list[Finding]) -> list[Finding]:
-    chosen = [f for f in ini_findings if f.severity in ("error", "warning")]
-    chosen += [f for f in resolution_findings if f.code.startswith(_LIMIT_CODES)]
-    seen: set[tuple[str, str | None, int | None]] = set()
-    result = []
-    for f in chosen:
-        key = (f.code, f.file, f.line)
-        if key not in seen:
-            seen.add(key)
-            result.append(f)
-    return result
-
-
-def _limits_json(max_e: Effective, ratio_e: Effective, lang: str) -> dict[str, Any]:
-    ageing = max_e.value != -1
-    max_bytes = int(max_e.value) * CANN_MB if ageing else None
-    return {
-        MAX_SIZE: max_e.to_json(lang),
-        REMAIN_RATIO: ratio_e.to_json(lang),
-        "ageing": ageing,
-        "mb_bytes": CANN_MB,
-        "max_bytes": max_bytes,
-        "keep_threshold_bytes": max_bytes * int(ratio_e.value) // 100 if max_bytes is not None else None,
-    }
-
-
-def report_json(kernel_cache: Path, dir_info: Mapping[str, Any], usage: CacheUsage | None,
-                predictions: Mapping[str, CleanupPrediction], max_e: Effective, ratio_e: Effective,
-                findings: list[Finding], lang: str) -> dict[str, Any]:
-    """The `scan --json` document (stable keys; texts in `lang`)."""
-    data: dict[str, Any] = {
-        "kernel_cache": str(kernel_cache),
-        "exists": usage is not None,
-        "cache_dir": dict(dir_info),
-        "limits": _limits_json(max_e, ratio_e, lang),
-        "filesystem": None,
-        "socs": {},
-        "other": None,
-        "totals": {"files": 0, "dirs": 0, "apparent_bytes": 0, "allocated_bytes": 0},
-        "unreadable": [],
-        "other_filesystems": [],
-        "elapsed_seconds": 0.0,
-        "stopped": False,
-        "findings": [f.to_json(lang) for f in findings],
-    }
-    if usage is None:
-        return data
-    mount = usage.mount
-    data["filesystem"] = {
-        "type": mount.fs_type if mount else None,
-        "mount_point": mount.mount_point if mount else None,
-        "options": list(mount.options) if mount else [],
-        "free_bytes": usage.free_bytes,
-        "size_bytes": usage.fs_size_bytes,
-    }
-    for name, soc in sorted(usage.socs.items()):
-        data["socs"][name] = {
-            "path": str(soc.path),
-            "files": soc.files,
-            "dirs": soc.dirs,
-            "apparent_bytes": soc.apparent_bytes,
-            "allocated_bytes": soc.allocated_bytes,
-            "cann_bytes": soc.cann_bytes,
-            "hard_links": soc.hard_links,
-            "symlinks": soc.symlinks,
-            "other_users_files": soc.other_users_files,
-            "limit_source": max_e.source,
-            "cleanup": predictions[name].to_json(),
-        }
-    top = usage.top
-    data["other"] = {"files": top.files, "dirs": top.dirs, "apparent_bytes": top.apparent_bytes,
-                     "allocated_bytes": top.allocated_bytes}
-    data["totals"] = {"files": usage.files, "dirs": usage.dirs, "apparent_bytes": usage.apparent_bytes,
-                      "allocated_bytes": usage.allocated_bytes}
-    data["unreadable"] = [{"path": p, "reason": r} for p, r in usage.unreadable]
-    data["other_filesystems"] = list(usage.other_fs)
-    data["elapsed_seconds"] = round(usage.elapsed, 3)
-    data["stopped"] = usage.stopped
-    return data
-
-
-def report_text(kernel_cache: Path, dir_how: str, usage: CacheUsage | None,
-                predictions: Mapping[str, CleanupPrediction], max_e: Effective, ratio_e: Effective,
-                findings: list[Finding], lang: str) -> str:
+def report_text(measured: CacheMeasurement, dir_how: str, lang: str) -> str:
     """The readable report."""
+    kernel_cache, usage, predictions = measured.kernel_cache, measured.usage, measured.predictions
+    max_e, ratio_e, findings = measured.max_e, measured.ratio_e, measured.findings
     lines = [_label("scan-label-cache", lang, path=kernel_cache) + (f"  ({dir_how})" if dir_how else "")]
     if usage is not None:
         lines.append(_label("scan-label-filesystem", lang, type=usage.fs_type or "?",
@@ -302,7 +202,11 @@ def report_text(kernel_cache: Path, dir_how: str, usage: CacheUsage | None,
             if pred.percent_of_limit is not None:
                 row += _label("scan-label-of-limit", lang, percent=_percent(pred.percent_of_limit))
             lines.append(row)
-            if not pred.ageing:
+            empties = measured.soc_empties(name)
+            if empties is not None:
+                lines.append("    " + _label("scan-label-empties", lang, size=human_bytes(soc.cann_bytes),
+                                             reason=_label(f"scan-label-empties-{empties.reason}", lang)))
+            elif not pred.ageing:
                 lines.append("    " + _label("scan-label-no-ageing", lang))
             elif not pred.triggers:
                 lines.append("    " + _label("scan-label-no-cleanup", lang))
@@ -360,29 +264,19 @@ def run(args: argparse.Namespace) -> int:
             ini = read_op_cache_ini(ini_path)
     except InputError as exc:
         found.append(make_finding("scan-ini-unreadable", file=str(ini_path), reason=exc))
-    resolution = resolve_settings(ini=ini, environ=environ)
+    installed = installed_op_cache_versions() or None
+    resolution = resolve_settings(ini=ini, environ=environ, installed_versions=installed)
     max_e = resolution.effective[MAX_SIZE]
     ratio_e = resolution.effective[REMAIN_RATIO]
-    found += _limit_findings(resolution.findings, list(ini.findings) if ini is not None else [])
-
-    usage: CacheUsage | None = None
-    predictions: dict[str, CleanupPrediction] = {}
-    # Unreadable is not "no cache yet": a kernel_cache that cannot be looked at is exit 2.
-    if input_is_dir(kernel_cache) is None:
-        found.append(make_finding("scan-no-cache", file=str(kernel_cache), path=str(kernel_cache)))
-    else:
-        # The walk and the prediction make one object per candidate and group, none in a cycle
-        # (app/collector.py).
-        with collector_paused():
-            usage = _scan(kernel_cache, lang, candidates_from(kernel_cache, int(max_e.value)))
-            predictions = _predict(usage, int(max_e.value), int(ratio_e.value), lang)
-        found += cache_findings(usage, predictions, int(max_e.value))
-    findings = sort_findings(found)
+    found += limit_findings(resolution.findings, list(ini.findings) if ini is not None else [])
+    mode = resolution.effective.get("op_compiler_cache_mode")
+    empties = next_start_empties(ini, installed, mode.value if mode is not None else None)
+    measured = measure_cache(kernel_cache, dir_info, max_e, ratio_e, findings=found, empties=empties,
+                             walk=lambda path, start: _scan(path, lang, start),
+                             predict=lambda usage, max_mb, ratio: _predict(usage, max_mb, ratio, lang))
     if args.json:
-        data = report_json(kernel_cache, dir_info, usage, predictions, max_e, ratio_e, findings, lang)
-        print(json_text(json.dumps(data, ensure_ascii=False, indent=2)))
+        print(json_text(json.dumps(measured.to_json(lang), ensure_ascii=False, indent=2)))
     else:
         # SoC directory names are whatever is on disk: no control character reaches the terminal.
-        print(terminal_text(report_text(kernel_cache, dir_how, usage, predictions, max_e, ratio_e, findings, lang),
-                            one_line=False))
-    return 1 if has_errors(findings) else 0
+        print(terminal_text(report_text(measured, dir_how, lang), one_line=False))
+    return 1 if has_errors(measured.findings) else 0

@@ -140,6 +140,7 @@ from cann_config.app.opcache.cleanup import (
 )
 from cann_config.app.opcache.ini import MAX_FILE_BYTES as MAX_INI_BYTES
 from cann_config.app.opcache.ini import VERSION_KEYS, OpCacheIni, parse_op_cache_ini, read_op_cache_ini
+from cann_config.app.opcache.measurement import Empties, empties_findings, next_start_empties
 from cann_config.app.opcache.resolution import resolve_settings
 from cann_config.app.opcache.scanner import nfs_lock_problem, scan_cache
 from cann_config.app.profile import Profile, json_type
@@ -838,12 +839,30 @@ class Bundle:
         if cache.prediction_stopped and not cache.partial:
             found.append(make_finding("support-cleanup-stopped", file=where, path=where,
                                       seconds=f"{cache.time_limit_seconds or 0:g}"))
+        found += self.empties_findings(effective)
         other = next((soc.prediction for soc in cache.socs.values() if soc.prediction is not None
                       and (soc.prediction.max_mb, soc.prediction.ratio) != (max_now, ratio_now)), None)
         if other is not None:
             found.append(make_finding("support-cleanup-other-limits", file=where, max_mb=other.max_mb,
                                       ratio=other.ratio, now_max=max_now, now_ratio=ratio_now))
         return found
+
+    def next_start_empties(self, effective: Mapping[str, Any]) -> Empties | None:
+        """Whether the customer's next compiler start empties a SoC dir, and why
+        (app.opcache.measurement.next_start_empties with the bundle's file and versions)."""
+        mode = getattr(effective.get("op_compiler_cache_mode"), "value", None)
+        return next_start_empties(self.op_cache_ini, self.installed_versions(), mode)
+
+    def empties_findings(self, effective: Mapping[str, Any]) -> list[Finding]:
+        """"The next start empties <SoC dir> (N MB)", from the sizes the bundle recorded: the
+        device's SoC dir when the device is known, else every SoC dir (as on a live host)."""
+        cache = self.cache
+        empties = self.next_start_empties(effective)
+        if cache is None or empties is None:
+            return []
+        where = (cache.kernel_cache or self.source).rstrip("/")
+        sizes = {name: (f"{where}/{name}", soc.cann_bytes or 0) for name, soc in cache.socs.items()}
+        return empties_findings(empties, sizes, self.device.soc_version)
 
     def summary(self, lang: str | None = None) -> str:
         """One line for `collect` and the GUI: device, toolkit, op_cache.ini, cache."""

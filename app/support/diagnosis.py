@@ -83,6 +83,10 @@ class Diagnosis:
         self.inputs: dict[str, Any] = {} if inputs is None else inputs
         # False: `ini` is not the op_cache.ini CANN reads (cachedir.ini_not_read)
         self.read_by_cann = read_by_cann
+        # The cache measurement (app/opcache/measurement.py) when the Host measured one
+        # (app/support/host.py), and its JSON: the `scan --json` document, or a bundle's record.
+        self.measurement: Any = None
+        self.cache: dict[str, Any] | None = None
 
     def has_errors(self) -> bool:
         return has_errors(self.findings)
@@ -106,6 +110,8 @@ class Diagnosis:
                 "reason": (self.ini.cann_view.reason if self.read_by_cann else "not-read-by-cann") if self.ini else None,
             },
             "inputs": dict(self.inputs),
+            **({"cache": self.measurement.to_json(lang) if self.measurement is not None else self.cache}
+               if self.cache is not None else {}),
         }
 
     # -- text, for people -----------------------------------------------------------------------
@@ -161,6 +167,7 @@ class Diagnosis:
             rows.append([oid, value, f"[{eff.source}{safe(where)}]{safe(detail)}"])
         # columns line up by display width: values and paths may be Chinese (app/textwidth.py)
         out += table_lines(rows, gap="  ")
+        out += self._measurement_lines(lang)
         out.append("")
         out.append(_label('cache-label-findings', lang) + colon(lang).strip())
         if not self.findings:
@@ -175,6 +182,39 @@ class Diagnosis:
             if fix:
                 out.append(f"{indent}{_label('cache-label-fix', lang)}{colon(lang)}{safe(fix)}")
         return "\n".join(out)
+
+
+    def _measurement_lines(self, lang: str | None) -> list[str]:
+        """The cache measured on this host, one line per SoC dir, as `scan` says it."""
+        measured = self.measurement
+        if measured is None or measured.usage is None:
+            return []
+        from cann_config.app.units import format_count, human_bytes
+
+        out = ["", _label("cache-label-measured", lang, path=terminal_text(str(measured.kernel_cache)))]
+        for name, soc in sorted(measured.usage.socs.items()):
+            pred = measured.predictions[name]
+            row = f"  {terminal_text(name)}: " + _label("scan-label-soc", lang, files=format_count(soc.files),
+                                                        apparent=human_bytes(soc.apparent_bytes),
+                                                        allocated=human_bytes(soc.allocated_bytes),
+                                                        cann=human_bytes(soc.cann_bytes))
+            if pred.percent_of_limit is not None:
+                percent = pred.percent_of_limit
+                row += _label("scan-label-of-limit", lang, percent=f"{percent:.0f}" if percent >= 10 else f"{percent:.1f}")
+            out.append(row)
+            empties = measured.soc_empties(name)
+            if empties is not None:
+                out.append("    " + _label("scan-label-empties", lang, size=human_bytes(soc.cann_bytes),
+                                           reason=_label(f"scan-label-empties-{empties.reason}", lang)))
+            elif not pred.ageing:
+                out.append("    " + _label("scan-label-no-ageing", lang))
+            elif not pred.triggers:
+                out.append("    " + _label("scan-label-no-cleanup", lang))
+            else:
+                out.append("    " + _label("scan-label-cleanup", lang, target=human_bytes(pred.target_bytes),
+                                           groups=format_count(len(pred.delete)), deleted=human_bytes(pred.counted_bytes),
+                                           recent=format_count(len(pred.kept_recent))))
+        return out
 
 
 def script_inputs(imported: Any, environment: Mapping[str, str], source: str

@@ -27,11 +27,13 @@ from typing import Any
 
 from cann_config.app.catalog import load_catalog
 from cann_config.app.errors import InputError, UsageError
-from cann_config.app.findings import Finding, make_finding
+from cann_config.app.findings import Finding, make_finding, severity_word
 from cann_config.app.i18n import current_language, normalize_language, pick
 from cann_config.app.io.inputfiles import input_is_dir
+from cann_config.app.opcache.ini import VERSION_KEYS as INI_VERSION_KEYS
 from cann_config.app.support.bundle import Bundle, load_bundle
 from cann_config.app.support.diagnosis import Diagnosis
+from cann_config.app.support.host import FLEET_NODE, host_from_bundle
 from cann_config.app.support.report import Block, Text, html_of_blocks, markdown_of_blocks
 from cann_config.app.textsafe import terminal_text
 from cann_config.app.textwidth import table_lines
@@ -71,6 +73,14 @@ class FleetNode:
     @property
     def errors(self) -> list[Finding]:
         return [f for f in self.diagnosis.findings if f.severity == "error"]
+
+    @property
+    def warnings(self) -> list[Finding]:
+        return [f for f in self.diagnosis.findings if f.severity == "warning"]
+
+    def findings_json(self, lang: str | None) -> list[dict[str, Any]]:
+        """Every finding of this node, each naming the node (its bundle name or path)."""
+        return [{**f.to_json(lang), "node": self.name, "bundle": self.bundle.source} for f in self.diagnosis.findings]
 
 
 @dataclass
@@ -121,10 +131,13 @@ class FleetComparison:
     def to_json(self, lang: str | None = None) -> dict[str, Any]:
         return {
             "nodes": [{"name": n.name, "bundle": n.bundle.source, "errors": len(n.errors),
-                       "error_codes": [f.code for f in n.errors]} for n in self.nodes],
+                       "error_codes": [f.code for f in n.errors], "warnings": len(n.warnings),
+                       "findings": n.findings_json(lang)} for n in self.nodes],
             "rows": [{"key": r.key, "kind": r.kind, "differs": r.differs, "cells": r.cells} for r in self.rows],
             "same": list(self.same),
             "findings": [f.to_json(lang) for f in self.same_findings],
+            # every node's findings in one list, each naming its node (added for issue 24)
+            "node_findings": [item for n in self.nodes for item in n.findings_json(lang)],
             "failed": self.failed,
         }
 
@@ -134,7 +147,13 @@ class FleetComparison:
         body = [[DIFFERS_MARK if r.differs else "", self.row_label(r, lang)]
                 + [self.cell_text(r, i, lang) for i in range(len(self.nodes))] for r in self.rows]
         body.append(["", _t("fleet-label-errors", lang)] + [str(len(n.errors)) for n in self.nodes])
+        body.append(["", _t("fleet-label-warnings", lang)] + [str(len(n.warnings)) for n in self.nodes])
         return header, body
+
+    def node_finding_lines(self, lang: str) -> list[str]:
+        """Each node's errors and warnings, one line each, naming the node."""
+        return [f"{n.name}: {severity_word(f.severity, lang)} {f.code}: {f.message(lang)}"
+                for n in self.nodes for f in n.diagnosis.findings if f.severity in ("error", "warning")]
 
     def summary(self, lang: str) -> str:
         failing = [n.name for n in self.nodes if n.errors]
@@ -154,6 +173,9 @@ class FleetComparison:
         out.append(self.summary(lang))
         colon = "：" if lang == "zh_CN" else ": "
         out += [f"{_t('export-severity-error', lang)}{colon}{terminal_text(f.message(lang))}" for f in self.same_findings]
+        lines = self.node_finding_lines(lang)
+        if lines:
+            out += ["", _t("fleet-label-node-findings", lang)] + [f"  {terminal_text(line)}" for line in lines]
         return "\n".join(out) + "\n"
 
     def blocks(self, lang: str | None = None) -> list[Block]:
@@ -172,6 +194,10 @@ class FleetComparison:
                   Block("p", ((Text(self.summary(lang)),),))]
         if self.same_findings:
             blocks.append(Block("list", tuple((Text(f.message(lang)),) for f in self.same_findings)))
+        lines = self.node_finding_lines(lang)
+        if lines:
+            blocks.append(Block("p", ((Text(_t("fleet-label-node-findings", lang)),),)))
+            blocks.append(Block("list", tuple((Text(line),) for line in lines)))
         return blocks
 
     def markdown(self, lang: str | None = None) -> str:
@@ -202,6 +228,12 @@ def compare(nodes: Sequence[FleetNode], same: Sequence[str] = ()) -> FleetCompar
                                       for n in nodes])]
     for key in VERSION_KEYS:
         rows.append(_row(key, "version", [{"value": n.bundle.versions.get(key), "source": None} for n in nodes]))
+    # The version lines of each node's op_cache.ini, beside the installed ones: where they differ
+    # the next start empties the SoC dir (app.opcache.measurement.next_start_empties).
+    for key in INI_VERSION_KEYS:
+        cells: list[dict[str, Any]] = [{"value": _ini_version(n.bundle, key), "source": "op_cache.ini"} for n in nodes]
+        if any(c["value"] is not None for c in cells):
+            rows.append(_row(f"op_cache.ini {key}", "ini-version", cells))
     seen = [oid for oid in catalog.options if any(oid in n.diagnosis.effective for n in nodes)]
     for oid in seen:
         cells = []
@@ -221,10 +253,18 @@ def compare(nodes: Sequence[FleetNode], same: Sequence[str] = ()) -> FleetCompar
     return FleetComparison(list(nodes), rows, list(same), findings)
 
 
+def _ini_version(bundle: Bundle, key: str) -> str | None:
+    ini = bundle.op_cache_ini
+    entry = ini.values_as_cann_reads().get(key) if ini is not None else None
+    return entry.value.rstrip("\r") if entry is not None else None
+
+
 def read_node(path: Path, taken: set[str] | None = None) -> FleetNode:
-    """One bundle read and diagnosed as `diagnose --bundle` does; InputError when unusable."""
+    """One bundle read and diagnosed as `diagnose --bundle` does, through the same Host
+    (app/support/host.py); InputError when unusable."""
     bundle = load_bundle(path)
-    return FleetNode(_node_name(bundle, path, taken if taken is not None else set()), bundle, bundle.diagnosis())
+    name = _node_name(bundle, path, taken if taken is not None else set())
+    return FleetNode(name, bundle, host_from_bundle(bundle, name=name, kind=FLEET_NODE).diagnosis())
 
 
 def compare_bundles(paths: Sequence[str | os.PathLike[str]], same: Sequence[str] = ()) -> FleetComparison:

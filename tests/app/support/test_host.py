@@ -1,0 +1,142 @@
+"""The Host (app/support/host.py) and the one measurement (app/opcache/measurement.py), through
+the commands: `scan --json` and `diagnose --json` on a live host carry the same cache object, and
+"the next start empties <SoC dir> (N MB)" is said wherever the cache is shown."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from cann_config.app.cli import main
+from cann_config.app.support.host import host_from_bundle_file, this_host
+
+from tests.app.support.test_diagnosis import fake_toolkit
+
+DATA = Path(__file__).resolve().parents[2] / "data"
+TEMPLATE = DATA / "ini" / "template.ini"  # adk_version=8.5.0, ops_version=8.5.0, 500 MB / 80 %
+SOC = "Ascend910B3"
+
+
+@pytest.fixture(autouse=True)
+def _quiet_environment(monkeypatch, tmp_path):
+    for name in ("ASCEND_CACHE_PATH", "ASCEND_MAX_OP_CACHE_SIZE", "ASCEND_REMAIN_CACHE_SIZE_RATIO",
+                 "ACL_OP_COMPILER_CACHE_MODE", "ACL_OP_COMPILER_CACHE_DIR", "ASCEND_WORK_PATH", "ASCEND_OPP_PATH",
+                 "ASCEND_HOME_PATH", "GE_USE_STATIC_MEMORY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+
+
+def live_cache(tmp_path, monkeypatch, *, installed: str = "8.3.0", ini: Path | None = TEMPLATE) -> Path:
+    """A host whose CANN is `installed`, whose op_cache.ini (where CANN reads it) is `ini`, and whose
+    cache holds 3 MiB in SoC dir Ascend910B3."""
+    monkeypatch.setenv("ASCEND_TOOLKIT_HOME", str(fake_toolkit(tmp_path, installed)))
+    base = tmp_path / "cache"
+    soc = base / "kernel_cache" / SOC
+    soc.mkdir(parents=True)
+    for i in range(3):
+        (soc / f"k{i}.o").write_bytes(b"x" * (1 << 20))
+    if ini is not None:
+        (base / "kernel_cache" / "op_cache.ini").write_bytes(ini.read_bytes())
+    monkeypatch.setenv("ASCEND_CACHE_PATH", str(base))
+    return soc
+
+
+def run_json(capsys, *args):
+    code = main([*args, "--json", "--lang", "en"])
+    out, _ = capsys.readouterr()
+    return code, json.loads(out)
+
+
+def without_time(cache: dict) -> dict:
+    """The measurement less what moves between two runs (the time taken, the free space), its
+    findings by code and place (cache-ini-version-differs names the SoC dir when --device is given)."""
+    data = {k: v for k, v in cache.items() if k not in ("elapsed_seconds", "filesystem", "findings")}
+    data["findings"] = [(f["severity"], f["code"], f["file"], f["line"]) for f in cache["findings"]]
+    return data
+
+
+def test_diagnose_on_a_live_host_carries_scans_measurement(capsys, tmp_path, monkeypatch):
+    soc = live_cache(tmp_path, monkeypatch)
+    _, scanned = run_json(capsys, "scan")
+    code, diagnosed = run_json(capsys, "diagnose", "--device", SOC)
+    assert code == 0
+    assert without_time(diagnosed["cache"]) == without_time(scanned)
+    assert scanned["socs"][SOC]["empties_at_next_start"] == {"reason": "versions-differ", "bytes": 3 << 20}
+    assert scanned["next_start_empties"]["socs"] == [SOC]
+    for doc in (scanned, diagnosed):
+        (empties,) = [f for f in doc["findings"] if f["code"] == "cache-next-start-empties-versions"]
+        assert empties["severity"] == "warning"
+        assert str(soc) in empties["message"] and "3 MB" in empties["message"]
+        assert "8.3.0" in empties["message"]
+
+
+def test_no_empties_when_the_versions_match_or_the_file_does_not_count(capsys, tmp_path, monkeypatch):
+    live_cache(tmp_path, monkeypatch, installed="8.5.0")
+    _, scanned = run_json(capsys, "scan")
+    assert scanned["next_start_empties"] is None
+    assert scanned["socs"][SOC]["empties_at_next_start"] is None
+    assert "cache-next-start-empties-versions" not in [f["code"] for f in scanned["findings"]]
+
+
+def test_mode_force_empties_the_dir_in_scan_and_diagnose(capsys, tmp_path, monkeypatch):
+    live_cache(tmp_path, monkeypatch, installed="8.5.0")
+    monkeypatch.setenv("ACL_OP_COMPILER_CACHE_MODE", "force")
+    _, scanned = run_json(capsys, "scan")
+    _, diagnosed = run_json(capsys, "diagnose")
+    assert scanned["next_start_empties"]["reason"] == "force"
+    for doc in (scanned, diagnosed):
+        assert "cache-next-start-empties-force" in [f["code"] for f in doc["findings"]]
+
+
+def test_text_outputs_say_the_next_start_empties_the_dir(capsys, tmp_path, monkeypatch):
+    soc = live_cache(tmp_path, monkeypatch)
+    for command in ("scan", "diagnose"):
+        main([command, "--lang", "en"])
+        out, _ = capsys.readouterr()
+        assert "the next compiler start empties this directory (3 MB)" in out, command
+        assert f"The next compiler start on {SOC} empties {soc} (3 MB)" in out, command
+
+
+def test_an_env_file_measures_nothing_here(capsys, tmp_path, monkeypatch):
+    """A customer's env file read on a support machine: this machine's cache is not theirs."""
+    live_cache(tmp_path, monkeypatch)
+    env = tmp_path / "job.env"
+    env.write_text("export ASCEND_MAX_OP_CACHE_SIZE=400\n")
+    _, diagnosed = run_json(capsys, "diagnose", "--env-file", str(env))
+    assert "cache" not in diagnosed
+
+
+def test_a_bundle_says_its_next_start_empties_the_soc_dir(capsys):
+    """a2-910b3.json: op_cache.ini written by CANN 8.3.0, the host has 8.5.0 installed."""
+    bundle = DATA / "bundles" / "a2-910b3.json"
+    host = host_from_bundle_file(bundle)
+    assert host.is_remote and host.device is not None and host.device.soc_version == SOC
+    found = [f for f in host.diagnosis().findings if f.code == "cache-next-start-empties-versions"]
+    assert [f.severity for f in found] == ["warning"]
+    assert f"{SOC}" in found[0].message("en")
+    code, data = run_json(capsys, "diagnose", "--bundle", str(bundle))
+    assert "cache-next-start-empties-versions" in [f["code"] for f in data["findings"]]
+
+
+def test_this_host_builds_from_the_given_environment(tmp_path):
+    host = this_host(environ={"HOME": str(tmp_path)})
+    assert host.kind == "this-host" and not host.is_remote and host.installed_versions == {}
+
+
+def test_fleet_names_each_findings_node_and_shows_the_files_version_lines(capsys):
+    a2, a3 = DATA / "bundles" / "a2-910b3.json", DATA / "bundles" / "a3-910-9392.json"
+    code, data = run_json(capsys, "fleet", str(a2), str(a3))
+    assert code == 1  # a2-910b3 has an error finding
+    by_node = {(f["node"], f["code"]) for f in data["node_findings"]}
+    assert ("a2-910b3", "cache-next-start-empties-versions") in by_node
+    assert ("a2-910b3", "cache-ini-size-pair-incomplete") in by_node
+    assert not any(node == "a3-910-9392" and code.startswith("cache-next-start") for node, code in by_node)
+    (node,) = [n for n in data["nodes"] if n["name"] == "a2-910b3"]
+    assert {f["code"] for f in node["findings"]} == {c for n, c in by_node if n == "a2-910b3"}
+    rows = {r["key"]: r for r in data["rows"]}
+    assert [c["value"] for c in rows["op_cache.ini adk_version"]["cells"]] == ["8.3.0", "8.5.0"]
+    assert [c["value"] for c in rows["adk_version"]["cells"]] == ["8.5.0", "8.5.0"]
+    main(["fleet", str(a2), str(a3), "--lang", "en"])
+    out, _ = capsys.readouterr()
+    assert "a2-910b3: warning cache-next-start-empties-versions: The next compiler start on Ascend910B3 empties" in out
