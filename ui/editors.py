@@ -6,7 +6,10 @@ browse button for paths), each editor is named `option_<id>` and has a read/writ
 `value` typed as the catalog types the option (int, float, bool or str; "" for not set), with `valueChanged` as its
 notify signal, so tests and accessibility tools drive every option the same way (docs/architecture.md#object-names).
 A value the catalog refuses (`Option.check`) is never taken: the spin box rejects it while it is
-typed, and `setProperty("value", ...)` with an invalid value changes nothing.
+typed, and `setProperty("value", ...)` with an invalid value changes nothing. A size (an option
+counting in KB, MB or GB) is typed as people type it, "2 GB", "1.5 GiB" or "2048", read by the
+core's one size parser (`Option.parse_typed`, app/sizes.py) when the box is left; the unit is
+stated beside the box, with the converted value ("= 2 GB") or, in words, why the text was refused.
 """
 
 from __future__ import annotations
@@ -14,15 +17,16 @@ from __future__ import annotations
 import re
 
 from cann_config.app.catalog import Option, Value
-from cann_config.app.i18n import pick
+from cann_config.app.i18n import current_language, pick
 from cann_config.ui.qtprops import TOOLTIP_ROLE
 from PySide6.QtCore import Property, QCoreApplication, QEvent, QObject, Signal
-from PySide6.QtGui import QValidator
+from PySide6.QtGui import QFocusEvent, QKeyEvent, QValidator
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
     QSpinBox,
     QStyle,
@@ -202,19 +206,119 @@ class _CheckedSpinBox(QSpinBox):
             self.setValue(target)
 
 
-class NumberEditor(OptionEditor):
-    """An integer with its unit; values outside the catalog's range are refused while typing."""
+class _SizeSpinBox(_CheckedSpinBox):
+    """A size as people type it: any text may be typed, and it is read by the core
+    (`Option.parse_typed`) only when the box is left or Enter is pressed (no keyboard tracking:
+    the value never takes the "2" of a "2 GB" being typed). Text that is no size keeps the old
+    value, and `refused` says why."""
+
+    refused = Signal(str)  # the reason in the current language; "" when the text was taken
 
     def __init__(self, option: Option, parent: QWidget | None = None):
         super().__init__(option, parent)
-        self.spin = _CheckedSpinBox(option, self)
+        self.setSuffix("")
+        self.setKeyboardTracking(False)
+
+    def _typed(self, text: str) -> int | None:
+        try:
+            value = self.option.parse_typed(text)
+        except ValueError:
+            return None
+        return value if isinstance(value, int) else None
+
+    def validate(self, text: str, pos: int):  # noqa: ANN201 - PySide6 returns (state, text, pos)
+        # Never Invalid: what cannot be read is refused in words when the box is left.
+        state = QValidator.State.Acceptable if self._typed(text) is not None else QValidator.State.Intermediate
+        return state, text, pos
+
+    def valueFromText(self, text: str) -> int:  # noqa: N802 - Qt override
+        value = self._typed(text)
+        return self.value() if value is None else value
+
+    def textFromValue(self, value: int) -> str:  # noqa: N802 - Qt override
+        return str(value)
+
+    def _check_typed(self) -> None:
+        from cann_config.app.errors import explain
+
+        text = self.lineEdit().text()
+        try:
+            self.option.parse_typed(text)
+        except ValueError as exc:
+            self.refused.emit(explain(exc).text(current_language()))
+            return
+        self.refused.emit("")
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:  # noqa: N802 - Qt override
+        self._check_typed()
+        super().focusOutEvent(event)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+        if event.text() in ("\r", "\n"):
+            self._check_typed()
+        super().keyPressEvent(event)
+
+
+class NumberEditor(OptionEditor):
+    """An integer with its unit; values outside the catalog's range are refused while typing. A
+    size takes "2 GB" too (`_SizeSpinBox`), with the unit stated beside the box and, under it,
+    the converted value or why the text was refused (`sizeNote_<id>`)."""
+
+    def __init__(self, option: Option, parent: QWidget | None = None):
+        super().__init__(option, parent)
+        self.note: QLabel | None = None
+        self.unit: QLabel | None = None
+        if option.takes_sizes:
+            size = _SizeSpinBox(option, self)
+            self.spin: _CheckedSpinBox = size
+            self.unit = QLabel(str(option.unit), self)
+            self.unit.setObjectName(f"unit_{option.id}")
+            self.unit.setBuddy(size)
+            self.note = QLabel(self)
+            self.note.setObjectName(f"sizeNote_{option.id}")
+            size.refused.connect(self._refused)
+        else:
+            self.spin = _CheckedSpinBox(option, self)
         self.spin.setObjectName(f"spin_{option.id}")
         self._layout.addWidget(self.spin)
+        if self.unit is not None and self.note is not None:
+            self._layout.addWidget(self.unit)
+            self._layout.addWidget(self.note, 1)
         self._layout.addStretch(1)
         self.setFocusProxy(self.spin)
         self._watch_focus(self.spin)
+        self._refusal = ""
+        self.retranslate()
         self._display(self._value)
         self.spin.valueChanged.connect(self._user_changed)
+
+    def retranslate(self) -> None:
+        if self.note is not None:
+            self.spin.setToolTip(translate("OptionEditor", "Type a size: 2048, 2 GB, 2048 MB or 1.5 GiB (1 MB = "
+                                                           "1024 × 1024 bytes, as CANN counts); it is read when you "
+                                                           "leave the box"))
+            self._show_note()
+
+    def _refused(self, reason: str) -> None:
+        self._refusal = reason
+        self._show_note()
+
+    def _show_note(self) -> None:
+        """The converted value ("= 2 GB") or, in words, why the text typed was not taken."""
+        if self.note is None:
+            return
+        if self._refusal:
+            self.note.setText(translate("OptionEditor", "Not taken: %1").replace("%1", self._refusal))
+            self.note.setStyleSheet("color: #b00020;")
+            self.note.setWordWrap(True)
+            return
+        self.note.setStyleSheet("")
+        self.note.setText(converted_size(self._value, str(self.option.unit)))
+
+    def _user_changed(self, value: object) -> None:
+        self._refusal = ""
+        super()._user_changed(value)
+        self._show_note()
 
     def _shows(self, value: Value) -> bool:
         return self.spin.value() == value
@@ -224,6 +328,19 @@ class NumberEditor(OptionEditor):
             self.spin.blockSignals(True)
             self.spin.setValue(int(value))
             self.spin.blockSignals(False)
+        self._show_note()
+
+
+def converted_size(value: Value, unit: str) -> str:
+    """The value in the largest unit that shows it ("= 2 GB" for 2048 MB) when that says more than
+    the number beside the box ("" for 500 MB, and for -1, which is no size)."""
+    from cann_config.app.units import human_bytes
+
+    factor = {"KB": 1024, "MB": 1024**2, "GB": 1024**3}.get(unit)
+    if factor is None or not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        return ""
+    text = human_bytes(value * factor)
+    return "" if text == f"{value} {unit}" else f"= {text}"
 
 
 class OptionalNumberEditor(OptionEditor):

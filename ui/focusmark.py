@@ -1,15 +1,17 @@
 """A visible focus mark for the Tab stops that Fusion draws none for (tool buttons, check boxes,
-combo boxes and a page's scroll area show nothing when they take the focus from the keyboard):
+combo boxes, a page's scroll area and the option titles, which are Tab stops too, show nothing
+when they take the focus from the keyboard):
 one QFocusFrame per page follows the focus over them, so a keyboard user always sees where it is.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject
-from PySide6.QtWidgets import QCheckBox, QComboBox, QFocusFrame, QScrollArea, QToolButton, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QFocusFrame, QLabel, QScrollArea, QToolButton, QWidget
 
-# The widgets that draw no focus mark of their own under the Fusion style.
-UNMARKED = (QToolButton, QCheckBox, QComboBox, QScrollArea)
+# The widgets that draw no focus mark of their own under the Fusion style (a label only ever
+# takes the focus when it is a Tab stop: an option's title, ui/optionrow.py).
+UNMARKED = (QToolButton, QCheckBox, QComboBox, QScrollArea, QLabel)
 
 
 class FocusMark(QObject):

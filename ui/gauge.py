@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from cann_config.app.units import human_bytes
 from cann_config.ui.qtprops import no_focus
-from PySide6.QtCore import QCoreApplication, QRectF, QSize
+from PySide6.QtCore import QCoreApplication, QEvent, QRectF, QSize
 from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -66,6 +66,7 @@ class CacheGauge(QWidget):
         self.partial = False
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
         no_focus(self)
+        self._describe()
 
     def set_rows(self, rows: list[GaugeRow], *, free_bytes: int | None = None, fs_type: str | None = None,
                  message: str = "", partial: bool = False) -> None:
@@ -74,10 +75,34 @@ class CacheGauge(QWidget):
         self.fs_type = fs_type
         self.message = message
         self.partial = partial
-        self.setAccessibleDescription(self.summary())
-        self.setToolTip(self.summary())
+        self._describe()
         self.updateGeometry()
         self.update()
+
+    def painted_text(self) -> str:
+        """Every text the gauge paints, one line each, in the order it paints them: what a
+        screen reader says for it (accessibleDescription) and its tooltip."""
+        if not self.rows:
+            lines = [self.message or translate("CacheGauge", "No scan yet: press Scan to measure the cache.")]
+        else:
+            lines = [self.row_text(row) for row in self.rows]
+        if self.free_bytes is not None:
+            lines.append(self.free_text())
+        if self.partial:
+            lines.append(translate("CacheGauge", "partial: the scan was stopped"))
+        if self.rows and self.message:
+            lines.append(self.message)
+        return "\n".join(lines)
+
+    def _describe(self) -> None:
+        text = self.painted_text()
+        self.setAccessibleDescription(text)
+        self.setToolTip(text)
+
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.LanguageChange:
+            self._describe()
+        super().changeEvent(event)
 
     def summary(self) -> str:
         """The gauge's numbers as text (tooltip and screen readers)."""

@@ -14,16 +14,18 @@ from cann_config.app.catalog import Note, Option, Value
 from cann_config.app.i18n import pick
 from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
 from cann_config.ui.editors import OptionEditor, make_editor
-from cann_config.ui.qtprops import escape, plain_text, rich_text
+from cann_config.ui.qtprops import escape, plain_text, rich_text, strong_focus
+from cann_config.ui.wheelguard import guard_wheel
 from PySide6.QtCore import QCoreApplication, QEvent, Signal
-from PySide6.QtGui import QMouseEvent
+from PySide6.QtGui import QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QToolButton, QWidget
 
 translate = QCoreApplication.translate
 
 
 class ClickableLabel(QLabel):
-    """A label that says when it is clicked (to show an option's docs, even when disabled)."""
+    """A label that says when it is clicked (to show an option's docs, even when disabled), and a
+    Tab stop that says so on Space or Enter: a keyboard user reads the titles in order too."""
 
     clicked = Signal()
 
@@ -42,6 +44,17 @@ class ClickableLabel(QLabel):
         self.clicked.emit()
         super().mousePressEvent(event)
 
+    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+        if event.text() in (" ", "\r", "\n"):
+            self.clicked.emit()
+            return
+        super().keyPressEvent(event)
+
+    def focusInEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+        # Reaching a title by Tab shows its documentation, as reaching its editor does.
+        super().focusInEvent(event)
+        self.clicked.emit()
+
 
 class OptionRow(QWidget):
     """The widgets of one option, laid out in a small grid."""
@@ -59,12 +72,24 @@ class OptionRow(QWidget):
         grid.setVerticalSpacing(2)
         self.title = ClickableLabel(self)
         self.title.setObjectName(f"title_{option.id}")
+        strong_focus(self.title)
         self.info = QToolButton(self)
         self.info.setObjectName(f"info_{option.id}")
         self.info.setText("?")
         self.info.setAutoRaise(True)
         self.editor: OptionEditor = make_editor(option, self)
         self.title.setBuddy(self.editor)
+        guard_wheel(self.editor)
+        # Whether the value differs from where it started (the page decides: ui/pages/options.py),
+        # and the way back to it; hidden while it does not.
+        self.modified = QLabel(self)
+        self.modified.setObjectName(f"modified_{option.id}")
+        self.modified.setStyleSheet("color: #8a5a00; font-weight: bold; padding-right: 4px;")
+        self.modified.hide()
+        self.reset = QToolButton(self)
+        self.reset.setObjectName(f"reset_{option.id}")
+        self.reset.setEnabled(False)
+        self.reset.hide()
         head = QHBoxLayout()
         head.setSpacing(4)
         head.addWidget(self.title)
@@ -94,6 +119,8 @@ class OptionRow(QWidget):
         editor_line = QHBoxLayout()
         editor_line.addWidget(self.editor, 1)
         editor_line.addLayout(self.extra)
+        editor_line.addWidget(self.modified)
+        editor_line.addWidget(self.reset)
         grid.addLayout(head, 0, 0)
         grid.addLayout(editor_line, 1, 0)
         grid.addWidget(self.meaning, 2, 0)
@@ -116,9 +143,23 @@ class OptionRow(QWidget):
         self.info.setAccessibleName(translate("OptionRow", "Documentation: %1").replace("%1", pick(self.option.title)))
         self.editor.setAccessibleName(pick(self.option.title))
         self.editor.retranslate()
+        self.modified.setText(translate("OptionRow", "modified") if not self.modified.isHidden() else "")
+        self.reset.setText(translate("OptionRow", "Reset"))
+        self.reset.setToolTip(translate("OptionRow", "Go back to the value this option started with"))
+        self.reset.setAccessibleName(translate("OptionRow", "Reset %1").replace("%1", pick(self.option.title)))
         self.reset_unavailable.setText(translate("OptionRow", "Reset to the default"))
         self.reset_unavailable.setToolTip(translate("OptionRow", "This device cannot take the value: go back to "
                                                                  "the default, which the export can carry"))
+
+    def show_modified(self, modified: bool, tooltip: str = "") -> None:
+        """Mark the value as changed from where it started (`modified_<id>`) and offer the way
+        back (`reset_<id>`), or neither."""
+        self.modified.setText(translate("OptionRow", "modified") if modified else "")
+        self.modified.setVisible(modified)
+        self.reset.setEnabled(modified)
+        self.reset.setVisible(modified)
+        if tooltip:
+            self.reset.setToolTip(tooltip)
 
     def show_state(self, value: Value, availability: Any, notes: list[tuple[Note, str]],
                    default: Value | None = None) -> None:

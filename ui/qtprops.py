@@ -31,6 +31,7 @@ FOREGROUND_ROLE = 9  # Qt.ItemDataRole.ForegroundRole
 USER_ROLE = 0x0100  # Qt.ItemDataRole.UserRole
 VERTICAL = 2  # Qt.Orientation.Vertical
 NO_FOCUS = 0  # Qt.FocusPolicy.NoFocus
+STRONG_FOCUS = 11  # Qt.FocusPolicy.StrongFocus (Tab and click, not the wheel)
 
 
 def escape(text: str) -> str:
@@ -65,6 +66,12 @@ def selectable_text(label: QLabel) -> QLabel:
 def no_focus(widget: QWidget) -> QWidget:
     """`widget` never takes the keyboard focus (it shows, it is not edited)."""
     widget.setProperty("focusPolicy", NO_FOCUS)
+    return widget
+
+
+def strong_focus(widget: QWidget) -> QWidget:
+    """`widget` takes the keyboard focus by Tab and by a click, never by the mouse wheel."""
+    widget.setProperty("focusPolicy", STRONG_FOCUS)
     return widget
 
 

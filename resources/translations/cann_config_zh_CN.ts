@@ -792,14 +792,6 @@
         <translation>CANN 当前使用：%1 — %2</translation>
     </message>
     <message>
-        <source>modified</source>
-        <translation>已修改</translation>
-    </message>
-    <message>
-        <source>Reset</source>
-        <translation>重置</translation>
-    </message>
-    <message>
         <source>Go back to the value of op_cache.ini, or the one CANN uses now</source>
         <translation>恢复为 op_cache.ini 中的值，或 CANN 当前使用的值</translation>
     </message>
@@ -885,6 +877,14 @@
         <translation>（未设置）</translation>
     </message>
     <message>
+        <source>Type a size: 2048, 2 GB, 2048 MB or 1.5 GiB (1 MB = 1024 × 1024 bytes, as CANN counts); it is read when you leave the box</source>
+        <translation>输入大小：2048、2 GB、2048 MB 或 1.5 GiB（1 MB = 1024 × 1024 字节，与 CANN 的计法一致）；离开输入框时读取</translation>
+    </message>
+    <message>
+        <source>Not taken: %1</source>
+        <translation>未采用：%1</translation>
+    </message>
+    <message>
         <source>Set</source>
         <translation>设置</translation>
     </message>
@@ -910,6 +910,22 @@
     <message>
         <source>Documentation: %1</source>
         <translation>文档：%1</translation>
+    </message>
+    <message>
+        <source>modified</source>
+        <translation>已修改</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>Go back to the value this option started with</source>
+        <translation>恢复为此选项的初始值</translation>
+    </message>
+    <message>
+        <source>Reset %1</source>
+        <translation>重置 %1</translation>
     </message>
     <message>
         <source>Reset to the default</source>

@@ -30,6 +30,7 @@ def test_the_values_are_qts():
     assert qtprops.USER_ROLE == Qt.ItemDataRole.UserRole.value
     assert qtprops.VERTICAL == Qt.Orientation.Vertical.value
     assert qtprops.NO_FOCUS == Qt.FocusPolicy.NoFocus.value
+    assert qtprops.STRONG_FOCUS == Qt.FocusPolicy.StrongFocus.value
 
 
 @given(st.text())
@@ -62,6 +63,7 @@ def test_the_helpers_set_what_the_enums_would(qtbot):
     label = qtprops.plain_text(QLabel("<b>x</b>", parent))
     assert label.textFormat() == Qt.TextFormat.PlainText
     assert qtprops.no_focus(label).focusPolicy() == Qt.FocusPolicy.NoFocus
+    assert qtprops.strong_focus(label).focusPolicy() == Qt.FocusPolicy.StrongFocus
 
 
 def test_a_rich_label_is_rich_text_and_selectable(qtbot):

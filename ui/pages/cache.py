@@ -40,6 +40,7 @@ class CachePage(OptionsPage):
     core_modules = ("cann_config.app.opcache.cachedir", "cann_config.app.opcache.ini",
                     "cann_config.app.opcache.resolution", "cann_config.app.opcache.scanner",
                     "cann_config.app.opcache.cleanup", "cann_config.app.io.inputfiles", "cann_config.app.units",
+                    "cann_config.app.sizes",
                     "cann_config.app.device.versions")
     widget_modules = ("cann_config.ui.pages.cache_panels.state", "cann_config.ui.pages.cache_panels.dirs",
                       "cann_config.ui.pages.cache_panels.limits", "cann_config.ui.gauge", "cann_config.ui.workers",
@@ -109,6 +110,24 @@ class CachePage(OptionsPage):
     def shown_value(self, option_id: str) -> Value:
         assert self.state is not None
         return self.state.shown_value(option_id)
+
+    def modified(self, option_id: str) -> bool:
+        """An op_cache.ini setting is modified when the choice differs from the value kept (the
+        file's, else the one CANN uses now); Reset goes back to that value. Nothing to reset
+        when the choice already is that value, e.g. just after op_cache.ini was saved with it."""
+        assert self.state is not None
+        base = self.state.base_value(option_id)
+        if base is None:
+            return super().modified(option_id)
+        options = self.controller.profile.options
+        return option_id in options and options[option_id] != base
+
+    def reset_to_start(self, option_id: str) -> None:
+        assert self.state is not None
+        if self.state.base_value(option_id) is None:
+            super().reset_to_start(option_id)
+        else:
+            self.controller.reset_value(option_id)
 
     def refresh(self) -> None:
         if not self.built:

@@ -25,6 +25,11 @@ class OptionsPage(WizardPage):
         self.page_id = page_id
         self.rows: dict[str, OptionRow] = {}
         self._syncing = False
+        # Where each option started: the choices when the page was built, or when a file or a
+        # support bundle gave new starting choices (controller.findingsImported). An option not
+        # chosen then starts at its default for the framework in use.
+        self._start: dict[str, Value] = dict(controller.profile.options)
+        controller.findingsImported.connect(self._new_start)
 
     def make_row(self, option: Option, parent: QWidget) -> OptionRow:
         # The rows' module is imported by the first page that makes one (a page's build), not
@@ -35,8 +40,30 @@ class OptionsPage(WizardPage):
         row.editor.valueChanged.connect(lambda value, oid=option.id: self._edited(oid, value))
         row.docRequested.connect(self.docRequested)
         row.resetRequested.connect(self.controller.reset_value)
+        row.reset.clicked.connect(lambda _checked=False, oid=option.id: self.reset_to_start(oid))
         self.rows[option.id] = row
         return row
+
+    def _new_start(self) -> None:
+        self._start = dict(self.controller.profile.options)
+        self.refresh()
+
+    def start_value(self, option_id: str) -> Value:
+        """The value the option started with (see `_start`)."""
+        if option_id in self._start:
+            return self._start[option_id]
+        return self.controller.catalog.default_for(option_id, self.controller.profile.framework)
+
+    def modified(self, option_id: str) -> bool:
+        """Whether the option's value differs from where it started."""
+        return self.shown_value(option_id) != self.start_value(option_id)
+
+    def reset_to_start(self, option_id: str) -> None:
+        """`reset_<id>`: the value the option started with again."""
+        if option_id in self._start:
+            self.controller.set_value(option_id, self._start[option_id])
+        else:
+            self.controller.reset_value(option_id)
 
     def options(self) -> list[Option]:
         return self.controller.catalog.on_page(self.page_id)
@@ -48,7 +75,7 @@ class OptionsPage(WizardPage):
     def notes_for(self, option: Option, value: Value) -> list[tuple[Note, str]]:
         """The catalog's rules that depend on the chosen value, with the severity to show."""
         return [(note, note.severity) for note in option.notes_for(value, self.controller.answers)
-                if note.values is not None]
+                if note.values is not None or note.below is not None]
 
     def shown_value(self, option_id: str) -> Value:
         """The value an option's editor shows (the controller's; the cache page shows more)."""
@@ -65,6 +92,7 @@ class OptionsPage(WizardPage):
                 value = self.shown_value(oid)
                 default = self.controller.catalog.default_for(oid, self.controller.profile.framework)
                 row.show_state(value, self.controller.availability(option), self.notes_for(option, value), default)
+                row.show_modified(self.modified(oid))
         finally:
             self._syncing = False
 

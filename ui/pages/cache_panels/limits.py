@@ -1,7 +1,8 @@
 """The size limits CANN reads from op_cache.ini (max_op_cache_size, remain_cache_size_ratio).
 
 Each row's editor shows the value a save would write: the user's choice when there is one
-(marked "modified", with a reset), otherwise the value kept (CacheState.base_value). Under it,
+(marked "modified" by the row, whose Reset goes back to the value kept: ui/pages/cache.py),
+otherwise the value kept (CacheState.base_value). Under it,
 the value CANN uses now and where it comes from (op_cache.ini › env › default, resolved by
 app.opcache.resolution; docs/cann/op-cache.md), with the resolver's detail as a tooltip.
 """
@@ -16,7 +17,7 @@ from cann_config.app.i18n import pick
 from cann_config.ui.controller import WizardController
 from cann_config.ui.optionrow import OptionRow
 from cann_config.ui.pages.cache_panels.state import CacheState
-from PySide6.QtWidgets import QLabel, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 
 class LimitsPanel(QWidget):
@@ -31,26 +32,16 @@ class LimitsPanel(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.effective: dict[str, QLabel] = {}
-        self.modified: dict[str, QLabel] = {}
-        self.reset: dict[str, QToolButton] = {}
+        self.rows: dict[str, OptionRow] = {}
         for option in options:
             row = make_row(option, self)
             layout.addWidget(row)
-            modified = QLabel(row)
-            modified.setObjectName(f"modified_{option.id}")
-            modified.setStyleSheet("color: #8a5a00; font-weight: bold; padding-right: 4px;")
-            reset = QToolButton(row)
-            reset.setObjectName(f"reset_{option.id}")
-            reset.clicked.connect(lambda _checked=False, oid=option.id: self.controller.reset_value(oid))
             effective = QLabel(row)
             effective.setObjectName(f"effective_{option.id}")
             effective.setWordWrap(True)
-            row.extra.addWidget(modified)
-            row.extra.addWidget(reset)
             row.layout().addWidget(effective, 5, 0)
             self.effective[option.id] = effective
-            self.modified[option.id] = modified
-            self.reset[option.id] = reset
+            self.rows[option.id] = row
 
     def _source_text(self, effective: Any) -> str:
         where = {"op_cache.ini": self.tr("from op_cache.ini"), "env": self.tr("from the environment"),
@@ -74,14 +65,7 @@ class LimitsPanel(QWidget):
                 label.setText(self.tr("CANN uses now: %1 — %2").replace("%1", value)
                               .replace("%2", self._source_text(effective)))
                 label.setToolTip(pick(effective.detail) if effective.detail else "")
-            chosen = oid in c.profile.options
-            changed = chosen and c.profile.options[oid] != self.state.base_value(oid)
-            self.modified[oid].setText(self.tr("modified") if changed else "")
-            # Reset goes back to the kept value: nothing to do (and nothing it would show) when
-            # the choice already is that value, e.g. just after op_cache.ini was saved with it.
-            self.reset[oid].setEnabled(changed)
+            self.rows[oid].reset.setToolTip(self.tr("Go back to the value of op_cache.ini, or the one CANN uses now"))
 
     def retranslate(self) -> None:
-        for reset in self.reset.values():
-            reset.setText(self.tr("Reset"))
-            reset.setToolTip(self.tr("Go back to the value of op_cache.ini, or the one CANN uses now"))
+        """Its texts say what the core resolved: `refresh` sets them in the current language."""
