@@ -17,8 +17,10 @@ the keys shared with CUDA):
   `base_addr_aligned_kb` an integer 0..16 (the ranges are the catalog's: resources/catalog.toml);
 - `expandable_segments:True` with `max_split_size_mb` or `garbage_collection_threshold` stops the
   job; `base_addr_aligned_kb` without expandable segments has no effect;
-- both PYTORCH_NPU_ALLOC_CONF and PYTORCH_ALLOC_CONF set: current torch_npu uses the first and
-  copies it over the second; the docs of some releases call that an error, so it is a warning (docs/cann/torch-npu.md#both-variables).
+- both PYTORCH_NPU_ALLOC_CONF and PYTORCH_ALLOC_CONF set: an error. Current torch_npu (since the
+  v26.2.0 line and the 2.14.0 wheel) stops at the first allocation ("please set only one of
+  them"); v7.3.x and older read only PYTORCH_NPU_ALLOC_CONF, which is why the values shown are
+  that variable's (docs/cann/torch-npu.md#both-variables).
 
 The catalog declares the options (`targets.alloc_conf` is each one's key); this module holds only
 the variable's grammar and the rules between keys.
@@ -289,7 +291,8 @@ def page_size_device_finding(value: Value, device: object, *, file: str | None =
 
 def chosen_variable(environ: Mapping[str, str]) -> tuple[str, str] | None:
     """The variable torch_npu reads and its value: PYTORCH_NPU_ALLOC_CONF when it is set (even
-    empty), else PYTORCH_ALLOC_CONF; None when neither is set."""
+    empty), else PYTORCH_ALLOC_CONF; None when neither is set. With both set, current torch_npu
+    stops at its first allocation (`both_variables_finding`); this is what v7.3.x and older read."""
     for name in VARIABLES:
         if name in environ:
             return name, environ[name]
@@ -298,7 +301,9 @@ def chosen_variable(environ: Mapping[str, str]) -> tuple[str, str] | None:
 
 def both_variables_finding(environ: Mapping[str, str], *, file: str | None = None,
                            line: int | None = None) -> Finding | None:
-    """The warning for both variables set, saying which value torch_npu uses; None otherwise."""
+    """The error for both variables set (current torch_npu stops at its first allocation; v7.3.x
+    and older read only PYTORCH_NPU_ALLOC_CONF: docs/cann/torch-npu.md#both-variables); None
+    otherwise. Its fix, unsetting PYTORCH_ALLOC_CONF, is app.support.fixes'."""
     if VARIABLE in environ and FALLBACK_VARIABLE in environ:
         return make_finding("torchnpu-alloc-both-variables", used=VARIABLE, ignored=FALLBACK_VARIABLE,
                             value=environ[VARIABLE], other=environ[FALLBACK_VARIABLE], file=file, line=line)

@@ -72,13 +72,20 @@ def test_writing_is_the_chosen_keys_in_one_order():
     assert parse_alloc_conf(alloc_conf_text(values)).values == {k: v for k, v in values.items() if v != ""}
 
 
-def test_both_variables_warn_and_say_which_is_used():
+def test_both_variables_are_an_error_on_current_torch_npu_and_say_what_older_releases_read():
     environ = {"PYTORCH_NPU_ALLOC_CONF": "expandable_segments:True", "PYTORCH_ALLOC_CONF": "max_split_size_mb:64"}
     assert chosen_variable(environ) == ("PYTORCH_NPU_ALLOC_CONF", "expandable_segments:True")
     assert chosen_variable({"PYTORCH_ALLOC_CONF": "x:1"}) == ("PYTORCH_ALLOC_CONF", "x:1")
     assert chosen_variable({}) is None
     finding = both_variables_finding(environ)
-    assert finding.severity == "warning" and "uses PYTORCH_NPU_ALLOC_CONF" in finding.message("en")
+    assert finding.severity == "error"
+    # docs/cann/torch-npu.md#both-variables: the check since the v26.2.0 line, and what v7.3.x does
+    assert "please set only one of them" in finding.message("en")
+    assert "v26.2.0" in finding.message("en") and "2.14.0" in finding.message("en")
+    assert "v7.3.x and older read only PYTORCH_NPU_ALLOC_CONF" in finding.message("en")
+    assert "v7.3.x" in finding.message("zh_CN") and "please set only one of them" in finding.message("zh_CN")
+    assert "unset PYTORCH_ALLOC_CONF" in finding.fix_text("en") and "unset PYTORCH_ALLOC_CONF" in finding.fix_text("zh_CN")
+    assert " wins" not in finding.message("en") and "uses PYTORCH_NPU_ALLOC_CONF" not in finding.message("en")
     assert both_variables_finding({"PYTORCH_ALLOC_CONF": "x"}) is None
 
 
@@ -120,9 +127,11 @@ def test_diagnose_env_file_carries_the_allocator_with_its_source(capsys, tmp_pat
     assert effective["npu_alloc_page_size"]["value"] == "1g"
     assert effective["npu_alloc_max_split_size_mb"]["source"] == "default"  # PYTORCH_ALLOC_CONF is not read
     found = {f["code"]: f for f in data["findings"]}
-    assert found["torchnpu-alloc-both-variables"]["severity"] == "warning"
+    both = found["torchnpu-alloc-both-variables"]
+    assert (both["severity"], both["file"], both["line"]) == ("error", str(env), 2)
+    assert "please set only one of them" in both["message"] and "unset PYTORCH_ALLOC_CONF" in both["fix"]
     assert found["npu-alloc-page-size-training-only"]["severity"] == "warning"
-    assert code == 0
+    assert code == 1  # current torch_npu stops the job: an error finding, exit 1
     # The same file on a device without 1 GB pages: an error, as the wizard and exports refuse it.
     code, data = diagnose_json(capsys, "--env-file", str(env), "--device", "Ascend310P3")
     assert code == 1
@@ -159,5 +168,5 @@ def test_the_bundle_records_both_variables_and_diagnoses_them(tmp_path):
     assert "AWS_SECRET_ACCESS_KEY" not in data["environment"]
     diagnosis = bundle_from_json(json.loads(json.dumps(data))).diagnosis(framework="pytorch")
     found = {(f.code, f.severity) for f in diagnosis.findings}
-    assert {("torchnpu-alloc-expandable-conflict", "error"), ("torchnpu-alloc-both-variables", "warning")} <= found
+    assert {("torchnpu-alloc-expandable-conflict", "error"), ("torchnpu-alloc-both-variables", "error")} <= found
     assert diagnosis.effective["npu_alloc_max_split_size_mb"].value == 64
