@@ -11,13 +11,16 @@ implies it (tf2 -> tf2, ge-options -> ge); otherwise the framework is tf1.
 Exit status (docs/architecture.md#exit-status):
     0  written;
     1  a choice was refused: the device or framework cannot take it (huge pages on Ascend310P3,
-       a memory option for PyTorch). The reasons go to stderr and nothing is written;
+       a memory option for PyTorch), or (op-cache-ini) CANN would ignore the file written: no
+       version lines known, a foreign section, a BOM before the header, CR-only line ends. The
+       reasons go to stderr and nothing is written (no file, no backup, nothing on stdout);
     2  bad usage or unreadable input, one line on stderr. This includes a format that does not
        fit the framework (tf2 with --framework pytorch): the command line asks for something
        that does not exist, before any choice is looked at, like an unknown format would.
-op-cache-ini writes a file CANN uses or says why not (app.opcache.resolution.plan_ini_save): both
+op-cache-ini writes a file CANN uses or nothing (app.opcache.resolution.plan_ini_save): both
 size values, and the version lines a new or edited file lacks, from --adk-version/--ops-version,
-else from the CANN installed here (--add-versions: those, or exit 2 when not found). `-o` onto an
+else from the CANN installed here (--add-versions: those, or exit 2 when not found); with none
+known it exits 1 and names those flags and the environment route (env-bash). `-o` onto an
 existing op_cache.ini without `--ini` edits that file as `--ini` would, never replaces it.
 
 Warnings (the catalog's notes on a chosen value, a choice this format cannot carry) go to stderr
@@ -168,11 +171,12 @@ def run(args: argparse.Namespace) -> int:
             where = f"{finding.where()}: " if finding.where() else ""
             severity = text_of(f"export-severity-{finding.severity}", current_language())
             print(f"{PROG}: {severity}: {where}{finding.message()}", file=sys.stderr)
-    if result.refused:
-        print(f"{PROG}: {text_of('export-text-nothing-exported', current_language())}", file=sys.stderr)
-        return 1
     if any(f.code == "cache-ini-save-without-versions" for f in result.findings):
         print(f"{PROG}: {text_of('cli-export-versions-hint', current_language())}", file=sys.stderr)
+    if result.refused:
+        # Nothing is written, not even a backup: a refused choice, or an op_cache.ini CANN would ignore.
+        print(f"{PROG}: {text_of('export-text-nothing-exported', current_language())}", file=sys.stderr)
+        return 1
     if args.output and not is_stdout(args.output):
         if existing is not None and _same_file(args.output, ini_path):
             saved = save_op_cache_ini(args.output, result.data, existing.original, force=args.force)

@@ -789,6 +789,14 @@ class IniSave(NamedTuple):
     findings: list[Finding]
     cann_uses: bool  # CANN uses the saved file (docs/cann/op-cache.md#version-lines, #sections)
     versions_missing: tuple[str, ...] = ()  # version keys the saved file still lacks
+    # The error that refuses the save: the file written would be one CANN ignores (no version
+    # lines known, a foreign section, a BOM before the header, CR-only line ends). Nothing is
+    # written then - no file, no backup - and `export` exits 1 (docs/architecture.md#exit-status).
+    refusal: Finding | None = None
+
+    @property
+    def refused(self) -> bool:
+        return self.refusal is not None
 
 
 def versions_for_save(known: Mapping[str, str], typed: Mapping[str, str]) -> dict[str, str]:
@@ -837,12 +845,35 @@ def plan_ini_save(existing: OpCacheIni | None, chosen: Mapping[str, Value], envi
                                          values=", ".join(f"{k}={v}" for k, v in added.items())))
     data = render_op_cache_ini(existing, changes)
     after = parse_op_cache_ini(data, source)
-    if existing is not None and data != existing.original:
-        _check_landing(existing, after, changes, source)
+    writes = existing is None or data != existing.original
     missing = tuple(k for k in VERSION_KEYS if k not in after.cann_view.values)
-    if missing and (existing is None or changes):
-        findings.append(make_finding("cache-ini-save-without-versions", file=source, missing=", ".join(missing)))
-    return IniSave(data, changes, findings, after.counts, missing)
+    refusal = _ignored_save(existing, after, missing, source) if writes and not after.counts else None
+    if refusal is not None:
+        findings.append(refusal)
+    elif existing is not None and writes:
+        _check_landing(existing, after, changes, source)
+    return IniSave(data, changes, findings, after.counts, missing, refusal)
+
+
+def _ignored_save(before: OpCacheIni | None, after: OpCacheIni, missing: tuple[str, ...], source: str) -> Finding:
+    """Why CANN would ignore the file a save writes, as the error that refuses it: a file CANN
+    ignores changes nothing CANN does, so writing it (and exiting 0) would only mislead."""
+    line = before.layout.section.start_line if before is not None and before.layout.section is not None else None
+    # docs/cann/op-cache.md#reading-the-ini-file: CANN does not skip a BOM and ends lines at LF only.
+    if before is not None and before.bom and after.cann_view.section is None:
+        return make_finding("cache-ini-save-refused-bom", file=source, line=1)
+    if before is not None and before.newline() == b"\r":
+        return make_finding("cache-ini-save-refused-cr", file=source)
+    reason = after.cann_view.reason
+    if reason == "missing-versions":
+        # docs/cann/op-cache.md#version-lines: CANN 8.5+ ignores a file without both (inference)
+        return make_finding("cache-ini-save-without-versions", file=source, missing=", ".join(missing))
+    stop = after.cann_view.stop
+    if reason == "foreign-section" and stop is not None:
+        # docs/cann/op-cache.md#sections: any other section makes CANN ignore the whole file
+        return make_finding("cache-ini-save-refused-section", file=source, line=stop.start_line,
+                            section=stop.name[:80])
+    return make_finding("cache-ini-save-refused-no-section", file=source, line=line)
 
 
 def _check_landing(before: OpCacheIni, after: OpCacheIni, changes: Mapping[str, Value], source: str) -> None:

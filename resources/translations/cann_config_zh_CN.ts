@@ -588,6 +588,10 @@
         <translation>未保存：%1</translation>
     </message>
     <message>
+        <source>a choice cannot be used here (see the findings)</source>
+        <translation>有取值在此无法使用（见提示）</translation>
+    </message>
+    <message>
         <source>Not saved</source>
         <translation>未保存</translation>
     </message>

@@ -254,8 +254,9 @@ def _(d: Path) -> Run:
     target = d / "op_cache.ini"
     target.write_bytes(INI)
     target.chmod(0o444)
-    return Run(["export", "op-cache-ini", "--ini", str(target), "--set", "max_op_cache_size=700", "-o", str(target)],
-               2, unchanged=[target])
+    # versions given: without them the save is refused first (exit 1), before the file is looked at
+    return Run(["export", "op-cache-ini", "--ini", str(target), "--set", "max_op_cache_size=700",
+                "--adk-version", "8.5.0", "--ops-version", "8.5.0", "-o", str(target)], 2, unchanged=[target])
 
 
 @case("-o with a 300-character name")

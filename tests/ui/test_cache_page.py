@@ -14,7 +14,7 @@ from cann_config.app.units import CANN_MB as MIB
 from cann_config.ui import dialogs
 from cann_config.ui.editors import OptionEditor
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QPushButton, QToolButton
+from PySide6.QtWidgets import QLabel, QLineEdit, QPushButton, QToolButton
 
 CANN_INI = ("#配置文件格式，必须包含，自动生成的文件中默认包括如下信息，手动创建时，需要输入\r\n"
             "[op_compiler_cache]\r\n"
@@ -156,9 +156,36 @@ def test_a_new_ini_is_created_in_the_resolved_kernel_cache(make_wizard, tmp_path
     wizard = make_wizard(device="Ascend910B3")
     editor(wizard, "op_compiler_cache_dir").setProperty("value", str(tmp_path / "cache"))
     editor(wizard, "max_op_cache_size").setProperty("value", 2000)
+    for name, version in (("iniAdkVersion", "8.5.0"), ("iniOpsVersion", "8.5.1")):
+        wizard.findChild(QLineEdit, name).textEdited.emit(version)  # typed, as no CANN is installed here
     assert wizard.cache_page.ini_panel.review_and_save()
     text = (tmp_path / "cache" / "kernel_cache" / "op_cache.ini").read_text(encoding="utf-8")
     assert "[op_compiler_cache]" in text and "max_op_cache_size=2000" in text
+    assert "adk_version=8.5.0" in text and "ops_version=8.5.1" in text
+
+
+def test_a_save_cann_would_ignore_is_refused_as_export_refuses_it(make_wizard, tmp_path, monkeypatch):
+    # Issue 24 item 6: no versions known (none installed here, none typed): nothing is written,
+    # the reason is shown beside the button, and the review dialog is never offered.
+    reviewed = []
+    monkeypatch.setattr(dialogs, "run_dialog", lambda dialog: reviewed.append(dialog) or True)
+    wizard = make_wizard(device="Ascend910B3")
+    editor(wizard, "op_compiler_cache_dir").setProperty("value", str(tmp_path / "cache"))
+    editor(wizard, "max_op_cache_size").setProperty("value", 2000)
+    assert not wizard.cache_page.ini_panel.review_and_save()
+    assert not reviewed and not (tmp_path / "cache").exists()
+    status = wizard.findChild(QLabel, "iniSaveStatus").text()
+    assert "Not saved" in status and "CANN would ignore the file" in status and "adk_version" in status
+    # An existing file with a foreign section: the edit is refused, the file and its directory unchanged.
+    ini = tmp_path / "other" / "kernel_cache" / "op_cache.ini"
+    ini.parent.mkdir(parents=True)
+    original = b"[op_compiler_cache]\nadk_version=8.5.0\nops_version=8.5.0\n[mine]\nx=1\n"
+    ini.write_bytes(original)
+    editor(wizard, "op_compiler_cache_dir").setProperty("value", str(tmp_path / "other"))
+    editor(wizard, "max_op_cache_size").setProperty("value", 3000)
+    assert not wizard.cache_page.ini_panel.review_and_save()
+    assert ini.read_bytes() == original and [p.name for p in ini.parent.iterdir()] == ["op_cache.ini"]
+    assert "[mine]" in wizard.findChild(QLabel, "iniSaveStatus").text() and not reviewed
 
 
 def test_the_gauge_shows_the_scanners_numbers(make_wizard, qtbot, tmp_path):

@@ -143,3 +143,35 @@ def test_saved_to_clears_when_the_snippet_changes_and_stays_over_a_language_swit
     assert status.text() == ""
     switch(wizard, "zh_CN")  # a cleared status is not brought back by a switch
     assert status.text() == ""
+
+
+def _choose_format(wizard, fmt):
+    combo = wizard.findChild(QComboBox, "exportFormatCombo")
+    combo.setCurrentIndex(combo.findData(fmt))
+
+
+def test_save_refuses_what_export_refuses_and_writes_nothing(make_wizard, tmp_path, monkeypatch):
+    # Issue 24 items 6 and 7: the Save button follows `cann-config export`'s exit-1 decisions.
+    import cann_config.app.opcache.ini as ini
+
+    monkeypatch.setattr(ini, "installed_op_cache_versions", lambda *a, **k: {})
+    chosen = []
+    out = tmp_path / "out"
+    out.mkdir()
+    monkeypatch.setattr(dialogs, "choose_save_file", lambda *a, **k: chosen.append(a) or str(out / "x"))
+    wizard = make_wizard(device="Ascend910B3")
+    wizard.findChild(OptionEditor, "option_max_op_cache_size").setProperty("value", 900)
+    _choose_format(wizard, "op-cache-ini")
+    assert wizard.export_page.result.refused  # no version lines known: CANN would ignore the file
+    wizard.findChild(QPushButton, "saveButton").click()
+    status = wizard.findChild(QLabel, "exportStatus").text()
+    assert "Not saved" in status and "CANN would ignore the file" in status
+    assert not chosen and list(out.iterdir()) == []
+    # A choice the device cannot take (1 GB huge pages on an Ascend310P3): refused the same way.
+    wizard = make_wizard(device="Ascend310P3")
+    wizard.findChild(OptionEditor, "option_variable_use_1g_huge_page").setProperty("value", 1)
+    _choose_format(wizard, "tf1-estimator")
+    wizard.findChild(QPushButton, "saveButton").click()
+    status = wizard.findChild(QLabel, "exportStatus").text()
+    assert "Not saved" in status and "Ascend310P3" in status
+    assert not chosen and list(out.iterdir()) == []

@@ -56,10 +56,10 @@ def test_new_file_without_known_versions_asks_for_them_and_save_is_not_the_defau
     assert "ignores" in wizard.findChild(QLabel, "iniStatus").text()
     assert "version.info" in wizard.findChild(QLabel, "iniVersionsNote").text()
     editor(wizard, "max_op_cache_size").setProperty("value", 2000)
-    wizard.cache_page.ini_panel.review_and_save()
-    dialog = seen[-1]
-    assert not dialog.save_button.isDefault() and dialog.cancel_button.isDefault()
-    assert "adk_version" not in dialog.diff_text
+    # Issue 24 item 6: a file CANN would ignore is refused before any review, as export refuses it.
+    assert wizard.cache_page.ini_panel.review_and_save() is False
+    assert not seen and not (tmp_path / "cache").exists()
+    assert "CANN would ignore the file" in wizard.findChild(QLabel, "iniSaveStatus").text()
     qtbot.keyClicks(wizard.findChild(QLineEdit, "iniAdkVersion"), "8.5.0")
     qtbot.keyClicks(wizard.findChild(QLineEdit, "iniOpsVersion"), "8.5.1")
     assert "ignores" not in wizard.findChild(QLabel, "iniStatus").text()
@@ -79,6 +79,10 @@ def test_wizard_refuses_an_edit_that_would_activate_orphaned_keys(make_wizard, t
     ini.write_bytes(b"remain_cache_size_ratio=80\n")
     wizard = make_wizard(device="Ascend910B3", ini=ini)
     editor(wizard, "max_op_cache_size").setProperty("value", 1000)
+    assert wizard.cache_page.ini_panel.review_and_save() is False  # no versions known: CANN would ignore it
+    assert "CANN would ignore the file" in wizard.findChild(QLabel, "iniSaveStatus").text()
+    for name, version in (("iniAdkVersion", "8.5.0"), ("iniOpsVersion", "8.5.0")):
+        wizard.findChild(QLineEdit, name).textEdited.emit(version)
     assert wizard.cache_page.ini_panel.review_and_save() is False
     assert ini.read_bytes() == b"remain_cache_size_ratio=80\n"
     assert "outside any section" in wizard.findChild(QLabel, "iniSaveStatus").text()

@@ -203,6 +203,13 @@ class ExportPage(WizardPage):
         self.regenerate()
         if self.result is None:
             return False
+        if self.result.refused:
+            # What `cann-config export` refuses with exit 1 (a choice the device or framework cannot
+            # take, an op_cache.ini CANN would ignore) is refused here the same way: nothing written.
+            errors = [f.message() for f in self.findings if f.severity == "error"]
+            self._set_status(lambda: self.tr("Not saved: %1").replace(
+                "%1", " ".join(errors) or self.tr("a choice cannot be used here (see the findings)")))
+            return False
         start = str(Path(settings.read_str("files/lastExportDir") or Path.home()) / self.suggested_name(fmt))
         path = dialogs.choose_save_file(self, self.tr("Save the export"), start, self.tr("All files (*)"))
         if not path:

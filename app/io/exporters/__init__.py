@@ -144,8 +144,8 @@ def export_text(profile: Profile, fmt: str, *, changed_only: bool = False,
     plan = make_plan(profile, fmt, changed_only=changed_only, lang=lang, device=device, answers=answers,
                      baseline=baseline)
     if fmt == "op-cache-ini":
-        data, extra = files.write_op_cache_ini(plan, existing_ini, ini_versions, environ or {})
-        return ExportResult(fmt, data, plan.findings + extra, plan.refused)
+        data, extra, ignored = files.write_op_cache_ini(plan, existing_ini, ini_versions, environ or {})
+        return ExportResult(fmt, data, plan.findings + extra, plan.refused or ignored)
     return ExportResult(fmt, _WRITERS[fmt](plan).encode("utf-8"), plan.findings, plan.refused)
 
 

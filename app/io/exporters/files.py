@@ -6,8 +6,9 @@ file keeps every byte except the values that change. Which size keys are written
 app.opcache.resolution.plan_ini_edit, for the export and the wizard alike: CANN uses the file's
 sizes only when both are valid, and takes both from the environment otherwise
 (docs/cann/op-cache.md#precedence, `UpdateOpCacheSizeCfg`). A new file without adk_version and
-ops_version is ignored by CANN 8.5+ (an inference from the source): the export says so, and
-writes them when the caller knows the installed versions.
+ops_version is ignored by CANN 8.5+ (an inference from the source): the export writes them when
+the caller knows the versions, and is refused otherwise, as is any save CANN would ignore (a
+foreign section, a BOM before the header, CR-only line ends).
 
 profile is the Profile JSON of docs/architecture.md#profile-format: the choices themselves, readable by `--profile`.
 
@@ -39,11 +40,13 @@ def ini_chosen(plan: Plan) -> dict[str, object]:
 
 
 def write_op_cache_ini(plan: Plan, existing: OpCacheIni | None, versions: Mapping[str, str] | None = None,
-                       environ: Mapping[str, str] | None = None, file: str | None = None) -> tuple[bytes, list[Finding]]:
-    """The op_cache.ini bytes, and what to know: as app.opcache.resolution.plan_ini_save decides
-    (both sizes, the version lines, refused when the edit would land where CANN does not read)."""
+                       environ: Mapping[str, str] | None = None, file: str | None = None
+                       ) -> tuple[bytes, list[Finding], bool]:
+    """The op_cache.ini bytes, what to know, and whether the save is refused: as
+    app.opcache.resolution.plan_ini_save decides (both sizes, the version lines; refused when CANN
+    would ignore the file written, InputError when the edit would land where CANN does not read)."""
     save = plan_ini_save(existing, ini_chosen(plan), environ or {}, file=file, versions=versions)  # type: ignore[arg-type]
-    return save.data, list(save.findings)
+    return save.data, list(save.findings), save.refused
 
 
 def write_profile(plan: Plan) -> str:

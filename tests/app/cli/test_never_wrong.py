@@ -60,11 +60,29 @@ def export(capsysbinary, *args):
     return code, out, err.decode()
 
 
-def test_new_file_without_known_versions_warns_it_is_ignored_and_names_the_flags(capsysbinary, tmp_path):
+def test_new_file_without_known_versions_is_refused_and_names_the_flags(capsysbinary, tmp_path):
+    # Issue 24 item 6: a file CANN would ignore is never written with exit 0 (no file, no stdout).
     code, out, err = export(capsysbinary, "--set", "max_op_cache_size=1000")
-    assert code == 0 and b"max_op_cache_size=1000\n" in out and b"remain_cache_size_ratio=50\n" in out
-    assert "CANN will ignore the saved file" in err
-    assert "--add-versions" in err and "--adk-version" in err and "ASCEND_MAX_OP_CACHE_SIZE" in err
+    assert code == 1 and out == b""
+    assert "Not saved: CANN would ignore the file" in err and "nothing exported" in err
+    assert "--add-versions" in err and "--adk-version" in err and "--ops-version" in err
+    assert "ASCEND_MAX_OP_CACHE_SIZE" in err and "env-bash" in err  # the environment route
+    target = tmp_path / "op_cache.ini"
+    code, out, err = export(capsysbinary, "--set", "max_op_cache_size=1000", "-o", str(target))
+    assert code == 1 and not target.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_edit_of_a_file_with_a_foreign_section_is_refused_and_nothing_is_written(capsysbinary, tmp_path):
+    ini = tmp_path / "op_cache.ini"
+    original = (b"[op_compiler_cache]\nadk_version=8.5.0\nops_version=8.5.0\nmax_op_cache_size=800\n"
+                b"remain_cache_size_ratio=60\n[other]\nx=1\n")
+    ini.write_bytes(original)
+    code, out, err = export(capsysbinary, "--ini", str(ini), "--set", "max_op_cache_size=1000", "-o", str(ini))
+    assert code == 1 and "Not saved: CANN would ignore the file" in err and "[other]" in err
+    assert f"{ini}:6" in err
+    assert ini.read_bytes() == original and sorted(p.name for p in tmp_path.iterdir()) == ["op_cache.ini"]
+    code, out, _ = export(capsysbinary, "--ini", str(ini), "--set", "max_op_cache_size=1000")
+    assert code == 1 and out == b""
 
 
 def test_versions_given_on_the_command_line_make_a_file_cann_uses(capsysbinary, tmp_path):
@@ -111,7 +129,8 @@ def test_edit_never_activates_keys_outside_a_section(capsysbinary, tmp_path):
     ini = tmp_path / "op_cache.ini"
     original = b"remain_cache_size_ratio=80\n"
     ini.write_bytes(original)
-    code, _, err = export(capsysbinary, "--ini", str(ini), "--set", "max_op_cache_size=1000", "-o", str(ini))
+    code, _, err = export(capsysbinary, "--ini", str(ini), "--set", "max_op_cache_size=1000", "-o", str(ini),
+                          "--adk-version", "8.5.0", "--ops-version", "8.5.0")
     assert code == 2 and "remain_cache_size_ratio=80" in err and "outside any section" in err
     assert ini.read_bytes() == original
 
@@ -123,8 +142,10 @@ def test_edit_of_a_file_with_a_bom_or_cr_line_ends_is_refused_with_the_reason(ca
         ini = tmp_path / name
         ini.write_bytes(data)
         code, _, err = export(capsysbinary, "--ini", str(ini), "--set", "max_op_cache_size=1000", "-o", str(ini))
-        assert code == 2 and reason in err and str(ini) in err, err
+        # CANN would ignore the file written: refused like any such save (exit 1), nothing written
+        assert code == 1 and reason in err and str(ini) in err and "CANN would ignore" in err, err
         assert ini.read_bytes() == data
+        assert not [p for p in tmp_path.iterdir() if p.name.endswith(".bak")]
 
 
 # -- item 1: an op_cache.ini that is not the one CANN reads ---------------------------------------

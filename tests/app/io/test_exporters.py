@@ -370,7 +370,8 @@ def test_each_set_option_has_its_catalog_comment_in_the_chosen_language():
 @pytest.mark.parametrize("fmt", ["tf1-estimator", "tf1-session", "env-bash", "env-fish", "profile", "op-cache-ini"])
 def test_huge_pages_on_310p_are_refused_not_dropped(fmt):
     profile = Profile(device="Ascend310P3", options={"variable_use_1g_huge_page": 1, "static_memory_policy": 2})
-    result = export_text(profile, fmt, lang="en")
+    versions = {"adk_version": "8.5.0", "ops_version": "8.5.0"} if fmt == "op-cache-ini" else None
+    result = export_text(profile, fmt, lang="en", ini_versions=versions)
     assert result.refused
     errors = [f for f in result.findings if f.severity == "error"]
     assert len(errors) == 1 and "Ascend310P3" in errors[0].message("en")

@@ -185,6 +185,12 @@ class IniPanel(QGroupBox):
         except Exception as exc:  # noqa: BLE001 - UsageError and the like: shown, never a traceback
             self._not_saved(str(exc))
             return False
+        if save.refusal is not None:
+            # CANN would ignore the file written: the same refusal as `export op-cache-ini` (exit 1),
+            # decided by the core (app.opcache.resolution.plan_ini_save); nothing is written.
+            refusal = save.refusal  # its message starts "Not saved:" in both languages
+            self._set_save_message(lambda: " ".join(t for t in (refusal.message(), refusal.fix_text() or "") if t))
+            return False
         data = save.data
         notes = [f"{severity_prefix(finding.severity)} {finding.message()}" for finding in save.findings]
         old = None if c.ini is None else decode_ini_text(c.ini.original)
