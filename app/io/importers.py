@@ -57,6 +57,7 @@ from cann_config.app.findings import Finding, make_finding
 from cann_config.app.io.envfile import parse_env_text
 from cann_config.app.io.exporters.fleet import configmap_items, playbook_env_text
 from cann_config.app.io.inputfiles import read_input_bytes
+from cann_config.app.io.pysource import decode_python_source
 from cann_config.app.io.scripts import (
     UNKNOWN,
     EnvAssignment,
@@ -730,8 +731,18 @@ def _read_source_text(path: str | os.PathLike[str], kind: Message) -> str:
 
 
 def import_script_file(path: str | os.PathLike[str]) -> ImportedSettings:
-    """`import_script` on a file (the CLI's --script and the wizard's "open script")."""
-    return import_script(_read_source_text(path, Message("cache-kind-script")), str(path))
+    """`import_script` on a file (the CLI's --script and the wizard's "open script"), its bytes
+    decoded as Python decodes them (BOM, PEP 263 cookie: app/io/pysource.py)."""
+    source = str(path)
+    data, _ = read_input_bytes(path, Message("cache-kind-script"), MAX_SCRIPT_BYTES)
+    if b"\x00" in data:
+        raise InputError.from_code("cache-error-nul", source)
+    decoded = decode_python_source(data, source)
+    imported = import_script(decoded.text, source)
+    if decoded.unusual:
+        imported.findings.insert(0, make_finding("import-script-encoding", file=source, line=decoded.declared_line,
+                                                 encoding=decoded.encoding))
+    return imported
 
 
 def import_fish_file(path: str | os.PathLike[str]) -> ImportedSettings:

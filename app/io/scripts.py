@@ -46,6 +46,15 @@ else:  # pragma: no cover
     _TRY_NODES = (ast.Try,)
 
 
+def _utf8(text: str) -> Any:
+    """`text.encode("utf-8")` as the running script gets it: a lone surrogate ("\\ud800", legal in a
+    Python literal) makes the call raise at run time, so the value is UNKNOWN, never a traceback."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return UNKNOWN
+
+
 class _Unknown:
     """The value of an expression known only when the script runs."""
 
@@ -333,10 +342,10 @@ class _Reader:
         if last is None or end is None or first < 0 or last >= len(self.lines) or last - first > 50:
             return None
         if first == last:
-            return self.lines[first].encode("utf-8")[start:end].decode("utf-8", "replace")
-        parts = [self.lines[first].encode("utf-8")[start:].decode("utf-8", "replace")]
+            return self.lines[first].encode("utf-8", "surrogatepass")[start:end].decode("utf-8", "replace")
+        parts = [self.lines[first].encode("utf-8", "surrogatepass")[start:].decode("utf-8", "replace")]
         parts.extend(self.lines[first + 1:last])
-        parts.append(self.lines[last].encode("utf-8")[:end].decode("utf-8", "replace"))
+        parts.append(self.lines[last].encode("utf-8", "surrogatepass")[:end].decode("utf-8", "replace"))
         return "".join(parts)
 
     # -- names --------------------------------------------------------------------------------
@@ -475,12 +484,12 @@ class _Reader:
         if name in ("os.path.join", "posixpath.join") and args and all(type(a) is str for a in args):
             return posixpath.join(*args)
         if last == "as_bytes" and len(args) == 1 and type(args[0]) in (str, bytes):
-            return args[0].encode("utf-8") if isinstance(args[0], str) else args[0]
+            return _utf8(args[0]) if isinstance(args[0], str) else args[0]
         if isinstance(func, ast.Attribute) and func.attr == "encode" and len(args) <= 1:
             base = self.binding(func.value, scope, depth + 1)
             encoding = args[0] if args else "utf-8"
             if type(base) is str and isinstance(encoding, str) and encoding.lower().replace("-", "") == "utf8":
-                return base.encode("utf-8")
+                return _utf8(base)
         return UNKNOWN
 
     def options_path(self, node: ast.expr, scope: _Scope) -> tuple[str, ...] | None:

@@ -233,3 +233,21 @@ def test_the_paste_dialog_says_what_it_recognises_while_the_user_pastes(make_wiz
     switch(wizard, "zh_CN")
     info.setPlainText(text)
     assert said.text().startswith("已识别：") and "Ascend910B3" in said.text()
+
+
+def test_scripts_in_other_encodings_and_with_surrogates_open_as_python_reads_them(make_wizard):
+    """A GBK script's cache dir arrives as Python decodes it; lone surrogates in literals are
+    findings in the import list, never an uncaught exception."""
+    from pathlib import Path
+
+    encodings = Path(__file__).resolve().parents[1] / "data" / "scripts" / "encodings"
+    wizard = make_wizard(device="Ascend910B3")
+    assert wizard.open_file(str(encodings / "gbk_cookie.py"))
+    assert wizard.controller.profile.options["op_compiler_cache_dir"] == "/data/缓存"
+    editor = wizard.findChild(OptionEditor, "option_op_compiler_cache_dir")
+    assert editor.property("value") == "/data/缓存"
+    imports = wizard.findChild(QListWidget, "importList")
+    shown = [imports.item(i).text() for i in range(imports.count())]
+    assert any("gbk" in t for t in shown), shown
+    assert wizard.open_file(str(encodings / "surrogates.py"))
+    assert wizard.controller.profile.options["op_compiler_cache_dir"] == "/data/缓存"  # nothing bad taken

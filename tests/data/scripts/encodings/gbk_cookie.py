@@ -1,0 +1,6 @@
+# -*- coding: gbk -*-
+import os
+import torch_npu
+
+# »º´æÄ¿Â¼
+os.environ["ACL_OP_COMPILER_CACHE_DIR"] = "/data/»º´æ"

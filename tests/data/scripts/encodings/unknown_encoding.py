@@ -1,0 +1,2 @@
+# coding: klingon-8
+import os
