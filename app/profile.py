@@ -70,7 +70,7 @@ class Profile:
                 "framework": self.framework, "options": ordered}
 
     def dumps(self) -> str:
-        return json.dumps(self.to_json(), ensure_ascii=False, indent=2) + "\n"
+        return json.dumps(self.to_json(), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
 
 
 def profile_from_json(data: object, source: str = "<profile>") -> Profile:

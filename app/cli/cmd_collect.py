@@ -14,6 +14,7 @@ says so); 2 when it cannot be written.
 from __future__ import annotations
 
 import argparse
+import math
 from pathlib import Path
 from typing import Any
 
@@ -74,7 +75,7 @@ def _free_name(directory: Path, name: str) -> Path:
 
 def run(args: argparse.Namespace) -> int:
     scan_seconds = DEFAULT_SCAN_SECONDS if args.scan_seconds is None else args.scan_seconds
-    if not scan_seconds >= 0:
+    if not (scan_seconds >= 0 and math.isfinite(scan_seconds)):  # `inf` would be written as Infinity
         raise UsageError.from_code("support-error-scan-seconds")
     lang = current_language()
     data = collect_bundle(scan_seconds=scan_seconds, include_hostname=args.hostname)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
+import math
 import os
 import stat
 from pathlib import Path
@@ -157,10 +158,41 @@ def _bounded_int(text: str) -> int:
     return int(text)
 
 
+class _NonFinite(ValueError):
+    pass
+
+
 def _bounded_float(text: str) -> float:
     if len(text) > MAX_JSON_DIGITS * 2:
         raise _TooLong(text)
-    return float(text)
+    value = float(text)
+    if not math.isfinite(value):  # 1e999: a number no plain-JSON reader can hold
+        raise _NonFinite(text)
+    return value
+
+
+def _non_finite(token: str) -> float:
+    """NaN, Infinity, -Infinity: Python's json module reads them; RFC 8259 JSON has no such token,
+    and other readers (jq, browsers, the receiving side of a bundle) refuse the file."""
+    raise _NonFinite(token)
+
+
+def _token_position(text: str, token: str) -> int:
+    """Where `token` stands outside a JSON string (the first such place), or -1."""
+    in_string = escaped = False
+    for index, char in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif text.startswith(token, index):
+            return index
+    return -1
 
 
 def _depth_exceeds(text: str, limit: int) -> int | None:
@@ -195,7 +227,11 @@ def parse_json_bounded(text: str, source: str | os.PathLike[str], *, max_depth: 
     if line is not None:
         raise InputError.from_code("core-json-too-deep", source, line, limit=max_depth)
     try:
-        return json.loads(text, parse_int=_bounded_int, parse_float=_bounded_float)
+        return json.loads(text, parse_int=_bounded_int, parse_float=_bounded_float, parse_constant=_non_finite)
+    except _NonFinite as exc:
+        position = _token_position(text, str(exc.args[0]))
+        where = text.count("\n", 0, position) + 1 if position >= 0 else None
+        raise InputError.from_code("core-json-non-finite", source, where, token=exc.args[0]) from None
     except _TooLong as exc:
         position = text.find(str(exc.args[0])[:max_digits])
         where = text.count("\n", 0, position) + 1 if position >= 0 else None

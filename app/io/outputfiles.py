@@ -207,7 +207,9 @@ def _current_bytes(target: Path, shown: Path) -> bytes | None:
     return data
 
 
-def _atomic_replace(directory: Path, target: Path, data: bytes, mode: int, owner: tuple[int, int] | None) -> None:
+def _write_temp(directory: Path, target: Path, data: bytes, mode: int, owner: tuple[int, int] | None) -> str:
+    """`data` in a new temporary file beside `target`, on the disk (fsync); its path. Nothing is
+    left behind when it raises (a full disk, a quota)."""
     import tempfile  # here, not at the top: tempfile imports shutil (with bz2, lzma) and random,
     # which commands that only read (diagnose, scan) import this module without needing
 
@@ -221,6 +223,16 @@ def _atomic_replace(directory: Path, target: Path, data: bytes, mode: int, owner
                 with contextlib.suppress(OSError):  # only root can give a file away; the mode is what matters
                     os.fchown(handle.fileno(), *owner)
             os.fsync(handle.fileno())
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise
+    return temp
+
+
+def _commit(temp: str, directory: Path, target: Path) -> None:
+    """Rename the written temporary file over `target`, and make the rename itself durable."""
+    try:
         os.replace(temp, target)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -233,6 +245,10 @@ def _atomic_replace(directory: Path, target: Path, data: bytes, mode: int, owner
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
+
+
+def _atomic_replace(directory: Path, target: Path, data: bytes, mode: int, owner: tuple[int, int] | None) -> None:
+    _commit(_write_temp(directory, target, data, mode, owner), directory, target)
 
 
 def _default_mode() -> int:
@@ -292,12 +308,20 @@ def write_output(path: str | os.PathLike[str], data: bytes, *, expected: bytes |
                 if current is not None and current == data:
                     return WriteResult(shown, False, False, None, mode)
             saved_backup = None
-            if backup is not None and info is not None:
-                previous = current if current is not None else _current_bytes(target, shown)
-                if previous is not None:
-                    _atomic_replace(backup.parent, backup, previous, mode, owner)
-                    saved_backup = backup
-            _atomic_replace(directory, target, data, mode, owner)
+            # The new content is on the disk before the backup is touched: a save that fails for
+            # want of space keeps both the file and the previous backup as they were.
+            temp = _write_temp(directory, target, data, mode, owner)
+            try:
+                if backup is not None and info is not None:
+                    previous = current if current is not None else _current_bytes(target, shown)
+                    if previous is not None:
+                        _atomic_replace(backup.parent, backup, previous, mode, owner)
+                        saved_backup = backup
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(temp)
+                raise
+            _commit(temp, directory, target)
     except OSError as exc:
         raise _error("core-output-cannot-write", shown, exc) from None
     return WriteResult(shown, True, info is None, saved_backup, mode)

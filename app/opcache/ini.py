@@ -54,6 +54,7 @@ from cann_config.app.findings import Finding, make_finding
 from cann_config.app.i18n import pick
 from cann_config.app.io.inputfiles import read_input_bytes
 from cann_config.app.io.outputfiles import ABSENT, FileChangedError, write_output  # noqa: F401 - FileChangedError re-exported
+from cann_config.app.messages import message_table
 
 if TYPE_CHECKING:  # pragma: no cover - typing only: configobj is imported where a file is parsed
     from configobj import ConfigObj
@@ -230,11 +231,14 @@ class CannView:
         self.counts = counts  # GetCacheInitFileCfg returns true: CANN uses the file
         self.stop = stop  # the first other section: CANN ignores the whole file
         self.values = values  # what CANN reads from [op_compiler_cache] (last duplicate wins)
+        self._table: dict[str, CannBlock] | None = None
 
     @property
     def table(self) -> dict[str, CannBlock]:
         """The sections LoadIniFile keeps (first block of each name that has keys)."""
-        return {b.name: b for b in self.blocks if b.kept}
+        if self._table is None:  # asked once per lost block: a file of many blocks stays linear
+            self._table = {b.name: b for b in self.blocks if b.kept}
+        return self._table
 
     @property
     def section(self) -> CannBlock | None:
@@ -268,8 +272,11 @@ def emulate_cann(lines: Sequence[tuple[int, str]]) -> CannView:
     content: list[CannEntry] = []
     carried: list[CannEntry] = []
 
+    kept_names: set[str] = set()
+
     def emplace() -> None:
-        kept = all(b.name != map_key for b in blocks if b.kept)
+        kept = map_key not in kept_names  # std::map::emplace keeps the first block of a name
+        kept_names.add(map_key)
         blocks.append(CannBlock(map_key, block_start, list(content), kept, list(carried)))
 
     for number, text in lines:
@@ -378,7 +385,10 @@ def parse_op_cache_ini(data: bytes, source: str) -> OpCacheIni:
     cann_lines = _cann_lines(data, editor)
     cann_view = emulate_cann([(n, t) for n, t, _ in cann_lines])
     layout = emulate_cann([(line.number, line.text) for line in editor])
-    generic, generic_errors = _read_generic([line.text for line in editor])
+    # configobj costs ~50 µs per line it cannot parse; a file CANN writes has a dozen lines, so a
+    # file past GENERIC_READER_MAX_LINES is not given to it (a finding says so).
+    generic, generic_errors = (_read_generic([line.text for line in editor]) if len(editor) <= GENERIC_READER_MAX_LINES
+                               else (None, []))
     ini = OpCacheIni(source, data, editor, bom, cann_view, layout, generic, generic_errors, [])
     ini.findings = _file_findings(ini, cann_lines)
     return ini
@@ -416,6 +426,12 @@ def _read_generic(texts: list[str]) -> "tuple[ConfigObj | None, list[tuple[int, 
 # ---------------------------------------------------------------------------------------------
 
 
+# How many findings of one kind about single lines are listed one by one (see _file_findings).
+LINES_LISTED_PER_KIND = 5
+# The longest file checked with a generic INI reader as well (parse_op_cache_ini).
+GENERIC_READER_MAX_LINES = 2000
+
+
 def _short(text: str, limit: int = 60) -> str:
     text = text.replace("\r", "\\r").replace("\ufeff", "<BOM>")
     return text if len(text) <= limit else text[:limit - 1] + "…"
@@ -431,10 +447,21 @@ def _file_findings(ini: OpCacheIni, cann_lines: Sequence[tuple[int, str, int]]) 
     view = ini.cann_view
     data = ini.original
 
-    def add(code: str, line: int | None = None, **params: Any) -> Finding:
-        finding = make_finding(code, file=src, line=line, **params)
-        out.append(finding)
-        return finding
+    # A file of junk lines (inside MAX_FILE_BYTES) would otherwise give one finding per line:
+    # ~100,000 for 1 MB, tens of seconds and megabytes of output. Each kind is listed line by
+    # line LINES_LISTED_PER_KIND times, then said once with its count (docs/architecture.md#bounds).
+    listed_per_kind: dict[str, int] = {}
+    more_of_kind: dict[str, list[Any]] = {}  # code -> [count, first line, last line, severity]
+
+    def add(code: str, line: int | None = None, **params: Any) -> None:
+        listed = listed_per_kind.get(code, 0)
+        if listed < LINES_LISTED_PER_KIND:
+            listed_per_kind[code] = listed + 1
+            out.append(make_finding(code, file=src, line=line, **params))
+            return
+        more = more_of_kind.setdefault(code, [0, line, line, params.get("severity")])
+        more[0] += 1
+        more[2] = line
 
     # Line ends and encoding: what getline() and an ifstream make of the bytes.
     cr_only = b"\r" in data and b"\n" not in data
@@ -464,7 +491,7 @@ def _file_findings(ini: OpCacheIni, cann_lines: Sequence[tuple[int, str, int]]) 
         if length >= CANN_LINE_LIMIT:
             add("cache-ini-long-line", number, length=length, limit=CANN_LINE_LIMIT)
     if cr_only:
-        return out
+        return out + _more_of_kind(src, more_of_kind)
 
     # Structure, as LoadIniFile / GetCacheInitFileCfg see it.
     reported: set[int] = set()
@@ -541,10 +568,21 @@ def _file_findings(ini: OpCacheIni, cann_lines: Sequence[tuple[int, str, int]]) 
                 add("cache-ini-inline-comment", entry.line, key=entry.key, value=_short(entry.value))
             reported.add(entry.line)
 
+    if len(ini.lines) > GENERIC_READER_MAX_LINES:
+        add("cache-ini-generic-skipped", None, lines=len(ini.lines), limit=GENERIC_READER_MAX_LINES)
     # configobj's errors, where CANN's rules have said nothing about the line.
     for number, message in ini.generic_errors:
         if number and number not in reported:
             add("cache-ini-generic-reader", number, reason=_short(message.split(" at line")[0], 80))
+    return out + _more_of_kind(src, more_of_kind)
+
+
+def _more_of_kind(source: str, more_of_kind: dict[str, list[Any]]) -> list[Finding]:
+    """One finding per kind for the lines past the first LINES_LISTED_PER_KIND of that kind."""
+    out = []
+    for code, (count, first, last, severity) in more_of_kind.items():
+        out.append(make_finding("cache-ini-more-lines", file=source, line=first, count=count, kind=code,
+                                first=first, last=last, severity=severity or message_table()[code].severity))
     return out
 
 

@@ -647,7 +647,7 @@ def _redactor(environ: Mapping[str, str], kept: set[str]) -> Callable[[Any], tup
 
 def dumps_bundle(data: Mapping[str, Any]) -> bytes:
     """The bundle as people read it: indented UTF-8 JSON (Chinese text stays readable)."""
-    return (json.dumps(data, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    return (json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False) + "\n").encode("utf-8")
 
 
 def write_bundle(data: Mapping[str, Any], path: str | os.PathLike[str], *, force: bool = False) -> Path:

@@ -66,21 +66,37 @@ def bundle_paths(inputs: Iterable[str | os.PathLike[str]]) -> list[Path]:
 
 @dataclass
 class FleetNode:
+    """What the comparison needs of one node, and nothing more: a bundle's parsed op_cache.ini and
+    its full diagnosis are dropped once read, so a fleet of bundles each holding a 1 MB file of
+    junk lines costs what one such bundle costs, not that times the nodes (docs/architecture.md#bounds)."""
+
     name: str
-    bundle: Bundle
-    diagnosis: Diagnosis
+    source: str  # the bundle file
+    device: str | None  # SoC version, else series
+    versions: dict[str, str | None]  # the installed versions (VERSION_KEYS)
+    ini_versions: dict[str, str | None]  # op_cache.ini's version lines as CANN reads them
+    effective: dict[str, tuple[Any, str]]  # option id -> (value, source)
+    findings: list[Finding]  # bounded: a file's junk lines are summarized (app/opcache/ini.py)
+
+    @classmethod
+    def of(cls, name: str, bundle: Bundle, diagnosis: Diagnosis) -> FleetNode:
+        return cls(name, bundle.source, bundle.device.soc_version or bundle.device.series,
+                   {key: bundle.versions.get(key) for key in VERSION_KEYS},
+                   {key: _ini_version(bundle, key) for key in INI_VERSION_KEYS},
+                   {oid: (eff.value, eff.source) for oid, eff in diagnosis.effective.items()},
+                   list(diagnosis.findings))
 
     @property
     def errors(self) -> list[Finding]:
-        return [f for f in self.diagnosis.findings if f.severity == "error"]
+        return [f for f in self.findings if f.severity == "error"]
 
     @property
     def warnings(self) -> list[Finding]:
-        return [f for f in self.diagnosis.findings if f.severity == "warning"]
+        return [f for f in self.findings if f.severity == "warning"]
 
     def findings_json(self, lang: str | None) -> list[dict[str, Any]]:
         """Every finding of this node, each naming the node (its bundle name or path)."""
-        return [{**f.to_json(lang), "node": self.name, "bundle": self.bundle.source} for f in self.diagnosis.findings]
+        return [{**f.to_json(lang), "node": self.name, "bundle": self.source} for f in self.findings]
 
 
 @dataclass
@@ -130,7 +146,7 @@ class FleetComparison:
 
     def to_json(self, lang: str | None = None) -> dict[str, Any]:
         return {
-            "nodes": [{"name": n.name, "bundle": n.bundle.source, "errors": len(n.errors),
+            "nodes": [{"name": n.name, "bundle": n.source, "errors": len(n.errors),
                        "error_codes": [f.code for f in n.errors], "warnings": len(n.warnings),
                        "findings": n.findings_json(lang)} for n in self.nodes],
             "rows": [{"key": r.key, "kind": r.kind, "differs": r.differs, "cells": r.cells} for r in self.rows],
@@ -153,7 +169,7 @@ class FleetComparison:
     def node_finding_lines(self, lang: str) -> list[str]:
         """Each node's errors and warnings, one line each, naming the node."""
         return [f"{n.name}: {severity_word(f.severity, lang)} {f.code}: {f.message(lang)}"
-                for n in self.nodes for f in n.diagnosis.findings if f.severity in ("error", "warning")]
+                for n in self.nodes for f in n.findings if f.severity in ("error", "warning")]
 
     def summary(self, lang: str) -> str:
         failing = [n.name for n in self.nodes if n.errors]
@@ -208,11 +224,16 @@ class FleetComparison:
 
 
 def _node_name(bundle: Bundle, path: Path, taken: set[str]) -> str:
+    """The column's name: the host name the bundle records, else the file's stem; the path when
+    that is taken, and a number after it when the same file is named again (`fleet b.json b.json`)."""
     name = bundle.hostname or path.stem
     if name in taken:
         name = str(path)
-    taken.add(name)
-    return name
+    candidate, number = name, 2
+    while candidate in taken:
+        candidate, number = f"{name} ({number})", number + 1
+    taken.add(candidate)
+    return candidate
 
 
 def _row(key: str, kind: str, cells: list[dict[str, Any]]) -> FleetRow:
@@ -224,22 +245,21 @@ def _row(key: str, kind: str, cells: list[dict[str, Any]]) -> FleetRow:
 def compare(nodes: Sequence[FleetNode], same: Sequence[str] = ()) -> FleetComparison:
     """The comparison of already diagnosed nodes (the GUI reads the bundles in a worker)."""
     catalog = load_catalog()
-    rows = [_row("device", "device", [{"value": n.bundle.device.soc_version or n.bundle.device.series, "source": None}
-                                      for n in nodes])]
+    rows = [_row("device", "device", [{"value": n.device, "source": None} for n in nodes])]
     for key in VERSION_KEYS:
-        rows.append(_row(key, "version", [{"value": n.bundle.versions.get(key), "source": None} for n in nodes]))
+        rows.append(_row(key, "version", [{"value": n.versions.get(key), "source": None} for n in nodes]))
     # The version lines of each node's op_cache.ini, beside the installed ones: where they differ
     # the next start empties the SoC dir (app.opcache.measurement.next_start_empties).
     for key in INI_VERSION_KEYS:
-        cells: list[dict[str, Any]] = [{"value": _ini_version(n.bundle, key), "source": "op_cache.ini"} for n in nodes]
+        cells: list[dict[str, Any]] = [{"value": n.ini_versions.get(key), "source": "op_cache.ini"} for n in nodes]
         if any(c["value"] is not None for c in cells):
             rows.append(_row(f"op_cache.ini {key}", "ini-version", cells))
-    seen = [oid for oid in catalog.options if any(oid in n.diagnosis.effective for n in nodes)]
+    seen = [oid for oid in catalog.options if any(oid in n.effective for n in nodes)]
     for oid in seen:
         cells = []
         for n in nodes:
-            eff = n.diagnosis.effective.get(oid)
-            cells.append({"value": eff.value, "source": eff.source} if eff is not None else {"value": None, "source": None})
+            eff = n.effective.get(oid)
+            cells.append({"value": eff[0], "source": eff[1]} if eff is not None else {"value": None, "source": None})
         rows.append(_row(oid, "setting", cells))
     keys = [r.key for r in rows]
     findings = []
@@ -264,7 +284,7 @@ def read_node(path: Path, taken: set[str] | None = None) -> FleetNode:
     (app/support/host.py); InputError when unusable."""
     bundle = load_bundle(path)
     name = _node_name(bundle, path, taken if taken is not None else set())
-    return FleetNode(name, bundle, host_from_bundle(bundle, name=name, kind=FLEET_NODE).diagnosis())
+    return FleetNode.of(name, bundle, host_from_bundle(bundle, name=name, kind=FLEET_NODE).diagnosis())
 
 
 def compare_bundles(paths: Sequence[str | os.PathLike[str]], same: Sequence[str] = ()) -> FleetComparison:

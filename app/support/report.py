@@ -613,7 +613,7 @@ def markdown_of_blocks(blocks: Sequence[Block], lang: str | None = None) -> str:
             out += [f"- {_md_inline(item)}" for item in parts] + [""]
         elif kind == "table":
             headers, rows = parts
-            out.append("| " + " | ".join(_md_text(h) for h in headers) + " |")
+            out.append("| " + " | ".join(_md_text(h).replace("|", "\\|") or " " for h in headers) + " |")
             out.append("|" + "---|" * len(headers))
             out += ["| " + " | ".join(_md_cell(cell) for cell in row) + " |" for row in rows]
             out.append("")

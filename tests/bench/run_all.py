@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.bench.harness import ROOT, ROW_PREFIX  # noqa: E402
 
-ORDER = ("startup", "page_stalls", "responsiveness", "scan", "cli", "export", "bundle_startup")
+ORDER = ("startup", "page_stalls", "responsiveness", "scan", "cli", "export", "bundle_startup", "junk")
 
 
 def main() -> int:

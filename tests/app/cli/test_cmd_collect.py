@@ -156,3 +156,25 @@ def test_every_fixture_diagnoses_in_both_languages(tmp_path, capsys, fixture):
                      "--report", str(tmp_path / f"{lang}.html")])
         assert code in (0, 1)
         assert "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("seconds", ["inf", "-inf", "nan", "1e999"])
+def test_a_time_limit_that_is_no_finite_number_is_refused(bare_host, capsys, seconds):
+    assert main(["collect", f"--scan-seconds={seconds}", "-o", "b.json", "--lang", "en"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "finite" in err
+    assert not (bare_host / "b.json").exists()
+
+
+@pytest.mark.parametrize("token", ["NaN", "Infinity", "-Infinity", "1e999"])
+def test_a_bundle_with_a_non_finite_number_is_refused_naming_the_line(tmp_path, capsys, token):
+    text = (BUNDLES / "a2-910b3.json").read_text(encoding="utf-8")
+    data = json.loads(text)
+    data["scan"] = {"time_limit_seconds": 20.0}
+    bundle = tmp_path / "b.json"
+    written = json.dumps(data, indent=2).replace("20.0", token)
+    bundle.write_text(written, encoding="utf-8")
+    line = next(number for number, text in enumerate(written.splitlines(), 1) if token in text)
+    assert main(["diagnose", "--bundle", str(bundle), "--lang", "en"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{bundle}:{line}:" in err and "not plain JSON" in err

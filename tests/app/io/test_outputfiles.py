@@ -253,3 +253,46 @@ def test_a_save_waits_for_another_and_gives_up_with_one_line(tmp_path):
         with pytest.raises(InputError, match="another save of this file did not finish within 0.2 s"):
             write_output(target, b"v2", lock_timeout=0.2)
     assert target.read_bytes() == b"v1"
+
+
+@pytest.fixture
+def tiny_disk(tmp_path):
+    """A 64 KiB tmpfs of our own (root only): a real full disk, not a simulated one."""
+    mount_point = tmp_path / "tiny"
+    mount_point.mkdir()
+    if os.geteuid() != 0:
+        pytest.skip("mounting a tmpfs needs root")
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount_point)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+    try:
+        yield mount_point
+    finally:
+        subprocess.run(["umount", "-l", str(mount_point)], check=False)
+
+
+def _fill(directory: Path, leave: int) -> None:
+    """Fill the filesystem of `directory` until about `leave` bytes are free."""
+    free = os.statvfs(directory).f_bavail * os.statvfs(directory).f_frsize
+    (directory / "filler").write_bytes(b"x" * max(0, free - leave))
+
+
+def test_a_save_that_fails_for_space_keeps_the_file_and_the_older_backup(tiny_disk):
+    from cann_config.app.opcache.ini import save_op_cache_ini
+
+    ini = tiny_disk / "op_cache.ini"
+    first = b"[op_compiler_cache]\nmax_op_cache_size=500\n"
+    second = b"[op_compiler_cache]\nmax_op_cache_size=600\n"
+    ini.write_bytes(first)
+    save_op_cache_ini(ini, second, first)
+    assert (tiny_disk / "op_cache.ini.bak").read_bytes() == first
+    # Room for a backup of `second` (one 4 KiB page), not for the much larger new content.
+    _fill(tiny_disk, 8 << 10)
+    third = b"[op_compiler_cache]\n" + b"# a long comment\n" * 4000
+    with pytest.raises(InputError) as caught:
+        save_op_cache_ini(ini, third, second)
+    assert str(ini) in str(caught.value)
+    assert ini.read_bytes() == second
+    assert (tiny_disk / "op_cache.ini.bak").read_bytes() == first  # the older backup is kept
+    assert leftovers(tiny_disk) == []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -121,3 +122,30 @@ def test_cjk_columns_line_up(three_hosts, capsys):
                                               else "Ascend")]) for line in table}
     assert len(starts) == 1, table
     assert display_width("设置") == 4 and display_width("abc") == 3
+
+
+def test_the_same_bundle_named_three_times_gives_three_distinct_columns(three_hosts, capsys):
+    a = str(three_hosts / "host-a.json")
+    assert main(["fleet", a, a, a, "--json", "--lang", "en"]) in (0, 1)
+    names = [n["name"] for n in json.loads(capsys.readouterr().out)["nodes"]]
+    assert len(set(names)) == 3, names
+
+
+def test_a_host_name_with_a_pipe_keeps_the_markdown_table_whole(three_hosts, tmp_path, capsys):
+    odd = three_hosts / "a|b.json"
+    odd.write_text((three_hosts / "host-a.json").read_text(encoding="utf-8"), encoding="utf-8")
+    report = tmp_path / "fleet.md"
+    main(["fleet", str(odd), str(three_hosts / "host-b.json"), "--report", str(report), "--lang", "en"])
+    capsys.readouterr()
+    table = [line for line in report.read_text(encoding="utf-8").splitlines() if line.startswith("|")]
+    # Every row, the header included, has as many unescaped cell separators as the others.
+    counts = {len(re.findall(r"(?<!\\)\|", line)) for line in table}
+    assert len(counts) == 1, table[:3]
+    assert "a\\|b" in table[0]
+
+
+def test_a_fleet_keeps_only_what_it_compares(three_hosts):
+    comparison = compare_bundles([three_hosts])
+    for node in comparison.nodes:
+        assert not hasattr(node, "bundle") and not hasattr(node, "diagnosis")
+        assert set(vars(node)) == {"name", "source", "device", "versions", "ini_versions", "effective", "findings"}
