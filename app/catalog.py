@@ -26,7 +26,7 @@ OPTION_TYPES = ("int", "float", "bool", "str", "path")
 PAGES = ("memory", "cache")
 SEVERITIES = ("error", "warning", "info")
 TARGET_KEYS = ("memory_config", "npu_run_config", "parameter_map", "tf2", "ge", "atc", "acl", "env", "ini",
-               "alloc_conf")
+               "alloc_conf", "vllm_flag")
 # What a `requires` table may name: the minimum version of each component an option needs.
 REQUIREMENT_KEYS = ("torch_npu", "driver", "cann")
 # The words `--set ID=...` takes for "not set" on an option whose default is unset.
@@ -112,6 +112,7 @@ class Targets(NamedTuple):
     env: Mapping[str, str] = {}
     ini: str | None = None
     alloc_conf: str | None = None  # the key inside torch_npu's PYTORCH_NPU_ALLOC_CONF
+    vllm_flag: str | None = None  # the launch flag of `vllm serve` (app/vllm_ascend.py)
 
     def env_for(self, framework: str) -> str | None:
         """The environment variable that carries the option for `framework`, if any."""

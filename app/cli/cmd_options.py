@@ -66,6 +66,7 @@ def option_to_json(option: Option) -> dict[str, Any]:
             "env": dict(t.env),
             "ini": t.ini,
             "alloc_conf": t.alloc_conf,
+            "vllm_flag": t.vllm_flag,
         },
         "legacy_env": option.legacy_env,
         "sources": list(option.sources),

@@ -70,6 +70,7 @@ from cann_config.app.opcache.ini import (
 if TYPE_CHECKING:  # pragma: no cover - typing only: a profile is read by its own command, not here
     from cann_config.app.profile import Profile
 
+SERVING_FRAMEWORK = "vllm-ascend"  # app/vllm_ascend.py FRAMEWORK (imported there only when used)
 SOURCES = ("op_cache.ini", "env", "default", "profile", "script")
 CACHE_OPTIONS = ("max_op_cache_size", "remain_cache_size_ratio", "op_compiler_cache_mode", "op_compiler_cache_dir")
 MAX_ENV = "ASCEND_MAX_OP_CACHE_SIZE"
@@ -200,6 +201,18 @@ def size_in_range(key: str, number: int) -> bool:
     return 0 < number <= 100
 
 
+def _alloc_keys(text: str | None) -> set[str]:
+    """The keys a PYTORCH_NPU_ALLOC_CONF text names (spaces dropped, as torch_npu reads it)."""
+    return {item.replace(" ", "").split(":", 1)[0] for item in (text or "").split(",")}
+
+
+def serving_detail() -> dict[str, str]:
+    """The detail of a value the serving stack set (app/vllm_ascend.py)."""
+    from cann_config.app import vllm_ascend
+
+    return _text("vllm-alloc-effective-serving", variable=vllm_ascend.VARIABLE, version=vllm_ascend.SOURCE_VERSION)
+
+
 def _env_where(env_file: EnvFile | None, name: str,
                origins: Mapping[str, EnvOrigin] | None = None) -> tuple[str | None, int | None]:
     if origins and name in origins:
@@ -222,7 +235,7 @@ class _Resolver:
     def __init__(self, *, ini: OpCacheIni | None, environ: Mapping[str, str], settings: Mapping[str, Setting],
                  framework: str | None, env_file: EnvFile | None, home: str | None,
                  installed: Mapping[str, str] | None, catalog: Catalog,
-                 env_origins: Mapping[str, EnvOrigin] | None = None):
+                 env_origins: Mapping[str, EnvOrigin] | None = None, serving: bool = False):
         self.ini = ini
         self.env = environ
         self.settings = settings
@@ -232,6 +245,8 @@ class _Resolver:
         self.installed = installed
         self.catalog = catalog
         self.env_origins = dict(env_origins or {})
+        # The serving stack (vLLM-Ascend) rewrites torch_npu's allocator variable first.
+        self.serving = serving
         self.effective: dict[str, Effective] = {}
         self.findings: list[Finding] = []
 
@@ -523,6 +538,9 @@ class _Resolver:
         options = list(alloc_options(self.catalog).values())
         chosen = {o.id: self.settings[o.id] for o in options if o.id in self.settings}
         known = {oid: setting for oid, setting in chosen.items() if not setting.runtime}
+        serving_before: str | None = None
+        if self.serving and not chosen:
+            serving_before = self.serving_rewrite()
         picked = chosen_variable(self.env)
         if picked is not None:
             file, line = self.where_set(picked[0])
@@ -550,12 +568,29 @@ class _Resolver:
         for option in options:
             if parsed is not None and option.id in parsed.values:
                 value = parsed.values[option.id]
-                self.effective[option.id] = Effective(value, "env", file, line, name,
-                                                      _text("torchnpu-alloc-effective-env", variable=name))
+                detail = _text("torchnpu-alloc-effective-env", variable=name)
+                if self.serving and option.targets.alloc_conf not in _alloc_keys(serving_before):
+                    detail = serving_detail()
+                self.effective[option.id] = Effective(value, "env", file, line, name, detail)
                 for note in option.notes_for(value):
                     self.findings.append(Finding(note.severity, note.code, dict(note.text), file, line))
             else:
                 self.effective[option.id] = Effective(option.default, "default", None, None, None, None)
+
+    def serving_rewrite(self) -> str | None:
+        """vLLM-Ascend's start-up rewrite of PYTORCH_NPU_ALLOC_CONF (app/vllm_ascend.py;
+        docs/cann/vllm-ascend.md), applied to the environment torch_npu reads, with its findings.
+        Returns the value the user set (None: unset)."""
+        from cann_config.app import vllm_ascend
+
+        name = vllm_ascend.VARIABLE
+        before = self.env.get(name)
+        file, line = self.where_set(name)
+        self.findings += vllm_ascend.serving_findings(before, file=file, line=line)
+        after = vllm_ascend.startup_rewrite(before)
+        if after is not None:
+            self.env = {**self.env, name: after}
+        return before
 
     def memory_options(self) -> None:
         for oid, setting in self.settings.items():
@@ -690,8 +725,12 @@ def resolve_settings(*, ini: OpCacheIni | None, environ: Mapping[str, str], prof
         extra.append(make_finding("cache-framework-assumed-pytorch"))
     if framework is not None and framework not in catalog.frameworks:
         raise ValueError(f"unknown framework {framework!r}; use one of {', '.join(catalog.frameworks)}")
-    resolver = _Resolver(ini=ini, environ=environ, settings=chosen, framework=framework, env_file=env_file,
-                         home=home, installed=installed_versions, catalog=catalog, env_origins=env_origins)
+    # A serving process (vLLM-Ascend) is a torch_npu process: its op cache and allocator variables
+    # are PyTorch's, read after the serving stack's rewrite (app/vllm_ascend.py).
+    serving = framework == SERVING_FRAMEWORK
+    resolver = _Resolver(ini=ini, environ=environ, settings=chosen, framework="pytorch" if serving else framework,
+                         env_file=env_file, home=home, installed=installed_versions, catalog=catalog,
+                         env_origins=env_origins, serving=serving)
     resolver.findings.extend(extra)
     resolver.resolve_mode()
     cache_dir = resolver.resolve_dir()

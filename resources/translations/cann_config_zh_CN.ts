@@ -811,6 +811,14 @@
         <translation>TensorFlow Adapter 的 MemoryConfig 及对应的 GE 参数。点击选项标题或 ? 查看完整文档。</translation>
     </message>
     <message>
+        <source>torch_npu&apos;s caching allocator in a vLLM-Ascend server: these settings become PYTORCH_NPU_ALLOC_CONF, which vLLM-Ascend rewrites at start-up. Click an option&apos;s title or ? for its full documentation.</source>
+        <translation>vLLM-Ascend 服务中的 torch_npu 缓存内存分配器：这些设置将写入 PYTORCH_NPU_ALLOC_CONF，vLLM-Ascend 启动时会改写该变量。单击选项标题或 ? 查看完整文档。</translation>
+    </message>
+    <message>
+        <source>vLLM-Ascend adds expandable_segments:True unless the variable names expandable_segments, max_split_size_mb or garbage_collection_threshold; the export page shows what torch_npu will read.</source>
+        <translation>除非变量中含有 expandable_segments、max_split_size_mb 或 garbage_collection_threshold，vLLM-Ascend 会追加 expandable_segments:True；导出页显示 torch_npu 实际读取的值。</translation>
+    </message>
+    <message>
         <source>torch_npu&apos;s caching allocator: these settings become PYTORCH_NPU_ALLOC_CONF. Click an option&apos;s title or ? for its full documentation.</source>
         <translation>torch_npu 缓存内存分配器：这些设置将写入 PYTORCH_NPU_ALLOC_CONF。单击选项标题或 ? 查看完整文档。</translation>
     </message>
@@ -837,6 +845,22 @@
     <message>
         <source>Show &amp;advanced options (undocumented by Huawei)</source>
         <translation>显示高级选项（华为未公开文档）(&amp;A)</translation>
+    </message>
+    <message>
+        <source>The server runs in sleep mode (--enable-sleep-mode)</source>
+        <translation>服务使用 sleep 模式（--enable-sleep-mode）</translation>
+    </message>
+    <message>
+        <source>vLLM-Ascend then leaves PYTORCH_NPU_ALLOC_CONF alone, and its memory pool refuses expandable_segments:True</source>
+        <translation>此时 vLLM-Ascend 不改写 PYTORCH_NPU_ALLOC_CONF，其内存池不接受 expandable_segments:True</translation>
+    </message>
+    <message>
+        <source>RL mode is on (additional_config rl_config.enabled)</source>
+        <translation>已开启 RL 模式（additional_config rl_config.enabled）</translation>
+    </message>
+    <message>
+        <source>vLLM-Ascend then removes the expandable_segments items before its start-up rewrite</source>
+        <translation>此时 vLLM-Ascend 会在启动改写之前移除 expandable_segments 项</translation>
     </message>
 </context>
 <context>

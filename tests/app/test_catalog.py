@@ -10,12 +10,12 @@ from cann_config.app.resources import resource
 OPTION_IDS = [
     "atomic_clean_policy", "static_memory_policy", "variable_use_1g_huge_page", "memory_optimization_policy",
     "npu_alloc_expandable_segments", "npu_alloc_max_split_size_mb", "npu_alloc_garbage_collection_threshold",
-    "npu_alloc_page_size", "npu_alloc_base_addr_aligned_kb",
+    "npu_alloc_page_size", "npu_alloc_base_addr_aligned_kb", "gpu_memory_utilization",
     "op_compiler_cache_mode", "op_compiler_cache_dir", "max_op_cache_size", "remain_cache_size_ratio",
 ]
-FRAMEWORK_IDS = ["tf1", "tf2", "pytorch", "atc", "ge", "acl"]
+FRAMEWORK_IDS = ["tf1", "tf2", "pytorch", "atc", "ge", "acl", "vllm-ascend"]
 EXPORT_FORMATS = {"tf1-estimator", "tf1-session", "tf2", "ge-options", "torch-npu", "env-bash", "env-fish", "op-cache-ini",
-                  "profile", "ansible", "ansible-collect", "k8s-configmap"}
+                  "profile", "ansible", "ansible-collect", "k8s-configmap", "vllm-serve"}
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +61,7 @@ def test_every_option_has_an_export_name(catalog):
     for option in catalog.options.values():
         t = option.targets
         assert any([t.memory_config, t.npu_run_config, t.parameter_map, t.tf2, t.ge, t.env, t.ini,
-                    t.alloc_conf]), option.id
+                    t.alloc_conf, t.vllm_flag]), option.id
 
 
 def test_memory_options_have_the_tf_and_ge_names_of_cann_facts(catalog):
@@ -172,7 +172,8 @@ def test_torch_npu_allocator_options_match_torch_npus_rules(catalog):
     pytorch = catalog.frameworks["pytorch"]
     assert set(keys) <= set(pytorch.options) and pytorch.exports[0] == "torch-npu"
     for fid, framework in catalog.frameworks.items():
-        if fid != "pytorch":
+        # torch_npu processes only: PyTorch, and vLLM-Ascend servers (app/vllm_ascend.py)
+        if fid not in ("pytorch", "vllm-ascend"):
             assert not set(keys) & set(framework.options)
     expandable = catalog.option("npu_alloc_expandable_segments")
     assert (expandable.type, expandable.default, expandable.allowed_values()) == ("bool", False, (False, True))

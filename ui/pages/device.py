@@ -56,6 +56,7 @@ USAGES: tuple[tuple[str, str, str | None], ...] = (
     ("atc", "atc", None),
     ("ge", "ge", None),
     ("acl", "acl", None),
+    ("vllm-ascend", "vllm-ascend", None),
 )
 HEADER_ROLE = USER_ROLE + 1  # a series header of deviceCombo: its series id
 # No `Qt` enum is used here: this page is built before the first paint (see ui/qtprops.py).

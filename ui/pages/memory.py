@@ -9,7 +9,9 @@ belong to PyTorch only). The advanced, undocumented
 static_memory_policy 2 and 4 do not support concurrent graphs (docs/cann/memory.md#concurrent-graphs) depends
 on something only the user knows, so the page asks it and hands the answer to the controller; the
 core gives the rule its severity from it (app.catalog.Note.for_answers: the catalog's warning when
-ticked, a note otherwise), the same on this page and in the export.
+ticked, a note otherwise), the same on this page and in the export. For a vLLM-Ascend server the
+page asks, the same way, whether sleep mode and RL mode are on (app/vllm_ascend.py; the tool
+cannot see the launch flags).
 """
 
 from __future__ import annotations
@@ -23,6 +25,10 @@ from PySide6.QtWidgets import QCheckBox, QFrame, QLabel, QScrollArea, QVBoxLayou
 
 # The question the concurrency note of resources/catalog.toml asks (its `question`).
 CONCURRENCY_QUESTION = "concurrent-graphs"
+# The serving stack's questions (app/vllm_ascend.py SLEEP_QUESTION, RL_QUESTION): the tool cannot
+# see a server's launch flags, so the page asks whether sleep mode and RL mode are on.
+SERVING_FRAMEWORK = "vllm-ascend"
+SLEEP_QUESTION, RL_QUESTION = "vllm-sleep-mode", "vllm-rl-mode"
 
 
 class MemoryPage(OptionsPage):
@@ -57,6 +63,12 @@ class MemoryPage(OptionsPage):
         self.alloc_title.setObjectName("allocatorTitle")
         self.alloc_title.setWordWrap(True)
         alloc_layout.addWidget(self.alloc_title)
+        self.sleep_mode = QCheckBox(self.alloc_group)
+        self.sleep_mode.setObjectName("vllmSleepModeCheck")
+        self.rl_mode = QCheckBox(self.alloc_group)
+        self.rl_mode.setObjectName("vllmRlModeCheck")
+        alloc_layout.addWidget(self.sleep_mode)
+        alloc_layout.addWidget(self.rl_mode)
         layout.addWidget(self.alloc_group)
         self.concurrent = QCheckBox(body)
         self.concurrent.setObjectName("concurrentGraphsCheck")
@@ -94,6 +106,11 @@ class MemoryPage(OptionsPage):
         # this page and the export alike (app.catalog.Note.for_answers).
         self.concurrent.toggled.connect(lambda on: controller.set_answer(CONCURRENCY_QUESTION, on))
         controller.set_answer(CONCURRENCY_QUESTION, self.concurrent.isChecked())
+        # Unticked is an answer too ("no"): the core then gives those findings as information.
+        self.sleep_mode.toggled.connect(lambda on: controller.set_answer(SLEEP_QUESTION, on))
+        self.rl_mode.toggled.connect(lambda on: controller.set_answer(RL_QUESTION, on))
+        controller.set_answer(SLEEP_QUESTION, self.sleep_mode.isChecked())
+        controller.set_answer(RL_QUESTION, self.rl_mode.isChecked())
         self.advanced.toggled.connect(self._show_advanced)
         controller.profileChanged.connect(self.refresh)
         controller.deviceChanged.connect(self.refresh)
@@ -103,6 +120,9 @@ class MemoryPage(OptionsPage):
             return
         pytorch = self.for_pytorch()
         self.alloc_group.setVisible(pytorch)
+        serving = self.controller.profile.framework == SERVING_FRAMEWORK
+        self.sleep_mode.setVisible(serving)
+        self.rl_mode.setVisible(serving)
         # The allocator group first for PyTorch, after the MemoryConfig rows otherwise.
         self.body_layout.removeWidget(self.alloc_group)
         self.body_layout.insertWidget(0 if pytorch else self.body_layout.count() - 1, self.alloc_group)
@@ -115,7 +135,14 @@ class MemoryPage(OptionsPage):
         return any(o.targets.alloc_conf and o.id in taken for o in self.options())
 
     def _show_hint(self) -> None:
-        if self.for_pytorch():
+        if self.controller.profile.framework == SERVING_FRAMEWORK:
+            self.setSubTitle(self.tr("torch_npu's caching allocator in a vLLM-Ascend server: these settings become "
+                                     "PYTORCH_NPU_ALLOC_CONF, which vLLM-Ascend rewrites at start-up. Click an "
+                                     "option's title or ? for its full documentation."))
+            self.hint.setText(self.tr("vLLM-Ascend adds expandable_segments:True unless the variable names "
+                                      "expandable_segments, max_split_size_mb or garbage_collection_threshold; "
+                                      "the export page shows what torch_npu will read."))
+        elif self.for_pytorch():
             self.setSubTitle(self.tr("torch_npu's caching allocator: these settings become PYTORCH_NPU_ALLOC_CONF. "
                                      "Click an option's title or ? for its full documentation."))
             self.hint.setText(self.tr("The TensorFlow Adapter's MemoryConfig options further down do not apply "
@@ -139,6 +166,12 @@ class MemoryPage(OptionsPage):
         self.concurrent.setText(self.tr("Graphs run &concurrently"))
         self.concurrent.setToolTip(self.tr("Tick if several graphs of the session execute at the same time"))
         self.advanced.setText(self.tr("Show &advanced options (undocumented by Huawei)"))
+        self.sleep_mode.setText(self.tr("The server runs in sleep mode (--enable-sleep-mode)"))
+        self.sleep_mode.setToolTip(self.tr("vLLM-Ascend then leaves PYTORCH_NPU_ALLOC_CONF alone, and its memory "
+                                           "pool refuses expandable_segments:True"))
+        self.rl_mode.setText(self.tr("RL mode is on (additional_config rl_config.enabled)"))
+        self.rl_mode.setToolTip(self.tr("vLLM-Ascend then removes the expandable_segments items before its "
+                                        "start-up rewrite"))
 
     def remember(self) -> None:
         settings.write(settings.KEY_CONCURRENT, self.concurrent.isChecked())

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from cann_config.app.allocconf import VARIABLE, alloc_conf_text
 from cann_config.app.catalog import Value
-from cann_config.app.io.exporters.plan import Entry, Plan, text_of
+from cann_config.app.io.exporters.plan import SERVING_FRAMEWORK, Entry, Plan, text_of
 from cann_config.app.messages import message_table
 
 # Entry kinds that write nothing but their comments.
@@ -53,6 +53,12 @@ def _alloc_variable(entries: list[Entry], plan: Plan) -> EnvVariable:
     if f"export-text-env-{VARIABLE}" in message_table():
         comments.append(" ".join(text_of(f"export-text-env-{VARIABLE}", plan.lang).splitlines()))
     value = alloc_conf_text(chosen, plan.catalog)
+    if plan.profile.framework == SERVING_FRAMEWORK:
+        # What the serving stack turns the variable into (app/vllm_ascend.py).
+        from cann_config.app.vllm_ascend import SOURCE_VERSION, startup_rewrite
+
+        after = startup_rewrite(value if chosen else None)
+        comments.append(text_of("export-text-vllm-alloc", plan.lang, after=after, version=SOURCE_VERSION))
     return EnvVariable(VARIABLE, value, "set" if chosen else "comment", tuple(comments))
 
 

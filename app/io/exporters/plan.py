@@ -23,12 +23,17 @@ from cann_config.app.messages import message_table
 from cann_config.app.profile import Profile
 
 FORMATS: tuple[str, ...] = ("tf1-estimator", "tf1-session", "tf2", "ge-options", "torch-npu", "env-bash", "env-fish",
-                            "op-cache-ini", "profile", "ansible", "ansible-collect", "k8s-configmap")
+                            "op-cache-ini", "profile", "ansible", "ansible-collect", "k8s-configmap", "vllm-serve")
 PYTHON_FORMATS = ("tf1-estimator", "tf1-session", "tf2", "ge-options", "torch-npu")
 SHELL_FORMATS = ("env-bash", "env-fish")
 # Formats that carry the environment variables of the env files (app/io/exporters/fleet.py):
 # the playbook writes the env-bash text to a profile file, the ConfigMap holds the same variables.
-ENV_FORMATS = SHELL_FORMATS + ("ansible", "k8s-configmap")
+ENV_FORMATS = SHELL_FORMATS + ("ansible", "k8s-configmap", "vllm-serve")
+# The frameworks whose process is a torch_npu process: PYTORCH_NPU_ALLOC_CONF is theirs (a
+# vLLM-Ascend server's after the serving stack's rewrite, app/vllm_ascend.py).
+TORCH_NPU_FRAMEWORKS = ("pytorch", "vllm-ascend")
+SERVING_FRAMEWORK = "vllm-ascend"  # app/vllm_ascend.py FRAMEWORK
+SLEEP_QUESTION, RL_QUESTION = "vllm-sleep-mode", "vllm-rl-mode"  # app/vllm_ascend.py
 # Formats that carry no choice at all (the collect playbook): nothing is "set elsewhere" for them.
 CHOICE_FREE_FORMATS = ("ansible-collect",)
 
@@ -57,9 +62,11 @@ def carrier(fmt: str, option: Option, framework: str) -> tuple[str, str] | None:
         return ("tf2", t.tf2) if t.tf2 else None
     if fmt == "ge-options":
         return ("ge", t.ge) if t.ge else None
+    if fmt == "vllm-serve" and t.vllm_flag:
+        return ("flag", t.vllm_flag)  # a flag of `vllm serve` (app/io/exporters/serving.py)
     if t.alloc_conf and fmt in ENV_FORMATS + ("torch-npu",):
-        # Keys of torch_npu's PYTORCH_NPU_ALLOC_CONF (app/allocconf.py): only PyTorch reads them.
-        return ("alloc_conf", t.alloc_conf) if framework == "pytorch" else None
+        # Keys of torch_npu's PYTORCH_NPU_ALLOC_CONF (app/allocconf.py): only torch_npu reads them.
+        return ("alloc_conf", t.alloc_conf) if framework in TORCH_NPU_FRAMEWORKS else None
     if fmt == "torch-npu":
         # torch_npu's own variables can also be set by torch_npu.npu.set_option, which wins over
         # the environment (docs/cann/torch-npu.md); the cache sizes stay environment variables.
@@ -166,20 +173,41 @@ def _choices(profile: Profile, catalog: Catalog, device: DeviceInfo | None,
                 for note in option.notes_for(value, answers):
                     findings.append(Finding(note.severity, note.code, dict(note.text)))
         choices.append(_Choice(option, value, default, problem, device_note))
-    return _allocator_rules(profile, catalog, choices, findings)
+    return _allocator_rules(profile, catalog, choices, findings, answers)
+
+
+def _serving_rules(usable: Mapping[str, Value], catalog: Catalog,
+                   answers: Mapping[str, bool] | None) -> list[Finding]:
+    """What vLLM-Ascend makes of the PYTORCH_NPU_ALLOC_CONF an export writes (app/vllm_ascend.py):
+    the rewrite, its traps, and the answers to the sleep-mode and RL-mode questions."""
+    from cann_config.app.allocconf import alloc_conf_text, parse_alloc_conf
+    from cann_config.app.vllm_ascend import serving_findings, serving_value
+
+    written = alloc_conf_text(usable, catalog) or None
+    found = serving_findings(written, answers=answers)
+    after = serving_value(written, sleep_mode=bool((answers or {}).get(SLEEP_QUESTION)),
+                          rl_mode=bool((answers or {}).get(RL_QUESTION)))
+    if after is not None and after != written:
+        found += [f for f in parse_alloc_conf(after, catalog=catalog).findings if f.severity == "error"]
+    return found
 
 
 def _allocator_rules(profile: Profile, catalog: Catalog, choices: list[_Choice],
-                     findings: list[Finding]) -> tuple[list[_Choice], list[Finding]]:
+                     findings: list[Finding], answers: Mapping[str, bool] | None = None
+                     ) -> tuple[list[_Choice], list[Finding]]:
     """torch_npu's rules between allocator keys (app/allocconf.py): a key torch_npu refuses next to
     expandable_segments:True is refused here too (the export leaves it out), with the same error."""
     taken = catalog.frameworks[profile.framework].options
     usable = {c.option.id: c.value for c in choices
               if c.option.targets.alloc_conf and c.option.id in taken and c.problem is None and c.changed}
     if not usable:
+        if profile.framework == SERVING_FRAMEWORK and SERVING_FRAMEWORK in catalog.frameworks:
+            findings += _serving_rules(usable, catalog, answers)
         return choices, findings
     found = check_alloc_values(usable, present=set(usable))
     findings += found
+    if profile.framework == SERVING_FRAMEWORK:
+        findings += _serving_rules(usable, catalog, answers)
     clashing = expandable_conflicts(usable)
     conflict = next((f for f in found if f.code == "torchnpu-alloc-expandable-conflict"), None)
     if conflict is not None:

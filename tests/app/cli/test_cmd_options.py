@@ -52,7 +52,7 @@ def test_names_per_framework_and_file(capsys):
     assert 'custom_op.parameter_map["op_compiler_cache_dir"].s' in out
     assert "npu.global_options().op_compiler_cache_dir" in out
     assert "GE option (ge.Session, MindSpore ge_options)" in out and "ge.op_compiler_cache_dir" in out
-    assert "environment variable (pytorch)" in out and "environment variable (other frameworks)" in out
+    assert "environment variable (pytorch, vllm-ascend)" in out and "environment variable (other frameworks)" in out
     assert "MemoryConfig(static_memory_policy=...)" in out and "GE_USE_STATIC_MEMORY" in out
     # the order asked for
     assert out.index("op_compiler_cache_dir  —") < out.index("static_memory_policy  —")
