@@ -275,7 +275,8 @@ class _Collector:
                 self.finding("import-invalid-value", line, option=option.id,
                              reason=f"environment values are strings, not {_shown(raw)} ({name})")
                 continue
-            if framework != "*":
+            if framework not in ("*", "vllm-ascend"):
+                # A torch_npu variable names PyTorch; a vLLM-Ascend server is told by --framework.
                 self.frameworks.add(framework)
             self.text(option, raw, line, rank, via="env", name=name, how=how)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from cann_config.app.io.exporters.envvars import env_variables
 from cann_config.app.io.exporters.plan import Plan
 from cann_config.app.io.exporters.quoting import bash_word
-from cann_config.app.io.exporters.shell import _bash_assign
+from cann_config.app.io.exporters.shell import bash_assign
 
 
 def _flag_value(value: object) -> str:
@@ -26,9 +26,9 @@ def write_vllm_serve(plan: Plan) -> str:
     for variable in env_variables(plan):
         block = [f"# {line}" for line in variable.comments]
         if variable.kind == "set":
-            block.append(_bash_assign(variable.name, variable.value))
+            block.append(bash_assign(variable.name, variable.value))
         elif variable.kind == "default":
-            block.append("# " + _bash_assign(variable.name, variable.value))
+            block.append("# " + bash_assign(variable.name, variable.value))
         blocks.append("\n".join(block))
     flags: list[str] = []
     flag_block: list[str] = []

@@ -34,7 +34,8 @@ def _write(plan: Plan, assign: Callable[[str, Value], str]) -> str:
     return "\n\n".join("\n".join(block) for block in blocks) + "\n"
 
 
-def _bash_assign(name: str, value: Value) -> str:
+def bash_assign(name: str, value: Value) -> str:
+    """`export NAME=value` with the value as one bash word."""
     return f"export {name}={bash_word(value) if isinstance(value, str) else value}"
 
 
@@ -43,7 +44,7 @@ def _fish_assign(name: str, value: Value) -> str:
 
 
 def write_env_bash(plan: Plan) -> str:
-    return _write(plan, _bash_assign)
+    return _write(plan, bash_assign)
 
 
 def write_env_fish(plan: Plan) -> str:
