@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 TS := $(wildcard resources/translations/*.ts)
 QM := $(TS:.ts=.qm)
 
-.PHONY: run test typecheck lint bench dist clean translations ts messages datafiles
+.PHONY: run test typecheck lint bench dist clean translations ts messages datafiles ansible-venvs
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit("Python >= 3.10 is needed (found %s)" % sys.version.split()[0]) if sys.version_info < (3, 10) else None'
@@ -66,7 +66,22 @@ typecheck: $(STAMP)
 	cd $(TYPECHECK_ROOT) && MYPYPATH=. $(abspath $(PY)) -m mypy --config-file $(CURDIR)/pyproject.toml \
 		--cache-dir $(abspath $(VENV))/mypy_cache -p cann_config.app
 
-test: $(STAMP) $(QM) messages datafiles typecheck
+# The older ansible-core releases the exported playbooks are run on (tests/app/io/test_fleet_ansible.py),
+# each in a venv of its own; the newest comes with the test extra into .venv itself. 2.13.0 is the
+# one ascend-deployer 26.0.0 pins for Python 3.8-3.12 (with Jinja2 3.1.2); 2.16 the middle of the range;
+# 2.11.9 deployer's pin for Python 2.7-3.7 controllers (it runs on this Python too; its tests are `slow`).
+ANSIBLE_CORE_OLDER := 2.11.9 2.13.0 2.16.19
+ANSIBLE_VENVS := $(foreach v,$(ANSIBLE_CORE_OLDER),$(VENV)/ansible-core-$(v)/.installed)
+
+$(VENV)/ansible-core-%/.installed: | $(STAMP)
+	$(PYTHON) -m venv $(VENV)/ansible-core-$*
+	$(VENV)/ansible-core-$*/bin/python -m pip install --quiet --disable-pip-version-check 'ansible-core==$*' \
+		$(if $(filter 2.13.0,$*),'jinja2==3.1.2')
+	@touch $@
+
+ansible-venvs: $(ANSIBLE_VENVS)
+
+test: $(STAMP) $(QM) messages datafiles typecheck $(ANSIBLE_VENVS)
 	QT_QPA_PLATFORM=$${QT_QPA_PLATFORM:-offscreen} $(PY) -m ruff check .
 	QT_QPA_PLATFORM=$${QT_QPA_PLATFORM:-offscreen} $(PY) -m pytest $(PYTEST_ARGS)
 

@@ -149,6 +149,12 @@ def export_text(profile: Profile, fmt: str, *, changed_only: bool = False,
     if fmt == "op-cache-ini":
         data, extra, ignored = files.write_op_cache_ini(plan, existing_ini, ini_versions, environ or {})
         return ExportResult(fmt, data, plan.findings + extra, plan.refused or ignored)
+    chosen_dir = profile.value("op_compiler_cache_dir", plan.catalog)
+    if fmt == "ansible" and isinstance(chosen_dir, str) and fleet.unexpanded_dir(chosen_dir):
+        # CANN (and the playbook's probe) take the dir literally: a `~` or `$HOME` in it is not
+        # the directory the user means (docs/cann/fleets.md#paths).
+        finding = make_finding("fleet-export-dir-unexpanded", path=chosen_dir)
+        return ExportResult(fmt, ("# " + finding.message(lang) + "\n").encode("utf-8"), plan.findings + [finding], True)
     return ExportResult(fmt, _WRITERS[fmt](plan).encode("utf-8"), plan.findings, plan.refused)
 
 

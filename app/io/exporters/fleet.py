@@ -7,13 +7,16 @@ those engines do not know CANN's rules, and two of them make a naive roll-out ha
 (docs/cann/fleets.md, docs/cann/op-cache.md): an op_cache.ini without both version lines is
 ignored (read from the CANN 8.5+ source), and version lines that differ from a node's installed
 CANN make CANN empty that node's cache. So the playbook never pushes the controller's versions: a
-read-only probe (app/io/exporters/node_probe.py, embedded as text) finds each node's cache
-directory and versions the way this tool does locally, and only ansible.builtin modules write.
+probe (app/io/exporters/node_probe.py, embedded as text) finds each node's cache directory and
+versions the way this tool does locally and edits op_cache.ini there; only ansible.builtin modules run.
 
-- `ansible`: the probe, then `file` / `copy` (new op_cache.ini, CANN's documented template with
-  that node's versions), `copy` (a backup) and `lineinfile` (key=value, no spaces, only the lines
-  that must change), and `copy` of the env-bash export into a profile file. Idempotent.
-- `ansible-collect`: `cann-config collect` on every node, `fetch` to bundles/<host>.json.
+- `ansible`: a first play that fails when the host pattern matches nothing; then the probe, which
+  also edits op_cache.ini on the node (the CLI writer's edit, byte for byte; a new file is CANN's
+  documented template with that node's versions), a notice of what CANN does with the cache next,
+  and `copy` of the env-bash export (with the sizes the run uses) into a profile file. Idempotent;
+  runs on ansible-core 2.13.0 (ascend-deployer's pin) to the newest.
+- `ansible-collect`: `cann-config collect` on every node, `fetch` to bundles/<host>.json beside the
+  playbook; a host name that is not a plain file name is refused.
 - `k8s-configmap`: the environment variables as ConfigMap data (a ConfigMap volume is read-only
   and CANN writes op_cache.ini, so the sizes travel as variables).
 
@@ -25,7 +28,6 @@ template are tagged `!unsafe`, so a `{{` in a user's path stays text.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -35,13 +37,15 @@ from cann_config.app.io.exporters.envvars import env_variables
 from cann_config.app.io.exporters.plan import Plan, text_of
 from cann_config.app.io.exporters.shell import write_env_bash
 from cann_config.app.messages import message_table
-from cann_config.app.opcache.ini import SECTION, TEMPLATE_COMMENTS, TEMPLATE_HEAD
+from cann_config.app.opcache.ini import TEMPLATE_COMMENTS, TEMPLATE_HEAD
 
 DEFAULT_GROUP = "ascend"
 DEFAULT_ENV_FILE = "/etc/profile.d/cann-config.sh"
 CONFIGMAP_NAME = "cann-config"
 REASON_CODES = ("no-home", "not-a-file", "unreadable", "too-large", "foreign-section", "no-section", "section-twice",
-                "no-versions-new", "no-versions-existing")
+                "no-versions-new", "no-versions-existing", "bad-size", "unexpanded", "relative-dir", "cr-only",
+                "bom-section", "changed-since")
+NOTICE_CODES = ("notice-keeps", "notice-empties", "notice-no-soc")
 _YAML_ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -95,22 +99,47 @@ def _ini_sizes(plan: Plan) -> tuple[int, int]:
     return values[0], values[1]
 
 
-def _reasons(lang: str) -> str:
+def probe_texts(lang: str) -> dict[str, str]:
+    """The texts the probe fills in on a node: why a node is refused, what CANN does next."""
     table = message_table()
-    return json.dumps({code: pick(table[f"fleet-reason-{code}"].text, lang) for code in REASON_CODES},
-                      ensure_ascii=False, sort_keys=True)
+    texts = {code: pick(table[f"fleet-reason-{code}"].text, lang) for code in REASON_CODES}
+    texts.update({code: pick(table[f"fleet-{code}"].text, lang) for code in NOTICE_CODES})
+    return texts
 
 
-def _new_ini_template(max_size: int, ratio: int) -> str:
-    """CANN's documented template (app.opcache.ini writes the same for a new file), with the
-    node's versions filled in by Ansible."""
-    return "\n".join([
-        TEMPLATE_HEAD, f"[{SECTION}]",
-        "adk_version={{ cann_node.versions.adk_version }}",
-        "ops_version={{ cann_node.versions.ops_version }}",
-        TEMPLATE_COMMENTS["max_op_cache_size"], f"max_op_cache_size={max_size}",
-        TEMPLATE_COMMENTS["remain_cache_size_ratio"], f"remain_cache_size_ratio={ratio}",
-    ]) + "\n"
+def unexpanded_dir(path: str) -> bool:
+    """Whether a chosen cache dir holds `~` or `$`: CANN takes op_compiler_cache_dir literally
+    (no shell expansion, docs/cann/fleets.md#paths), so such a dir is not where the user means."""
+    return path.strip(" \t").startswith("~") or "$" in path
+
+
+def _unsafe_map(values: dict[str, str], indent: str) -> list[str]:
+    return [f"{indent}{key}: !unsafe {yaml_str(value)}" for key, value in values.items()]
+
+
+# Which hosts, when -e cann_hosts is not given: the group `ascend` of a plain inventory, else
+# ascend-deployer's `npu_node` when it has hosts, else its `worker` (docs/cann/fleets.md#ascend-deployer).
+DEFAULT_PATTERN = ("cann_hosts | default('ascend' if groups['ascend'] | default([]) else "
+                   "('npu_node' if groups['npu_node'] | default([]) else 'worker'))")
+
+
+def _hosts_check(title: str, no_hosts: str) -> list[str]:
+    """A first play that fails, naming the pattern, when it matches no host: Ansible itself
+    skips a play without hosts and exits 0, so the roll-out would silently do nothing."""
+    return [
+        f"- name: {yaml_str(title)}",
+        "  hosts: localhost",
+        "  gather_facts: false",
+        "  vars:",
+        "    cann_pattern: \"{{ " + DEFAULT_PATTERN + " }}\"",
+        f"    cann_no_hosts_text: !unsafe {yaml_str(no_hosts)}",
+        "  tasks:",
+        f"    - name: {yaml_str(title)}",
+        "      ansible.builtin.fail:",
+        "        msg: \"{{ cann_no_hosts_text | replace('@PATTERN@', cann_pattern) }}\"",
+        "      when: query('inventory_hostnames', cann_pattern) | length == 0",
+        "",
+    ]
 
 
 def write_ansible(plan: Plan) -> str:
@@ -118,41 +147,62 @@ def write_ansible(plan: Plan) -> str:
     max_size, ratio = _ini_sizes(plan)
     chosen_dir = plan.profile.value("op_compiler_cache_dir", plan.catalog)
     head = plan.header + [""] + [text_of(f"fleet-ansible-{part}", lang) for part in
-                                 ("what", "run", "user", "dir", "versions", "ini", "env", "fail")]
+                                 ("what", "run", "user", "dir", "versions", "ini", "env", "fail", "next")]
     out = ["---"] + _comments(head)
+    out += _hosts_check(text_of("fleet-hosts-title", lang), text_of("fleet-hosts-none", lang, pattern="@PATTERN@"))
     out += [
         f"- name: {yaml_str(text_of('fleet-ansible-title', lang))}",
-        '  hosts: "{{ cann_hosts | default(\'' + DEFAULT_GROUP + '\') }}"',
+        "  hosts: \"{{ " + DEFAULT_PATTERN + " }}\"",
         "  gather_facts: false",
         '  environment: "{{ cann_environment | default({}) }}"',
         "  vars:",
     ]
     out += _comments([text_of("fleet-ansible-vars-sizes", lang)], "    ")
-    out += [f"    cann_max_op_cache_size: {max_size}", f"    cann_remain_cache_size_ratio: {ratio}"]
+    out += [f"    cann_default_max_op_cache_size: {max_size}", f"    cann_default_remain_cache_size_ratio: {ratio}"]
     out += _comments([text_of("fleet-ansible-vars-dir", lang)], "    ")
-    out += [f"    cann_cache_dir: !unsafe {yaml_str(str(chosen_dir or ''))}",
+    # An empty `!unsafe ""` reads as None on ansible-core 2.19: only a path is tagged.
+    unsafe = "!unsafe " if chosen_dir else ""
+    out += [f"    cann_default_cache_dir: {unsafe}{yaml_str(str(chosen_dir or ''))}",
             f"    cann_framework: {yaml_str(plan.profile.framework)}",
-            f"    cann_reasons_json: !unsafe {yaml_str(_reasons(lang))}",
-            "    cann_env_text: !unsafe |"]
+            "    cann_texts:"]
+    out += _unsafe_map(probe_texts(lang), "      ")
+    out += ["    cann_template:", f"      head: !unsafe {yaml_str(TEMPLATE_HEAD)}", "      comments:"]
+    out += [f"        - !unsafe {yaml_str(TEMPLATE_COMMENTS[key])}" for key in ("max_op_cache_size",
+                                                                                 "remain_cache_size_ratio")]
+    out += ["    cann_env_text: !unsafe |"]
     out += _block(env_file_text(plan), "      ")
     out += _comments([text_of("fleet-ansible-vars-probe", lang)], "    ")
     out += ["    cann_probe_script: !unsafe |"] + _block(probe_script(), "      ")
     out += ["", "  tasks:"]
     task = lambda code: f"    - name: {yaml_str(text_of(code, lang))}"  # noqa: E731
+    size_re = "'(?m)^(# )?export {name}=.*$', 'export {name}=' ~ cann_node.sizes.{key}"
+    env_content = ("{{ cann_env_text | regex_replace(" + size_re.format(name="ASCEND_MAX_OP_CACHE_SIZE",
+                                                                        key="max_op_cache_size")
+                   + ") | regex_replace(" + size_re.format(name="ASCEND_REMAIN_CACHE_SIZE_RATIO",
+                                                          key="remain_cache_size_ratio") + ") }}")
     out += [
         task("fleet-ansible-task-probe"),
         "      ansible.builtin.command:",
         "        argv:",
         "          - \"{{ cann_python | default(ansible_python_interpreter | default('python3')) }}\"",
         '          - "-"',
-        '          - "{{ cann_cache_dir }}"',
-        '          - "{{ cann_framework }}"',
-        '          - "{{ cann_max_op_cache_size }}"',
-        '          - "{{ cann_remain_cache_size_ratio }}"',
-        '          - "{{ cann_reasons_json }}"',
+        # base64: no ansible-core version takes the text for data of its own (before 2.19 a
+        # JSON-looking argument became a dict, rendered as a Python repr).
+        '          - "{{ cann_probe_args | to_json | b64encode }}"',
         '        stdin: "{{ cann_probe_script }}"',
+        "      vars:",
+        "        cann_probe_args:",
+        "          cache_dir: \"{{ cann_cache_dir | default(cann_default_cache_dir) | string }}\"",
+        '          framework: "{{ cann_framework }}"',
+        "          max_op_cache_size: \"{{ cann_max_op_cache_size | default(cann_default_max_op_cache_size)"
+        " | string }}\"",
+        "          remain_cache_size_ratio: \"{{ cann_remain_cache_size_ratio"
+        " | default(cann_default_remain_cache_size_ratio) | string }}\"",
+        '          texts: "{{ cann_texts }}"',
+        '          template: "{{ cann_template }}"',
+        '          check: "{{ ansible_check_mode | bool }}"',
         "      register: cann_probe",
-        "      changed_when: false",
+        "      changed_when: (cann_probe.stdout | from_json).changed",
         "      check_mode: false",
         "",
         "    - name: cann_node",
@@ -164,45 +214,20 @@ def write_ansible(plan: Plan) -> str:
         '        msg: "{{ inventory_hostname }}: {{ cann_node.problem }}"',
         "      when: cann_node.problem is not none",
         "",
-        task("fleet-ansible-task-mkdir"),
-        "      ansible.builtin.file:",
-        '        path: "{{ cann_node.kernel_cache }}"',
-        "        state: directory",
-        "      when: not cann_node.exists",
+        task("fleet-ansible-task-next"),
+        "      ansible.builtin.debug:",
+        '        msg: "{{ inventory_hostname }}: {{ cann_node.notice }}"',
+        "      when: cann_node.notice is not none",
         "",
-        task("fleet-ansible-task-create"),
-        "      ansible.builtin.copy:",
-        '        dest: "{{ cann_node.ini }}"',
-        '        mode: "0640"',
-        "        force: false",
-        "        content: |",
-    ]
-    out += _block(_new_ini_template(max_size, ratio), "          ")
-    out += [
-        "      when: not cann_node.exists",
-        "",
-        task("fleet-ansible-task-backup"),
-        "      ansible.builtin.copy:",
-        '        src: "{{ cann_node.ini }}"',
-        "        dest: \"{{ cann_node.ini }}.{{ now(utc=true, fmt='%Y%m%dT%H%M%SZ') }}.bak\"",
-        "        remote_src: true",
-        "        mode: preserve",
-        "      when: cann_node.exists and cann_node.edits | length > 0",
-        "",
-        task("fleet-ansible-task-edit"),
-        "      ansible.builtin.lineinfile:",
-        '        path: "{{ cann_node.ini }}"',
-        "        regexp: \"^[ \\t]*{{ item.key }}[ \\t]*=\"",
-        '        line: "{{ item.line }}"',
-        "        insertafter: \"^\\\\[[ \\t]*op_compiler_cache[ \\t]*\\\\]\"",
-        "      loop: \"{{ cann_node.edits }}\"",
-        "      loop_control:",
-        '        label: "{{ item.line }}"',
+        task("fleet-ansible-task-diff"),
+        "      ansible.builtin.debug:",
+        '        msg: "{{ cann_node.diff.splitlines() }}"',
+        "      when: (ansible_check_mode or ansible_diff_mode) and cann_node.diff",
         "",
         task("fleet-ansible-task-env"),
         "      ansible.builtin.copy:",
         "        dest: \"{{ cann_env_file | default('" + DEFAULT_ENV_FILE + "') }}\"",
-        '        content: "{{ cann_env_text }}"',
+        f'        content: "{env_content}"',
         '        mode: "0644"',
         "        backup: true",
         '      become: "{{ cann_env_become | default(false) | bool }}"',
@@ -214,26 +239,36 @@ def write_ansible_collect(plan: Plan) -> str:
     lang = plan.lang
     head = [text_of("fleet-collect-what", lang), text_of("fleet-collect-tool", lang)]
     out = ["---"] + _comments(head)
+    out += _hosts_check(text_of("fleet-hosts-title", lang), text_of("fleet-hosts-none", lang, pattern="@PATTERN@"))
     task = lambda code: f"    - name: {yaml_str(text_of(code, lang))}"  # noqa: E731
     tool = "{{ cann_tool if (cann_tool | default('')) else (cann_tool_dir ~ '/cann-config/cann-config') }}"
     out += [
         f"- name: {yaml_str(text_of('fleet-collect-title', lang))}",
-        '  hosts: "{{ cann_hosts | default(\'' + DEFAULT_GROUP + '\') }}"',
+        "  hosts: \"{{ " + DEFAULT_PATTERN + " }}\"",
         "  gather_facts: false",
         # The same environment as the roll-out playbook's, so a bundle shows what the jobs see.
         '  environment: "{{ cann_environment | default({}) }}"',
         "  vars:",
-        "    cann_tool_dir: /tmp/cann-config-tool",
-        "    cann_bundles_dir: bundles",
+        "    cann_default_tool_dir: /tmp/cann-config-tool",
+        f"    cann_bad_name_text: !unsafe {yaml_str(text_of('fleet-collect-bad-name', lang))}",
         "  tasks:",
         "    - name: cann_tool",
         "      ansible.builtin.fail:",
         f"        msg: {yaml_str(text_of('fleet-collect-no-tool', lang))}",
         "      when: not (cann_tool | default('')) and not (cann_tool_tarball | default(''))",
         "",
+        # The bundle is saved as <inventory_hostname>.json: a name that is not a plain file name
+        # (a dynamic inventory's `../x`) would write outside the bundles folder.
+        "    - name: inventory_hostname",
+        "      ansible.builtin.fail:",
+        '        msg: "{{ inventory_hostname | to_json }}: {{ cann_bad_name_text }}"',
+        "      when: >-",
+        "        ('/' in inventory_hostname) or (inventory_hostname in ['', '.', '..'])",
+        "        or (inventory_hostname is search('[\\x00-\\x1f\\x7f]'))",
+        "",
         task("fleet-collect-task-dir"),
         "      ansible.builtin.file:",
-        '        path: "{{ cann_tool_dir }}"',
+        '        path: "{{ cann_tool_dir | default(cann_default_tool_dir) }}"',
         "        state: directory",
         '        mode: "0755"',
         "      when: not (cann_tool | default(''))",
@@ -241,7 +276,7 @@ def write_ansible_collect(plan: Plan) -> str:
         task("fleet-collect-task-unpack"),
         "      ansible.builtin.unarchive:",
         '        src: "{{ cann_tool_tarball }}"',
-        '        dest: "{{ cann_tool_dir }}"',
+        '        dest: "{{ cann_tool_dir | default(cann_default_tool_dir) }}"',
         "      when: not (cann_tool | default(''))",
         "",
         task("fleet-collect-task-tempfile"),
@@ -263,7 +298,7 @@ def write_ansible_collect(plan: Plan) -> str:
         task("fleet-collect-task-fetch"),
         "      ansible.builtin.fetch:",
         '        src: "{{ cann_bundle_file.path }}"',
-        '        dest: "{{ cann_bundles_dir }}/{{ inventory_hostname }}.json"',
+        "        dest: \"{{ cann_bundles_dir | default(playbook_dir ~ '/bundles') }}/{{ inventory_hostname }}.json\"",
         "        flat: true",
         "",
         task("fleet-collect-task-clean"),
@@ -274,7 +309,7 @@ def write_ansible_collect(plan: Plan) -> str:
         "",
         task("fleet-collect-task-clean-tool"),
         "      ansible.builtin.file:",
-        '        path: "{{ cann_tool_dir }}"',
+        '        path: "{{ cann_tool_dir | default(cann_default_tool_dir) }}"',
         "        state: absent",
         "      when: not (cann_tool | default('')) and not (cann_tool_keep | default(false) | bool)",
     ]

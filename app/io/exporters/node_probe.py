@@ -1,4 +1,4 @@
-"""The read-only probe the `ansible` export runs on every node (embedded in the playbook as text).
+"""The probe the `ansible` export runs on every node (embedded in the playbook as text).
 
 Why this module exists: a fleet roll-out must take each node's own CANN versions and cache
 directory, never the controller's (docs/cann/fleets.md): op_cache.ini version lines that differ
@@ -25,23 +25,38 @@ that it gives the same answers on the same trees):
   empty ones dropped, the last duplicate wins, any other section makes CANN ignore the file, and
   the size values are read with std::stoi.
 
-Interface: `python3 - CACHE_DIR FRAMEWORK MAX_SIZE RATIO REASONS_JSON` with this text on stdin.
-It prints {"home", "base", "source", "kernel_cache", "ini", "exists", "versions": {adk_version,
-ops_version}, "version_files": {...}, "values": {key: text}, "edits": [{"key", "line"}],
-"problem": TEXT | null}. `edits` are the lines to set (a size CANN does not already read as
-chosen, a version line the file lacks); `problem` is why this node must not be touched, in the
-language of REASONS_JSON ({code: template}). It writes nothing.
+It also edits op_cache.ini the way `app.opcache.ini.render_op_cache_ini` does, byte for byte
+(tests/app/io/test_fleet_exports.py compares them): on CANN's own lines (split at LF), only the
+number of a size CANN does not already read as chosen is replaced, a missing key is added as
+key=value with the file's line end, a file without a final newline stays so, other bytes (other
+encodings, a BOM before a comment line) are kept. The edit is done here, not by Ansible's
+lineinfile, because Ansible's modules decode files as UTF-8, glue a line onto a last line without
+a newline and expand `~` in paths (docs/cann/fleets.md#paths); CANN does none of that.
+
+Interface: `python3 - ARGS` with this text on stdin; ARGS is base64 of a JSON object
+{cache_dir, framework, max_op_cache_size, remain_cache_size_ratio (numbers or strings), texts
+({code: template}), template ({head, comments}), check}. It prints {"home", "base", "source",
+"kernel_cache", "ini", "exists", "versions": {adk_version, ops_version}, "version_files",
+"values": {key: text}, "file_versions", "soc_dirs", "sizes", "edits": [{"key", "line"}],
+"changed", "diff", "notice", "empties", "problem": TEXT | null}. `edits` are the lines set,
+`changed` whether the file was (in check mode: would be) written, `notice` what CANN does with the
+cache at its next start, `problem` why this node must not be touched, in the language of `texts`.
+Without `check` it writes the change: a .bak copy, then the new bytes atomically.
 
 Note for editors of this file: the playbook template engine (Jinja) would read two opening curly
 braces, or an opening brace followed by a percent sign or a hash, as its own syntax; this text
 must never contain them (a test checks).
 """
 
+import base64
+import difflib
 import glob
 import json
 import os
 import re
+import shutil
 import sys
+import time
 
 MAX_VERSION_FILE = 64 * 1024
 MAX_INI_FILE = 1 << 20
@@ -50,6 +65,10 @@ VERSION_KEYS = ("adk_version", "ops_version")
 SIZE_KEYS = ("max_op_cache_size", "remain_cache_size_ratio")
 INT_MIN, INT_MAX = -(2 ** 31), 2 ** 31 - 1
 C_NUMBER = re.compile(r"[ \t\n\v\f\r]*([+-]?[0-9]+)")
+BOM = bytes(bytearray([0xEF, 0xBB, 0xBF]))
+# CANN's documented template (app.opcache.ini TEMPLATE_HEAD / TEMPLATE_COMMENTS); main() sets
+# them from the playbook's arguments, so the text has one source.
+TEMPLATE = {"head": "", "comments": ["", ""]}
 
 
 def under(root, path):
@@ -172,10 +191,31 @@ def stoi(text):
     return number if INT_MIN <= number <= INT_MAX else None
 
 
+def shown(text):
+    """`text` safe to print as JSON and for Ansible to read back: bytes that are not UTF-8
+    (decoded with surrogateescape) become U+FFFD (Ansible refuses lone surrogates)."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+
+
+def cann_lines(data):
+    """The lines CANN's std::getline yields: split at LF only, the CR of CRLF and a BOM kept.
+    Each is (number, content bytes, ending bytes, offset of the content)."""
+    lines, offset = [], 0
+    parts = data.split(b"\n")
+    for number, raw in enumerate(parts, 1):
+        last = number == len(parts)
+        if last and not raw:
+            break
+        lines.append((number, raw, b"" if last else b"\n", offset))
+        offset += len(raw) + 1
+    return lines
+
+
 def read_ini(data):
-    """What CANN reads: (headers [(name, line)], values {key: text} of the section)."""
-    headers, values = [], {}
-    for number, raw in enumerate(data.split(b"\n"), 1):
+    """What CANN reads: (headers [(name, line)], entries {key: (value text, line)}, the last
+    duplicate winning; a key above the first header counts in it, as CANN files it there)."""
+    headers, entries = [], {}
+    for number, raw, _end, _offset in cann_lines(data):
         text = raw.decode("utf-8", "surrogateescape")
         if not text or text[0] == "#":
             continue
@@ -187,29 +227,151 @@ def read_ini(data):
         key, sep, value = text.partition("=")
         key, value = trim(key), trim(value)
         if sep and key and value:
-            values[key] = value
-    return headers, values
+            entries[key] = (value, number)
+    return headers, entries
+
+
+def newline_of(data):
+    """The line end most lines of the file have (app.opcache.ini OpCacheIni.newline)."""
+    crlf = data.count(b"\r\n")
+    return b"\r\n" if crlf * 2 > data.count(b"\n") else b"\n"
+
+
+def number_span(content):
+    """Byte offsets of the number std::stoi reads after the first `=` of a key line."""
+    equals = content.index(b"=")
+    match = re.compile(br"[ \t\n\v\f\r]*([+-]?[0-9]+)").match(content, equals + 1)
+    if match is None:
+        value_start = equals + 1
+        while value_start < len(content) and content[value_start:value_start + 1] in (b" ", b"\t"):
+            value_start += 1
+        value_end = len(content)
+        while value_end > value_start and content[value_end - 1:value_end] in (b" ", b"\t", b"\r"):
+            value_end -= 1
+        return value_start, value_end
+    return match.start(1), match.end(1)
+
+
+def render(data, headers, entries, wanted, versions):
+    """The file with the wanted sizes and the missing version lines, as app.opcache.ini's
+    render_op_cache_ini writes it: only a changed number is replaced; a missing key is added as
+    key=value after the last key (version lines under the header, after the last version line);
+    the file's own line end is used and a file without a final newline stays without one."""
+    lines = {number: (content, end, offset) for number, content, end, offset in cann_lines(data)}
+    header = [line for name, line in headers if name == SECTION][0]
+    edits = []
+    additions = [(key, versions[key]) for key in VERSION_KEYS if key not in entries]
+    for key in SIZE_KEYS:
+        entry = entries.get(key)
+        if entry is None:
+            additions.append((key, str(wanted[key])))
+        elif stoi(entry[0]) != wanted[key]:
+            content, _end, offset = lines[entry[1]]
+            lo, hi = number_span(content)
+            edits.append((offset + lo, offset + hi, str(wanted[key]).encode("ascii")))
+    nl = newline_of(data)
+    last_key = max([header] + [line for _value, line in entries.values()])
+    last_version = max([header] + [entries[k][1] for k in VERSION_KEYS if k in entries])
+    groups = {}  # type: dict[int, list[tuple[str, str]]]
+    for key, value in additions:
+        groups.setdefault(last_version if key in VERSION_KEYS else last_key, []).append((key, value))
+    for number, pairs in groups.items():
+        content, end, offset = lines[number]
+        block = b"".join((key + "=" + value).encode("utf-8", "surrogateescape") + nl for key, value in pairs)
+        anchor_end = offset + len(content) + len(end)
+        if not end:  # the last line has no newline: keep the file that way
+            block = nl + block[:-len(nl)]
+        edits.append((anchor_end, anchor_end, block))
+    result = bytearray(data)
+    for start, stop, new in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+        result[start:stop] = new
+    return bytes(result)
+
+
+def new_file(wanted, versions):
+    """CANN's documented template (app.opcache.ini writes the same for a new file)."""
+    lines = [TEMPLATE["head"], "[" + SECTION + "]", "adk_version=" + versions["adk_version"],
+             "ops_version=" + versions["ops_version"],
+             TEMPLATE["comments"][0], "max_op_cache_size=" + str(wanted["max_op_cache_size"]),
+             TEMPLATE["comments"][1], "remain_cache_size_ratio=" + str(wanted["remain_cache_size_ratio"])]
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def size_value(key, text):
+    """A size as CANN accepts it in op_cache.ini (docs/cann/op-cache.md): max_op_cache_size an
+    integer MB, -1 or 1..INT_MAX; remain_cache_size_ratio 1..100. None when not."""
+    text = str(text).strip()
+    if not re.match(r"^[+-]?[0-9]+$", text):
+        return None
+    number = int(text)
+    if key == "max_op_cache_size":
+        return number if number == -1 or 1 <= number <= INT_MAX else None
+    return number if 1 <= number <= 100 else None
+
+
+def soc_dirs(kernel_cache):
+    try:
+        names = os.listdir(kernel_cache)
+    except OSError:
+        return []
+    return sorted(n for n in names if not n.startswith(".") and os.path.isdir(os.path.join(kernel_cache, n)))
+
+
+def next_start(result, texts):
+    """What CANN does with the cache at its next start, from the file's version lines and the
+    installed versions (docs/cann/fleets.md#version-traps): different lines make CANN empty the
+    cache of every SoC dir and rewrite them."""
+    installed = result["versions"]
+    in_file = result["file_versions"]
+    if not all(installed.get(k) for k in VERSION_KEYS) or not all(in_file.get(k) for k in VERSION_KEYS):
+        return None, False
+    file_text = ", ".join(k + "=" + in_file[k] for k in VERSION_KEYS)
+    installed_text = ", ".join(k + "=" + installed[k] for k in VERSION_KEYS)
+    if all(in_file[k] == installed[k] for k in VERSION_KEYS):
+        return texts["notice-keeps"].format(path=result["ini"], installed=installed_text), False
+    socs = ", ".join(result["soc_dirs"]) or texts["notice-no-soc"].format(path=result["kernel_cache"])
+    return texts["notice-empties"].format(path=result["ini"], socs=socs, file=file_text,
+                                          installed=installed_text), True
 
 
 def probe(chosen, framework, max_size, ratio, reasons, root="/", environ=None):
+    """What the playbook needs to know and would write on this node; it writes nothing."""
     environ = os.environ if environ is None else environ
 
     def problem(code, **params):
         return reasons[code].format(**params)
 
     result = {"home": environ.get("HOME"), "base": None, "source": None, "kernel_cache": None, "ini": None,
-              "exists": False, "versions": {}, "version_files": {}, "values": {}, "edits": [], "problem": None}
+              "exists": False, "versions": {}, "version_files": {}, "values": {}, "edits": [], "problem": None,
+              "sizes": {}, "file_versions": {}, "soc_dirs": [], "changed": False, "diff": "",
+              "notice": None, "empties": False}
     versions, files = installed_versions(root, environ)
     result["versions"], result["version_files"] = versions, files
+    wanted = {}
+    for key, text in ((SIZE_KEYS[0], max_size), (SIZE_KEYS[1], ratio)):
+        wanted[key] = size_value(key, text)
+        if wanted[key] is None:
+            result["problem"] = problem("bad-size", key="cann_" + key, value=text)
+            return result
+    result["sizes"] = dict((key, str(value)) for key, value in wanted.items())
+    if chosen.strip(" \t").startswith("~") or "$" in chosen:
+        # CANN takes the option literally (no ~ or $VAR expansion), and so does this probe.
+        result["problem"] = problem("unexpanded", path=chosen)
+        return result
     base, source = cache_base(chosen, framework, environ)
     result["source"] = source
     if base is None:
         result["problem"] = problem("no-home")
         return result
+    if not base.startswith("/"):
+        result["problem"] = problem("relative-dir", path=base)
+        return result
     kernel_cache = base.rstrip("/") + "/kernel_cache"
     ini = kernel_cache + "/op_cache.ini"
-    result.update(base=base, kernel_cache=kernel_cache, ini=ini)
+    result.update(base=base, kernel_cache=kernel_cache, ini=ini, soc_dirs=soc_dirs(under(root, kernel_cache)))
     path = under(root, ini)
+    data = b""
+    headers, entries = [], {}
     if os.path.lexists(path):
         if not os.path.isfile(path):
             result["problem"] = problem("not-a-file", path=ini)
@@ -224,43 +386,115 @@ def probe(chosen, framework, max_size, ratio, reasons, root="/", environ=None):
             result["problem"] = problem("too-large", path=ini)
             return result
         result["exists"] = True
-        headers, values = read_ini(data)
-        result["values"] = values
+        headers, entries = read_ini(data)
+        result["values"] = dict((key, shown(value)) for key, (value, _line) in entries.items())
+        result["file_versions"] = dict((k, shown(entries[k][0].rstrip("\r"))) for k in VERSION_KEYS if k in entries)
         foreign = [(name, line) for name, line in headers if name != SECTION]
         ours = [line for name, line in headers if name == SECTION]
+        if b"\r" in data and b"\n" not in data:
+            result["problem"] = problem("cr-only", path=ini)
+            return result
         if foreign:
-            result["problem"] = problem("foreign-section", path=ini, section=foreign[0][0], line=foreign[0][1])
+            result["problem"] = problem("foreign-section", path=ini, section=shown(foreign[0][0]), line=foreign[0][1])
             return result
         if not ours:
-            result["problem"] = problem("no-section", path=ini)
+            code = "bom-section" if data.startswith(BOM) else "no-section"
+            result["problem"] = problem(code, path=ini)
             return result
         if len(ours) > 1:
             result["problem"] = problem("section-twice", path=ini, line=ours[1])
             return result
-    missing = [key for key in VERSION_KEYS if key not in result["values"]]
+    missing = [key for key in VERSION_KEYS if key not in entries]
     unknown = [key for key in missing if not versions[key]]
     if unknown:
         code = "no-versions-new" if not result["exists"] else "no-versions-existing"
         result["problem"] = problem(code, path=ini, keys=", ".join(unknown))
         return result
     if result["exists"]:
-        # A line added or replaced ends like most lines of the file (lineinfile adds the LF): a
-        # CRLF file stays CRLF, as app.opcache.ini keeps it (OpCacheIni.newline).
-        end = "\r" if data.count(b"\r\n") * 2 > data.count(b"\n") else ""
-        # lineinfile puts each new line right under the section header: the last one added
-        # ends up first, so the versions go in last, in reverse, to read adk, ops, sizes.
-        for key, wanted in ((SIZE_KEYS[1], ratio), (SIZE_KEYS[0], max_size)):
-            current = result["values"].get(key)
-            if current is None or stoi(current) != int(wanted):
-                result["edits"].append({"key": key, "line": key + "=" + str(int(wanted)) + end})
-        for key in reversed(missing):
-            result["edits"].append({"key": key, "line": key + "=" + versions[key] + end})
+        new = render(data, headers, entries, wanted, versions)
+        # What is set, for the task output: the sizes CANN does not already read as chosen, then
+        # the version lines the file lacks (existing version lines are never changed).
+        for key in SIZE_KEYS:
+            if key not in entries or stoi(entries[key][0]) != wanted[key]:
+                result["edits"].append({"key": key, "line": key + "=" + str(wanted[key])})
+        for key in missing:
+            result["edits"].append({"key": key, "line": key + "=" + shown(versions[key])})
+    else:
+        new = new_file(wanted, versions)
+    result["new"] = new
+    result["changed"] = new != data or not result["exists"]
+    file_versions = dict(result["file_versions"])
+    for key in VERSION_KEYS:
+        file_versions.setdefault(key, versions[key])
+    result["file_versions"] = file_versions
+    result["notice"], result["empties"] = next_start(result, reasons)
+    if result["changed"]:
+        before = data.decode("utf-8", "replace").splitlines(True)
+        after = new.decode("utf-8", "replace").splitlines(True)
+        result["diff"] = "".join(difflib.unified_diff(before, after, ini + " (before)", ini + " (after)"))
+    result["original"] = data
     return result
 
 
+def write(result, root="/"):
+    """Write the probed change: a .bak copy of the file first, then the new bytes atomically
+    (a temporary file beside it, renamed over it), owner and mode kept. Refused when the file
+    changed since it was read. Returns a problem code or None."""
+    path = os.path.realpath(under(root, result["ini"]))
+    directory = os.path.dirname(path)
+    if not result["exists"]:
+        if not os.path.isdir(directory):
+            os.makedirs(directory)
+        mode, owner = 0o640, None
+    else:
+        info = os.stat(path)
+        mode, owner = info.st_mode & 0o7777, (info.st_uid, info.st_gid)
+    if result["exists"]:
+        with open(path, "rb") as handle:
+            if handle.read(MAX_INI_FILE + 1) != result["original"]:
+                return "changed-since"
+    elif os.path.lexists(path):
+        return "changed-since"
+    temp = os.path.join(directory, ".op_cache.ini.cann-config." + str(os.getpid()))
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(result["new"])
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temp, mode)
+        if owner is not None and os.geteuid() == 0:
+            os.chown(temp, owner[0], owner[1])
+        if result["exists"]:
+            backup = path + "." + time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + ".bak"
+            shutil.copy2(path, backup)
+        os.rename(temp, path)
+    except BaseException:
+        if os.path.lexists(temp):
+            os.unlink(temp)
+        raise
+    return None
+
+
 def main(argv):
-    chosen, framework, max_size, ratio, reasons = argv[1:6]
-    print(json.dumps(probe(chosen, framework, int(max_size), int(ratio), json.loads(reasons)), sort_keys=True))
+    """argv[1]: base64 of a JSON object {cache_dir, framework, max_op_cache_size,
+    remain_cache_size_ratio, texts, template, check} (base64, so that no Ansible version takes the text for
+    data of its own); prints the result as JSON. Writes only without `check`."""
+    args = json.loads(base64.b64decode(argv[1]).decode("utf-8"))
+    TEMPLATE.update(args["template"])
+    result = probe(args["cache_dir"], args["framework"], args["max_op_cache_size"],
+                   args["remain_cache_size_ratio"], args["texts"])
+    if result["problem"] is None and result["changed"] and not args.get("check"):
+        code = write(result)
+        if code is not None:
+            result["problem"] = args["texts"][code].format(path=result["ini"])
+            result["changed"] = False
+    result.pop("new", None)
+    result.pop("original", None)
+    for key in ("home", "base", "kernel_cache", "ini"):
+        if result[key] is not None:
+            result[key] = shown(result[key])
+    print(json.dumps(result, sort_keys=True))
     return 0
 
 

@@ -3,6 +3,7 @@ playbooks are well-formed and safe to template, the ConfigMap parses with the ex
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import subprocess
@@ -12,12 +13,13 @@ from pathlib import Path
 import pytest
 from cann_config.app.device.hostprobe import installed_versions
 from cann_config.app.io.exporters import export_text
-from cann_config.app.io.exporters.fleet import REASON_CODES, probe_script, yaml_str
+from cann_config.app.io.exporters.fleet import NOTICE_CODES, REASON_CODES, probe_script, probe_texts, yaml_str
 from cann_config.app.io.exporters.node_probe import cache_base, probe
 from cann_config.app.opcache.cachedir import resolve_cache_dir
 from cann_config.app.profile import Profile
 
 REASONS = {code: f"{code}: " + "{path}" * (code != "no-home") for code in REASON_CODES}
+REASONS.update({code: f"{code}: " + "{path}" for code in NOTICE_CODES})
 
 
 def _file(path: Path, text: str) -> None:
@@ -108,13 +110,15 @@ def test_probe_never_rewrites_existing_version_lines_and_skips_what_cann_already
 
 def test_probe_adds_missing_version_lines_of_this_node(tmp_path):
     result = _node(tmp_path, b"[op_compiler_cache]\nmax_op_cache_size=300\nremain_cache_size_ratio=80\n")
-    assert result["edits"] == [{"key": "ops_version", "line": "ops_version=9.0.0.opp"},
-                               {"key": "adk_version", "line": "adk_version=9.0.0"}]
+    assert result["edits"] == [{"key": "adk_version", "line": "adk_version=9.0.0"},
+                               {"key": "ops_version", "line": "ops_version=9.0.0.opp"}]
 
 
 @pytest.mark.parametrize("ini,versions,code", [
     (b"[op_compiler_cache]\nmax_op_cache_size=1\n[x]\n", True, "foreign-section"),
-    (b"\xef\xbb\xbf[op_compiler_cache]\nmax_op_cache_size=1\n", True, "no-section"),
+    (b"\xef\xbb\xbf[op_compiler_cache]\nmax_op_cache_size=1\n", True, "bom-section"),
+    (b"max_op_cache_size=1\n", True, "no-section"),
+    (b"[op_compiler_cache]\rmax_op_cache_size=1\r", True, "cr-only"),
     (b"[op_compiler_cache]\na=1\n[op_compiler_cache]\nb=2\n", True, "section-twice"),
     (None, False, "no-versions-new"),
     (b"[op_compiler_cache]\nadk_version=1\n", False, "no-versions-existing"),
@@ -129,7 +133,9 @@ def test_probe_runs_as_the_playbook_runs_it(tmp_path):
     """Embedded text on stdin, the choices as arguments, JSON out - with a plain python3."""
     home = tmp_path / "home"
     home.mkdir()
-    out = subprocess.run([sys.executable, "-", "/c", "tf1", "300", "80", json.dumps(REASONS)],
+    args = {"cache_dir": "/c", "framework": "tf1", "max_op_cache_size": "300", "remain_cache_size_ratio": 80,
+            "texts": REASONS, "template": {"head": "#", "comments": ["#", "#"]}, "check": False}
+    out = subprocess.run([sys.executable, "-", base64.b64encode(json.dumps(args).encode()).decode()],
                          input=probe_script(), capture_output=True, text=True, env={"HOME": str(home)}, timeout=30)
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
@@ -143,13 +149,14 @@ def test_embedded_texts_hold_no_template_syntax():
     for lang in ("en", "zh_CN"):
         text = export_text(Profile(), "ansible", lang=lang).text
         unsafe = [line for line in text.splitlines() if "!unsafe" in line]
-        assert len(unsafe) == 4
+        # the no-host text, the probe's texts, the template's three lines, the env text, the probe
+        assert len(unsafe) == 1 + len(probe_texts(lang)) + 3 + 2
 
 
 def test_a_path_with_template_syntax_stays_text():
     path = "/data/{{ lookup('pipe', 'id') }}"
     text = export_text(Profile(options={"op_compiler_cache_dir": path}), "ansible", lang="en").text
-    assert f"cann_cache_dir: !unsafe {yaml_str(path)}" in text
+    assert f"cann_default_cache_dir: !unsafe {yaml_str(path)}" in text
 
 
 def test_yaml_str_reads_back(tmp_path):
@@ -166,13 +173,16 @@ def test_playbooks_parse_as_yaml_in_both_languages():
 
     Loader.add_constructor("!unsafe", lambda loader, node: loader.construct_scalar(node))
     for lang in ("en", "zh_CN"):
-        play = yaml.load(export_text(Profile(), "ansible", lang=lang).text, Loader=Loader)[0]
+        check, play = yaml.load(export_text(Profile(), "ansible", lang=lang).text, Loader=Loader)
         modules = {key for task in play["tasks"] for key in task if key.startswith("ansible.")}
         assert modules and all(m.startswith("ansible.builtin.") for m in modules)
-        assert play["hosts"] == "{{ cann_hosts | default('ascend') }}"
-        collect = yaml.load(export_text(Profile(), "ansible-collect", lang=lang).text, Loader=Loader)[0]
+        assert check["hosts"] == "localhost" and play["gather_facts"] is False and check["gather_facts"] is False
+        assert play["hosts"].startswith("{{ cann_hosts | default(") and "worker" in play["hosts"]
+        assert check["vars"]["cann_pattern"] == play["hosts"]
+        _, collect = yaml.load(export_text(Profile(), "ansible-collect", lang=lang).text, Loader=Loader)
         fetch = next(t["ansible.builtin.fetch"] for t in collect["tasks"] if "ansible.builtin.fetch" in t)
-        assert fetch["dest"] == "{{ cann_bundles_dir }}/{{ inventory_hostname }}.json" and fetch["flat"] is True
+        assert fetch["dest"].endswith("/{{ inventory_hostname }}.json") and fetch["flat"] is True
+        assert "playbook_dir ~ '/bundles'" in fetch["dest"]
         assert all(k.startswith("ansible.builtin.") for t in collect["tasks"] for k in t if k.startswith("ansible."))
 
 
@@ -204,8 +214,8 @@ def test_probe_parses_as_python_36():
     """Nodes run whatever Python their OS has (Ansible's floor for targets is 3.6 on older cores)."""
     import ast
 
-    ast.parse(probe_script(), feature_version=(3, 6))
-    assert "f\"" not in probe_script() and "f'" not in probe_script()
+    tree = ast.parse(probe_script(), feature_version=(3, 6))
+    assert not any(isinstance(node, ast.JoinedStr) for node in ast.walk(tree))  # f-strings: 3.6 has them, 3.5 not
 
 
 def test_fleet_exports_carry_the_same_variables_as_env_bash():
@@ -222,3 +232,57 @@ def test_fleet_exports_carry_the_same_variables_as_env_bash():
     assert yaml.safe_load(export_text(profile, "k8s-configmap").text)["data"] == expected
     env_text, _ = playbook_env_text(export_text(profile, "ansible").text)
     assert parse_env_text(env_text, "playbook").values == expected
+
+
+# Files a node may hold, each as CANN reads it fine: the probe's edit must be the CLI writer's edit.
+_EDIT_CORPUS = [
+    b"[op_compiler_cache]\nadk_version=9.0.0\nops_version=9.0.0.opp\nmax_op_cache_size=100",
+    b"[op_compiler_cache]\r\nadk_version=1\r\nops_version=2\r\nmax_op_cache_size = 100 # MB\r\n",
+    b"# \xb2\xe2\xca\xd4 GBK comment\n[op_compiler_cache]\nmax_op_cache_size=500 \xd6\xd0\nremain_cache_size_ratio=80\n",
+    b"\xef\xbb\xbf# a BOM before a comment line is harmless\n[op_compiler_cache]\nremain_cache_size_ratio=80\n",
+    b"[op_compiler_cache]\nmax_op_cache_size=1\nmax_op_cache_size=2\n  # indented = kept\nx=y\n",
+]
+
+
+@pytest.mark.parametrize("data", _EDIT_CORPUS)
+def test_probe_edits_byte_for_byte_as_the_cli_writer(tmp_path, data):
+    from cann_config.app.io.exporters.node_probe import read_ini, render
+    from cann_config.app.opcache.ini import cann_stoi, parse_op_cache_ini, render_op_cache_ini
+
+    versions = {"adk_version": "9.0.0", "ops_version": "9.0.0.opp"}
+    headers, entries = read_ini(data)
+    wanted = {"max_op_cache_size": 300, "remain_cache_size_ratio": 80}
+    changes = dict(wanted, **{k: v for k, v in versions.items() if k not in entries})
+    expected = render_op_cache_ini(parse_op_cache_ini(data, "op_cache.ini"), changes)
+    assert render(data, headers, entries, wanted, versions) == expected
+    # And CANN reads the chosen sizes from the result.
+    view = parse_op_cache_ini(expected, "op_cache.ini").cann_view
+    assert view.counts and cann_stoi(view.values["max_op_cache_size"].value).value == 300
+
+
+def test_probe_adds_lines_below_a_last_header_without_newline():
+    """`[op_compiler_cache]` as the last line without a final newline: the new lines go below
+    it, not glued onto it (issue 31: lineinfile wrote `[op_compiler_cache]remain_cache_size_ratio=70`)."""
+    from cann_config.app.io.exporters.node_probe import read_ini, render
+    from cann_config.app.opcache.ini import parse_op_cache_ini
+
+    data = b"# mine\n[op_compiler_cache]"
+    headers, entries = read_ini(data)
+    out = render(data, headers, entries, {"max_op_cache_size": 300, "remain_cache_size_ratio": 80},
+                 {"adk_version": "9.0.0", "ops_version": "9.0.1"})
+    assert out == (b"# mine\n[op_compiler_cache]\nadk_version=9.0.0\nops_version=9.0.1\n"
+                   b"max_op_cache_size=300\nremain_cache_size_ratio=80")
+    assert parse_op_cache_ini(out, "op_cache.ini").cann_view.counts
+
+
+@pytest.mark.parametrize("chosen", ["~/cache", "$HOME/atc_data", "/data/${USER}/cache"])
+def test_export_ansible_refuses_a_dir_cann_would_not_expand(tmp_path, capsys, chosen):
+    from cann_config.app.cli import main
+
+    out = tmp_path / "cann-config.yml"
+    code = main(["export", "ansible", "--set", f"op_compiler_cache_dir={chosen}", "-o", str(out), "--lang", "en"])
+    assert code == 1 and not out.exists()
+    err = capsys.readouterr().err
+    assert f"op_compiler_cache_dir={chosen}: CANN takes this path literally (it expands no ~ or $VAR)" in err
+    # An absolute path without them is exported.
+    assert main(["export", "ansible", "--set", "op_compiler_cache_dir=/data/cache", "-o", str(out)]) == 0
