@@ -9,6 +9,7 @@ import pytest
 from cann_config.app.catalog import load_catalog
 from cann_config.app.errors import InputError
 from cann_config.app.io.exporters import carrier, export_text
+from cann_config.app.io.exporters.fleet import unexpanded_dir
 from cann_config.app.io.exporters.quoting import fish_word
 from cann_config.app.io.importers import (
     import_env_settings,
@@ -212,6 +213,10 @@ def test_export_then_import_gives_the_same_choices(framework):
                 # an op_cache.ini without version lines is refused (CANN would ignore it)
                 versions = {"adk_version": "8.5.0", "ops_version": "8.5.0"} if fmt == "op-cache-ini" else None
                 result = export_text(profile, fmt, changed_only=changed_only, ini_versions=versions)
+                if fmt == "ansible" and unexpanded_dir(str(profile.options.get("op_compiler_cache_dir", ""))):
+                    # CANN takes the dir literally; the playbook refuses a ~ or $ in it (test_fleet_exports.py)
+                    assert result.refused
+                    continue
                 assert not result.refused
                 imported = import_text(result.data.decode("utf-8"), fmt, f"export.{fmt}")
                 assert not [f for f in imported.findings if f.severity == "error"], (fmt, imported.findings)
