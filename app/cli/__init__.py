@@ -49,6 +49,8 @@ COMMANDS: dict[str, Command] = {
     "collect": Command("cann_config.app.cli.cmd_collect",
                        "write a support bundle (JSON) of this host's CANN configuration"),
     "fleet": Command("cann_config.app.cli.cmd_fleet", "compare the support bundles of several nodes"),
+    "triage": Command("cann_config.app.cli.cmd_triage",
+                      "find the NPU out-of-memory errors in a log, what holds the memory and which setting helps"),
 }
 
 
