@@ -73,7 +73,7 @@ def test_not_an_npu_memory_event(capsys, tmp_path, case):
 
 
 def test_the_worked_numbers_of_the_facts_table(capsys, tmp_path):
-    # cann-facts §7.1: cached-unused and held-outside of vllm-ascend #5020, in GiB to two decimals.
+    # The worked numbers of vllm-ascend #5020 (docs/cann/npu-memory.md): cached-unused and held-outside, GiB.
     case = next(c for c in CASES["case"] if c["name"] == "vllm-ascend-5020")
     _, data = triage_json(capsys, tmp_path, case["text"])
     b = data["events"][0]["bytes"]
