@@ -232,7 +232,10 @@ class WizardController(QObject):
         key = (self._profile.framework, self._device)
         found = self._bundle_diagnoses.get(key)
         if found is None:
-            found = self.bundle.diagnosis(framework=self._profile.framework, device=self._device)
+            # The same Host every command builds from a bundle (app/support/host.py).
+            from cann_config.app.support.host import host_from_bundle
+
+            found = host_from_bundle(self.bundle).diagnosis(framework=self._profile.framework, device=self._device)
             self._bundle_diagnoses[key] = found
         return found
 

@@ -1,7 +1,10 @@
 """The cache gauge (`cacheGauge`), painted with QPainter (QtCharts is not in PySide6-Essentials).
 
 One bar per SoC dir: the space CANN counts for it, the limit (`max_op_cache_size`), the keep
-threshold (limit × ratio) and what the next compiler start would delete (from app.opcache.cleanup),
+threshold (limit × ratio) and what the next compiler start would delete (from app.opcache.cleanup,
+or the whole dir when the next start empties it, app.opcache.measurement) - all as CANN uses them
+now; when the user's choice of the two sizes differs, a second mark and a line of its own say
+what theirs would give, labelled as theirs (never one number standing for both),
 and the filesystem's free space underneath. The scale always leaves room past the limit, so a
 cache over its limit shows as a bar beyond the limit line with a percentage above 100 %. All
 bars share one scale (the largest a row needs), so one limit sits at one position. The
@@ -32,8 +35,20 @@ translate = QCoreApplication.translate
 
 
 @dataclass(frozen=True)
+class ChoiceMark:
+    """The user's own choice of the two size values, when it differs from what CANN uses now:
+    drawn as a second limit mark and said on a line of its own, labelled as theirs."""
+
+    max_mb: int
+    ratio: int
+    limit_bytes: int | None  # None: the choice turns ageing off (-1)
+    keep_bytes: int | None
+    delete_bytes: int | None  # None: not predicted (a bundle's cache is not here to read)
+
+
+@dataclass(frozen=True)
 class GaugeRow:
-    """One SoC dir as the gauge shows it (bytes throughout)."""
+    """One SoC dir as the gauge shows it (bytes throughout): the numbers are what CANN uses now."""
 
     soc: str
     used_bytes: int
@@ -43,6 +58,14 @@ class GaugeRow:
     delete_bytes: int
     triggers: bool  # the next compiler start would clean this dir
     pending: bool = False  # still measuring or predicting: no limit lines yet
+    empties: bool = False  # the next start empties the whole dir (app.opcache.measurement)
+    choice: ChoiceMark | None = None
+
+    @property
+    def choice_percent(self) -> float | None:
+        if self.choice is None or not self.choice.limit_bytes:
+            return None
+        return 100.0 * self.used_bytes / self.choice.limit_bytes
 
     @property
     def percent(self) -> float | None:
@@ -106,7 +129,7 @@ class CacheGauge(QWidget):
 
     def summary(self) -> str:
         """The gauge's numbers as text (tooltip and screen readers)."""
-        lines = [self.row_text(row) for row in self.rows]
+        lines = [line for row in self.rows for line in self.lines_of(row)]
         if self.free_bytes is not None:
             lines.append(self.free_text())
         if self.message:
@@ -122,9 +145,29 @@ class CacheGauge(QWidget):
             return translate("CacheGauge", "%1: %2 (no limit: ageing is off)").replace("%1", row.soc).replace("%2", used)
         text = translate("CacheGauge", "%1: %2 of %3 (%4 %)").replace("%1", row.soc).replace("%2", used) \
             .replace("%3", human_bytes(row.limit_bytes)).replace("%4", f"{row.percent:.0f}")
-        if row.delete_bytes:
+        if row.empties:
+            text += " — " + translate("CacheGauge", "next start empties it (%1)").replace("%1", used)
+        elif row.delete_bytes:
             text += " — " + translate("CacheGauge", "next start deletes %1").replace("%1", human_bytes(row.delete_bytes))
         return text
+
+    @staticmethod
+    def choice_text(row: GaugeRow) -> str:
+        """The user's choice, on a line of its own and labelled as theirs ("" when there is none)."""
+        choice = row.choice
+        if choice is None or row.pending:
+            return ""
+        if choice.limit_bytes is None:
+            return translate("CacheGauge", "Your choice: no limit (ageing off)")
+        text = translate("CacheGauge", "Your choice: %1 MB, %2 % kept — %3 % of it").replace("%1", str(choice.max_mb)) \
+            .replace("%2", str(choice.ratio)).replace("%3", f"{row.choice_percent:.0f}")
+        if choice.delete_bytes:
+            text += ", " + translate("CacheGauge", "a start would delete %1").replace("%1", human_bytes(choice.delete_bytes))
+        return text
+
+    def lines_of(self, row: GaugeRow) -> list[str]:
+        """The text lines painted above a row's bar (and said to screen readers)."""
+        return [line for line in (self.row_text(row), self.choice_text(row)) if line]
 
     def free_text(self) -> str:
         free = human_bytes(self.free_bytes or 0)
@@ -134,7 +177,8 @@ class CacheGauge(QWidget):
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
         lines = max(1, len(self.rows))
-        return QSize(420, 16 + lines * (self.BAR_HEIGHT + self.ROW_GAP) + 24)
+        extra = sum(1 for row in self.rows if self.choice_text(row)) * QFontMetrics(self.font()).height()
+        return QSize(420, 16 + lines * (self.BAR_HEIGHT + self.ROW_GAP) + extra + 24)
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt override
         return QSize(240, self.sizeHint().height())
@@ -142,7 +186,9 @@ class CacheGauge(QWidget):
     def scale_bytes(self) -> float:
         """The bytes the full bar width stands for, one scale for every SoC's bar: the same limit
         is drawn at the same position, and bars compare at a glance."""
-        return max([1.0] + [max(row.used_bytes * 1.05, (row.limit_bytes or 0) * 1.25) for row in self.rows])
+        return max([1.0] + [max(row.used_bytes * 1.05, (row.limit_bytes or 0) * 1.25,
+                                (row.choice.limit_bytes or 0) * 1.25 if row.choice is not None else 0)
+                            for row in self.rows])
 
     @staticmethod
     def x_of(n: float, left: float, width: float, scale: float) -> float:
@@ -166,8 +212,10 @@ class CacheGauge(QWidget):
             y += metrics.height() * 2 + 4
         for row in self.rows:
             painter.setPen(text_colour)
-            painter.drawText(QRectF(8, y, width, metrics.height()), Qt.AlignmentFlag.AlignLeft, self.row_text(row))
-            y += metrics.height() + 2
+            for line in self.lines_of(row):
+                painter.drawText(QRectF(8, y, width, metrics.height()), Qt.AlignmentFlag.AlignLeft, line)
+                y += metrics.height()
+            y += 2
             self._paint_bar(painter, QRectF(8, y, width, self.BAR_HEIGHT), row)
             y += self.BAR_HEIGHT + self.ROW_GAP - metrics.height() - 2
         painter.setPen(text_colour)
@@ -207,8 +255,9 @@ class CacheGauge(QWidget):
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(colour)
         painter.drawRoundedRect(used_rect, 3, 3)
-        if row.delete_bytes > 0:
-            start = x_of(max(row.used_bytes - row.delete_bytes, 0))
+        deleted = row.used_bytes if row.empties else row.delete_bytes
+        if deleted > 0:
+            start = x_of(max(row.used_bytes - deleted, 0))
             hatch = QRectF(start, rect.top(), x_of(row.used_bytes) - start, rect.height())
             painter.setBrush(QBrush(QColor("#7a1f1c"), Qt.BrushStyle.BDiagPattern))
             painter.drawRect(hatch)
@@ -228,4 +277,17 @@ class CacheGauge(QWidget):
             if row.keep_bytes is not None:
                 painter.drawText(QRectF(x_of(row.keep_bytes) - 123, rect.bottom() + 1, 120, 14),
                                  Qt.AlignmentFlag.AlignRight, translate("CacheGauge", "keep"))
+            painter.setFont(self.font())
+        choice = row.choice
+        if choice is not None and choice.limit_bytes is not None and not row.pending:
+            # The user's choice: a second mark in another colour and style, labelled as theirs.
+            painter.setPen(QPen(QColor("#1f5fa8"), 2, Qt.PenStyle.DotLine))
+            cx = x_of(choice.limit_bytes)
+            painter.drawLine(cx, rect.top() - 5, cx, rect.bottom() + 5)
+            small = self.font()
+            small.setPointSizeF(max(small.pointSizeF() * 0.85, 6))
+            painter.setFont(small)
+            painter.setPen(QColor("#1f5fa8"))
+            painter.drawText(QRectF(cx + 3, rect.top() - 15, 120, 14), Qt.AlignmentFlag.AlignLeft,
+                             translate("CacheGauge", "yours"))
             painter.setFont(self.font())

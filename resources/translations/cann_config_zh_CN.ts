@@ -39,8 +39,24 @@
         <translation>%1：已用 %2，上限 %3（%4%）</translation>
     </message>
     <message>
+        <source>next start empties it (%1)</source>
+        <translation>下次启动将清空该目录（%1）</translation>
+    </message>
+    <message>
         <source>next start deletes %1</source>
         <translation>下次启动将删除 %1</translation>
+    </message>
+    <message>
+        <source>Your choice: no limit (ageing off)</source>
+        <translation>您的选择：不设上限（关闭老化）</translation>
+    </message>
+    <message>
+        <source>Your choice: %1 MB, %2 % kept — %3 % of it</source>
+        <translation>您的选择：%1 MB，保留 %2% — 已用其 %3%</translation>
+    </message>
+    <message>
+        <source>a start would delete %1</source>
+        <translation>启动时将删除 %1</translation>
     </message>
     <message>
         <source>Free space: %1 (%2)</source>
@@ -65,6 +81,10 @@
     <message>
         <source>keep</source>
         <translation>保留</translation>
+    </message>
+    <message>
+        <source>yours</source>
+        <translation>您的</translation>
     </message>
 </context>
 <context>

@@ -188,9 +188,13 @@ def test_a_save_cann_would_ignore_is_refused_as_export_refuses_it(make_wizard, t
     assert "[mine]" in wizard.findChild(QLabel, "iniSaveStatus").text() and not reviewed
 
 
-def test_the_gauge_shows_the_scanners_numbers(make_wizard, qtbot, tmp_path):
+def test_the_gauge_shows_the_scanners_numbers(make_wizard, qtbot, tmp_path, monkeypatch):
+    """The gauge's numbers are what CANN uses now (here the defaults, 500 MB / 50 %); the user's
+    choice (1 MB / 50 %) is a second mark and a line of its own, labelled as theirs (issue 24)."""
     from cann_config.app.opcache.cleanup import predict_cleanup
 
+    for name in ("ASCEND_MAX_OP_CACHE_SIZE", "ASCEND_REMAIN_CACHE_SIZE_RATIO"):
+        monkeypatch.delenv(name, raising=False)
     kernel_cache = make_cache_tree(tmp_path / "cache")
     wizard = make_wizard(device="Ascend910B3")
     editor(wizard, "op_compiler_cache_dir").setProperty("value", str(tmp_path / "cache"))
@@ -199,7 +203,10 @@ def test_the_gauge_shows_the_scanners_numbers(make_wizard, qtbot, tmp_path):
     scan = wizard.findChild(QPushButton, "scanButton")
     qtbot.mouseClick(scan, Qt.MouseButton.LeftButton)
     page = wizard.cache_page.usage_panel
-    qtbot.waitUntil(lambda: page.usage is not None and page.predictions() is not None, timeout=20000)
+    assert page.cann_settings() == (500, 50) and page.choice_settings() == (1, 50)
+    qtbot.waitUntil(lambda: page.usage is not None and page.predictions() is not None
+                    and page.predictions((1, 50)) is not None, timeout=20000)
+    page.refresh()
     usage = scan_to_end(kernel_cache)
     now = time.time()
     gauge = wizard.cache_page.usage_panel.gauge
@@ -208,17 +215,26 @@ def test_the_gauge_shows_the_scanners_numbers(make_wizard, qtbot, tmp_path):
     expected = predict_cleanup(usage.socs["Ascend910B3"], 1, 50, now)
     assert row.used_bytes == usage.socs["Ascend910B3"].cann_bytes == expected.used_bytes
     assert row.files == usage.socs["Ascend910B3"].files
-    assert row.limit_bytes == 1 * MIB
-    assert row.keep_bytes == expected.keep_threshold_bytes == 1 * MIB * 50 // 100
-    assert row.delete_bytes == expected.freed_bytes > 0
-    assert row.triggers == expected.triggers is True
-    assert row.percent > 100  # over the limit shows above 100 %
+    # What CANN uses now: the default 500 MB, nothing to delete.
+    assert row.limit_bytes == 500 * MIB and row.delete_bytes == 0 and not row.triggers
+    # The user's choice, beside it and labelled as theirs.
+    assert row.choice is not None
+    assert row.choice.limit_bytes == 1 * MIB
+    assert row.choice.keep_bytes == expected.keep_threshold_bytes == 1 * MIB * 50 // 100
+    assert row.choice.delete_bytes == expected.freed_bytes > 0
+    assert row.choice_percent > 100  # over the limit shows above 100 %
+    said = gauge.accessibleDescription()
+    assert "of 500 MB" in said and "Your choice: 1 MB, 50 % kept" in said
     assert wizard.cache_page.usage_panel.usage.free_bytes == gauge.free_bytes
     # A new limit changes the prediction without a new scan (computed in a worker).
     editor(wizard, "max_op_cache_size").setProperty("value", -1)
     qtbot.waitUntil(lambda: page.predictions() is not None, timeout=20000)
     assert not gauge.rows[0].pending
-    assert gauge.rows[0].limit_bytes is None and gauge.rows[0].delete_bytes == 0
+    assert gauge.rows[0].choice.limit_bytes is None and "no limit (ageing off)" in gauge.accessibleDescription()
+    # Back to what CANN uses: one set of numbers, no second mark.
+    editor(wizard, "max_op_cache_size").setProperty("value", 500)
+    qtbot.waitUntil(lambda: gauge.rows and gauge.rows[0].choice is None, timeout=20000)
+    assert "Your choice" not in gauge.accessibleDescription()
 
 
 def test_stop_ends_a_scan(make_wizard, qtbot, tmp_path, monkeypatch, gate):

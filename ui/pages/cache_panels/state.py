@@ -40,6 +40,7 @@ class CacheState:
         self.ini_error = ""  # why the op_cache.ini of the resolved directory cannot be used
         self._loaded_ini_path: Path | None = None
         self.read_by_cann = True  # the edited op_cache.ini is the one CANN reads
+        self.cann_ini: Any = None  # the op_cache.ini CANN reads (the resolution's), whatever is edited
 
     def resolve(self) -> None:
         """Directories, op_cache.ini and effective values for the current choices."""
@@ -67,6 +68,7 @@ class CacheState:
         self.resolution = resolve_settings(ini=ini, environ=c.environ, framework=c.profile.framework,
                                            installed_versions=installed, soc_version=soc)
         self.read_by_cann = not_read is None
+        self.cann_ini = ini
         if not_read is not None:
             self.resolution.findings.insert(0, not_read)
 

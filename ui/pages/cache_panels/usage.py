@@ -18,10 +18,10 @@ from typing import Any
 from cann_config.app.errors import InputError
 from cann_config.app.io.inputfiles import input_is_dir
 from cann_config.app.opcache.cleanup import cache_findings
-from cann_config.app.units import human_bytes
+from cann_config.app.units import CANN_MB, human_bytes
 from cann_config.ui.controller import WizardController
 from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
-from cann_config.ui.gauge import CacheGauge, GaugeRow
+from cann_config.ui.gauge import CacheGauge, ChoiceMark, GaugeRow
 from cann_config.ui.pages.cache_panels.state import CacheState
 from cann_config.ui.qtprops import escape, rich_text
 from cann_config.ui.workers import PredictionWorker, ScanWorker
@@ -94,17 +94,37 @@ class UsagePanel(QGroupBox):
             f"</b></span> {escape(f.message())}" for f in findings))
         self.scan_findings_label.setVisible(bool(findings))
 
-    def predictions(self) -> dict[str, Any] | None:
-        """app.opcache.cleanup's prediction per SoC dir of the last scan, for the sizes being set;
-        None while a worker is still computing it (it reads the cache's json files)."""
+    def cann_settings(self) -> tuple[int, int]:
+        """(max_op_cache_size, remain_cache_size_ratio) as CANN uses them now (the core's
+        resolution); the editors' values when the resolution has none (set at run time)."""
+        resolution = self.state.resolution
+        if resolution is not None:
+            max_e = resolution.effective.get("max_op_cache_size")
+            ratio_e = resolution.effective.get("remain_cache_size_ratio")
+            if max_e is not None and ratio_e is not None and not max_e.runtime and not ratio_e.runtime:
+                return int(max_e.value), int(ratio_e.value)
+        return self.state.size_settings()
+
+    def choice_settings(self) -> tuple[int, int] | None:
+        """The user's (editors') two sizes when they differ from what CANN uses now, else None."""
+        choice = self.state.size_settings()
+        return choice if choice != self.cann_settings() else None
+
+    def predictions(self, key: tuple[int, int] | None = None) -> dict[str, Any] | None:
+        """app.opcache.cleanup's prediction per SoC dir of the last scan, for the sizes `key`
+        (default: what CANN uses now); None while a worker is still computing it (it reads the
+        cache's json files)."""
         if self.usage is None:
             return None
-        return self._predictions.get(self.state.size_settings())
+        return self._predictions.get(key or self.cann_settings())
 
     def _request_prediction(self) -> None:
-        """Compute the prediction for the sizes being set in a worker, unless it is known."""
-        key = self.state.size_settings()
-        if self.usage is None or key in self._predictions or self._work_stopped:
+        """Compute the predictions for CANN's sizes and the user's in a worker, unless known."""
+        if self.usage is None or self._work_stopped:
+            return
+        wanted = [self.cann_settings(), self.choice_settings()]
+        key = next((k for k in wanted if k is not None and k not in self._predictions), None)
+        if key is None:
             return
         if self._prediction_worker is not None and self._prediction_worker.isRunning():
             return  # when it finishes, the sizes are looked at again
@@ -120,19 +140,51 @@ class UsagePanel(QGroupBox):
             self._predictions[key] = result
             self.refresh()
 
+    def next_start_empties(self) -> Any:
+        """Whether the next start empties the SoC dirs (app.opcache.measurement.next_start_empties),
+        with the op_cache.ini CANN reads, the versions of the CANN that reads it and the mode."""
+        from cann_config.app.opcache.measurement import next_start_empties
+
+        resolution = self.state.resolution
+        mode = resolution.effective.get("op_compiler_cache_mode") if resolution is not None else None
+        return next_start_empties(self.state.cann_ini, self.controller.known_versions(),
+                                  mode.value if mode is not None else None)
+
+    def _emptied(self, sizes: dict[str, tuple[str, int]]) -> tuple[str, ...]:
+        from cann_config.app.opcache.measurement import emptied_socs
+
+        device = self.controller.device
+        return emptied_socs(sizes, device.soc_version if device is not None else None) \
+            if self.next_start_empties() is not None else ()
+
+    def _choice_mark(self, name: str) -> ChoiceMark | None:
+        """The user's choice for SoC dir `name`, when it differs from CANN's (see ChoiceMark)."""
+        choice = self.choice_settings()
+        if choice is None:
+            return None
+        max_mb, ratio = choice
+        if max_mb == -1:
+            return ChoiceMark(max_mb, ratio, None, None, None)
+        limit = max_mb * CANN_MB
+        predicted = self.predictions(choice)
+        pred = predicted.get(name) if predicted is not None else None
+        return ChoiceMark(max_mb, ratio, limit, limit * ratio // 100, pred.freed_bytes if pred is not None else None)
+
     def gauge_rows(self) -> list[GaugeRow]:
-        """The gauge's numbers: per SoC dir, from the scan and app.opcache.cleanup's prediction
-        (with a bundle: from the customer's host, as `collect` measured and predicted there)."""
+        """The gauge's numbers per SoC dir: the measurement (a scan here, or the one `collect` made on
+        the customer's host), what CANN uses now, and the user's choice beside it when it differs."""
         if self.controller.bundle is not None:
-            return self._bundle_gauge_rows()
+            return self._recorded_gauge_rows(self.controller.bundle.cache)
         rows = []
         predictions = self.predictions()
         if self.usage is not None and predictions is not None:
+            emptied = self._emptied({n: (str(s.path), s.cann_bytes) for n, s in self.usage.socs.items()})
             for name, prediction in sorted(predictions.items()):
                 rows.append(GaugeRow(name, prediction.used_bytes, self.usage.socs[name].files,
                                      prediction.max_bytes if prediction.ageing else None,
                                      prediction.keep_threshold_bytes if prediction.ageing else None,
-                                     prediction.freed_bytes, prediction.triggers))
+                                     prediction.freed_bytes, prediction.triggers, empties=name in emptied,
+                                     choice=self._choice_mark(name)))
         elif self.usage is not None:
             for name, soc in sorted(self.usage.socs.items()):
                 rows.append(GaugeRow(name, soc.cann_bytes, soc.files, None, None, 0, False, pending=True))
@@ -151,21 +203,33 @@ class UsagePanel(QGroupBox):
         predictions = self.predictions()
         if self.usage is None or predictions is None:
             return []
-        return list(cache_findings(self.usage, predictions, self.state.size_settings()[0]))
+        found = list(cache_findings(self.usage, predictions, self.cann_settings()[0]))
+        empties = self.next_start_empties()
+        if empties is not None:
+            from cann_config.app.opcache.measurement import empties_findings
+
+            device = c.device
+            found += empties_findings(empties, {n: (str(s.path), s.cann_bytes) for n, s in self.usage.socs.items()},
+                                      device.soc_version if device is not None else None)
+        return found
 
     # -- a support bundle -----------------------------------------------------------------------
 
-    def _bundle_gauge_rows(self) -> list[GaugeRow]:
-        cache = self.controller.bundle.cache
+    def _recorded_gauge_rows(self, cache: Any) -> list[GaugeRow]:
+        """Rows from a cache measured elsewhere (a bundle's record): the prediction made there."""
+        if cache is None:
+            return []
+        where = (cache.kernel_cache or "").rstrip("/")
+        emptied = self._emptied({name: (f"{where}/{name}", soc.cann_bytes or 0) for name, soc in cache.socs.items()})
         rows = []
-        for name, soc in sorted((cache.socs if cache is not None else {}).items()):
+        for name, soc in sorted(cache.socs.items()):
             pred = soc.prediction
             if pred is None:  # a partial walk, or a prediction that did not finish: no limit lines
                 rows.append(GaugeRow(name, soc.cann_bytes or 0, soc.files or 0, None, None, 0, False, pending=True))
             else:
                 rows.append(GaugeRow(name, pred.used_bytes, soc.files or 0, pred.max_bytes if pred.ageing else None,
                                      pred.keep_threshold_bytes if pred.ageing else None, pred.freed_bytes,
-                                     pred.triggers))
+                                     pred.triggers, empties=name in emptied, choice=self._choice_mark(name)))
         return rows
 
     def _bundle_gauge_message(self) -> str:

@@ -1,0 +1,143 @@
+"""One host, one picture (issue 24, "Done when"): one fixture set of hosts and bundles run through
+`scan`, `diagnose`, `fleet`, the report and the wizard; every view states the same limit, the same
+prediction and the same fix, because each asks the same Host (app/support/host.py) and the same
+measurement (app/opcache/measurement.py).
+
+The fixtures:
+- "ignored": a live host whose op_cache.ini CANN ignores (no version lines; 600 MB / 80 % written
+  there) while the environment says 1 MB / 50 % - the first case of the issue, where the gauge
+  used to draw the file's 600 MB as if CANN used it;
+- "versions": a live host whose op_cache.ini was written by CANN 8.5.0 while 8.3.0 is installed:
+  the next start empties the SoC dir;
+- tests/data/bundles/a2-910b3.json: a customer's host (op_cache.ini of CANN 8.3.0, 8.5.0
+  installed, 1 MB / 0 % from the environment), alone and as a fleet node.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from cann_config.app.cli import main
+from cann_config.app.support.bundle import load_bundle
+from cann_config.app.support.host import host_from_bundle
+from cann_config.app.support.report import make_report, render_text
+from cann_config.app.units import CANN_MB as MIB
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QPushButton
+
+from tests.app.support.test_diagnosis import fake_toolkit
+from tests.ui.test_cache_page import make_cache_tree
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+A2 = DATA / "bundles" / "a2-910b3.json"
+SOC = "Ascend910B3"
+IGNORED_INI = b"[op_compiler_cache]\nmax_op_cache_size=600\nremain_cache_size_ratio=80\n"
+EMPTIES = "cache-next-start-empties-versions"
+
+
+@pytest.fixture(autouse=True)
+def _known_environment(monkeypatch, tmp_path):
+    for name in ("ASCEND_CACHE_PATH", "ASCEND_MAX_OP_CACHE_SIZE", "ASCEND_REMAIN_CACHE_SIZE_RATIO",
+                 "ACL_OP_COMPILER_CACHE_MODE", "ACL_OP_COMPILER_CACHE_DIR", "ASCEND_WORK_PATH", "ASCEND_OPP_PATH",
+                 "ASCEND_HOME_PATH", "GE_USE_STATIC_MEMORY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+
+
+def live_host(tmp_path, monkeypatch, *, ini: bytes, installed: str, env: dict[str, str] | None = None) -> Path:
+    monkeypatch.setenv("ASCEND_TOOLKIT_HOME", str(fake_toolkit(tmp_path, installed)))
+    base = tmp_path / "cache"
+    kernel_cache = make_cache_tree(base, groups=40, size=64 * 1024)  # ~2.6 MB, 10 days old
+    (kernel_cache / "op_cache.ini").write_bytes(ini)
+    monkeypatch.setenv("ASCEND_CACHE_PATH", str(base))
+    for name, value in (env or {}).items():
+        monkeypatch.setenv(name, value)
+    return kernel_cache
+
+
+def cli_json(capsys, *args):
+    code = main([*args, "--json", "--lang", "en"])
+    out, _ = capsys.readouterr()
+    return code, json.loads(out)
+
+
+def scan_in_wizard(make_wizard, qtbot):
+    wizard = make_wizard(device=SOC)
+    wizard.setCurrentId(wizard.pageIds()[2])  # the cache page
+    page = wizard.cache_page.usage_panel
+    qtbot.mouseClick(wizard.findChild(QPushButton, "scanButton"), Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: page.usage is not None and page.predictions() is not None
+                    and (page.choice_settings() is None or page.predictions(page.choice_settings()) is not None),
+                    timeout=30000)
+    page.refresh()
+    return wizard, page
+
+
+def test_a_live_host_whose_ini_cann_ignores(make_wizard, qtbot, capsys, tmp_path, monkeypatch):
+    live_host(tmp_path, monkeypatch, ini=IGNORED_INI, installed="8.5.0",
+              env={"ASCEND_MAX_OP_CACHE_SIZE": "1", "ASCEND_REMAIN_CACHE_SIZE_RATIO": "50"})
+    _, scanned = cli_json(capsys, "scan")
+    _, diagnosed = cli_json(capsys, "diagnose", "--device", SOC)
+    # The limit: 1 MB from the environment, in every view.
+    assert scanned["limits"]["max_op_cache_size"]["value"] == 1
+    assert scanned["limits"]["max_op_cache_size"]["source"] == "env"
+    assert diagnosed["effective"]["max_op_cache_size"]["value"] == 1
+    assert diagnosed["cache"]["limits"] == scanned["limits"]
+    # The prediction: the same object.
+    cleanup = scanned["socs"][SOC]["cleanup"]
+    assert cleanup["triggers"] and cleanup["delete_bytes"] > 0
+    assert diagnosed["cache"]["socs"][SOC]["cleanup"] == cleanup
+    # The wizard: what CANN uses now, the same numbers; the file's 600 MB only as the user's choice.
+    wizard, page = scan_in_wizard(make_wizard, qtbot)
+    (row,) = page.gauge.rows
+    assert row.limit_bytes == 1 * MIB == cleanup["max_bytes"]
+    assert row.keep_bytes == cleanup["keep_threshold_bytes"]
+    assert row.delete_bytes == cleanup["freed_bytes"]
+    assert round(row.percent, 1) == cleanup["percent_of_limit"]
+    assert row.choice is not None and row.choice.limit_bytes == 600 * MIB
+    said = page.gauge.accessibleDescription()
+    assert f"of 1 MB ({cleanup['percent_of_limit']:.0f} %)" in said
+    assert "Your choice: 600 MB, 80 % kept" in said
+
+
+def test_a_live_host_whose_next_start_empties_the_soc_dir(make_wizard, qtbot, capsys, tmp_path, monkeypatch):
+    kernel_cache = live_host(tmp_path, monkeypatch, ini=(DATA / "ini" / "template.ini").read_bytes(), installed="8.3.0")
+    _, scanned = cli_json(capsys, "scan")
+    _, diagnosed = cli_json(capsys, "diagnose", "--device", SOC)
+    size = scanned["socs"][SOC]["cann_bytes"]
+    assert scanned["socs"][SOC]["empties_at_next_start"] == {"reason": "versions-differ", "bytes": size}
+    (said_scan,) = [f for f in scanned["findings"] if f["code"] == EMPTIES]
+    (said_diagnose,) = [f for f in diagnosed["findings"] if f["code"] == EMPTIES]
+    assert said_scan == said_diagnose
+    assert str(kernel_cache / SOC) in said_scan["message"] and said_scan["fix"]
+    # The wizard: the gauge marks the whole dir, the cache page says the same finding.
+    wizard, page = scan_in_wizard(make_wizard, qtbot)
+    (row,) = page.gauge.rows
+    assert row.empties and "next start empties it" in page.gauge.accessibleDescription()
+    assert said_scan["message"] in wizard.findChild(QLabel, "scanFindings").text()
+
+
+def test_a_bundle_alone_as_a_fleet_node_in_the_report_and_in_the_wizard(make_wizard, capsys):
+    code, diagnosed = cli_json(capsys, "diagnose", "--bundle", str(A2))
+    (said,) = [f for f in diagnosed["findings"] if f["code"] == EMPTIES]
+    _, fleet = cli_json(capsys, "fleet", str(A2), str(DATA / "bundles" / "a3-910-9392.json"))
+    (said_fleet,) = [f for f in fleet["node_findings"] if f["code"] == EMPTIES]
+    assert said_fleet["node"] == "a2-910b3"
+    assert {k: said_fleet[k] for k in said} == said  # the same message, place and fix
+    # The limit: the same effective value in diagnose, fleet and the wizard.
+    assert diagnosed["effective"]["max_op_cache_size"]["value"] == 1
+    assert fleet["rows"][[r["key"] for r in fleet["rows"]].index("max_op_cache_size")]["cells"][0]["value"] == 1
+    # The report says the finding and its fix.
+    bundle = load_bundle(A2)
+    report = render_text(make_report(host_from_bundle(bundle).diagnosis(), bundle), "en")
+    assert said["message"] in report and said["fix"] in report
+    # The wizard with the bundle: the same limit, the gauge marks the dir, the page says the finding.
+    wizard = make_wizard(bundle=str(A2))
+    page = wizard.cache_page.usage_panel
+    page.refresh()
+    assert page.cann_settings()[0] == 1
+    (row,) = page.gauge.rows
+    assert row.empties and row.limit_bytes == 1 * MIB
+    assert said["message"] in wizard.findChild(QLabel, "scanFindings").text()
