@@ -108,7 +108,7 @@ class CacheGauge(QWidget):
         if not self.rows:
             lines = [self.message or translate("CacheGauge", "No scan yet: press Scan to measure the cache.")]
         else:
-            lines = [self.row_text(row) for row in self.rows]
+            lines = [line for row in self.rows for line in self.lines_of(row)]
         if self.free_bytes is not None:
             lines.append(self.free_text())
         if self.partial:
@@ -126,15 +126,6 @@ class CacheGauge(QWidget):
         if event.type() == QEvent.Type.LanguageChange:
             self._describe()
         super().changeEvent(event)
-
-    def summary(self) -> str:
-        """The gauge's numbers as text (tooltip and screen readers)."""
-        lines = [line for row in self.rows for line in self.lines_of(row)]
-        if self.free_bytes is not None:
-            lines.append(self.free_text())
-        if self.message:
-            lines.append(self.message)
-        return "\n".join(lines)
 
     def row_text(self, row: GaugeRow) -> str:
         used = human_bytes(row.used_bytes)
