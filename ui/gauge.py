@@ -127,6 +127,10 @@ class CacheGauge(QWidget):
             self._describe()
         super().changeEvent(event)
 
+    def summary(self) -> str:
+        """The gauge's text, as painted (painted_text)."""
+        return self.painted_text()
+
     def row_text(self, row: GaugeRow) -> str:
         used = human_bytes(row.used_bytes)
         if row.pending:
