@@ -18,7 +18,7 @@ import re
 
 from cann_config.app.catalog import Option, Value
 from cann_config.app.i18n import current_language, pick
-from cann_config.ui.qtprops import TOOLTIP_ROLE
+from cann_config.ui.qtprops import TOOLTIP_ROLE, strong_focus
 from PySide6.QtCore import Property, QCoreApplication, QEvent, QObject, Signal
 from PySide6.QtGui import QFocusEvent, QKeyEvent, QValidator
 from PySide6.QtWidgets import (
@@ -82,6 +82,10 @@ class OptionEditor(QWidget):
         self.option = option
         self._value: Value = option.default
         self.setObjectName(f"option_{option.id}")
+        # A Tab stop as its focus proxy (set by each editor) is: Qt's Tab walk takes a widget with a
+        # proxy at the proxy's policy, and only a widget that takes the focus can be given its
+        # place in the Tab order (ui/taborder.py).
+        strong_focus(self)
         self._layout = QHBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
 

@@ -174,6 +174,8 @@ class ConfigWizard(QWizard):
         from PySide6.QtCore import Qt  # noqa: F401 - importing the name is what makes the namespace
 
         yield
+        self.device_page.set_reading_order()  # (its initializePage left it until after the first paint)
+        yield
         if not self.isVisible():
             return  # built for a caller (create_wizard, a test): nothing is shown yet
         for page in self.pages:
@@ -195,7 +197,7 @@ class ConfigWizard(QWizard):
         from cann_config.ui.docpane import option_html
         from PySide6.QtGui import QPainter, QPixmap
 
-        option = next(iter(rows.values())).option
+        option = rows[self.first_option_of(self.memory_page)].option
         document = self.doc_pane.document().clone(self)
         document.setHtml(option_html(option, self.controller.catalog, current=self.controller.value(option.id),
                                      framework=self.controller.profile.framework))
@@ -265,6 +267,7 @@ class ConfigWizard(QWizard):
         super().paintEvent(event)
         if not self._painted:
             self._painted = True
+            self.setProperty("painted", True)  # (WizardPage.initializePage reads it)
             # Children paint in the same pass; the callbacks run when it is over.
             for callback in self._after_paint:
                 QTimer.singleShot(0, self, callback)
@@ -357,7 +360,16 @@ class ConfigWizard(QWizard):
         if help_html is not None:
             self.doc_pane.show_help(help_html)
         elif getattr(page, "rows", None):
-            self.show_option_doc(next(iter(page.rows)))
+            self.show_option_doc(self.first_option_of(page))
+
+    def first_option_of(self, page: WizardPage) -> str:
+        """The option the documentation pane opens on for `page`: the first the framework in use
+        takes (the catalog says which), in the order the page shows them; a PyTorch user's pane
+        does not open on a TensorFlow option it cannot use."""
+        rows = getattr(page, "rows", {})
+        taken = self.controller.catalog.frameworks[self.controller.profile.framework].options
+        shown = [oid for oid in rows if oid in taken]
+        return shown[0] if shown else next(iter(rows))
 
     # -- detection ------------------------------------------------------------------------------
 

@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
         combo = wizard.findChild(QComboBox, "deviceCombo")
         combo.setCurrentIndex(combo.findData("Ascend310P3"))
         usage = wizard.findChild(QComboBox, "usageCombo")
-        usage.setCurrentIndex(usage.findData("tf1-estimator"))
+        usage.setCurrentIndex(usage.findData("tf1"))  # item data: the framework id (Estimator first)
         shoot("device")
 
         wizard.next()

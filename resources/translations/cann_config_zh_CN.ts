@@ -252,12 +252,24 @@
         <translation>用客户的取值和下方建议的全部修正替换当前选择；导出内容随之包含这些修正</translation>
     </message>
     <message>
+        <source>Drop t&amp;hem</source>
+        <translation>移除这些选择(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Remove these choices: each option goes back to its default</source>
+        <translation>移除这些选择：各选项恢复为默认值</translation>
+    </message>
+    <message>
         <source>As detected on this computer</source>
         <translation>按本机检测结果</translation>
     </message>
     <message>
         <source>Any %1 device</source>
         <translation>%1（任意型号）</translation>
+    </message>
+    <message>
+        <source>%1 cannot take these choices, and the export would refuse them: %2</source>
+        <translation>%1 无法使用以下选择，导出时会拒绝它们：%2</translation>
     </message>
     <message>
         <source>%1 — Estimator (NPURunConfig)</source>

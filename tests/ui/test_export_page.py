@@ -68,9 +68,12 @@ def test_formats_are_those_of_the_framework_and_follow_the_usage(make_wizard):
         assert shown == list(catalog.frameworks[framework].exports)
         assert set(shown) <= set(FORMATS)
         assert preview.toPlainText() == expected(wizard.controller.profile, combo.currentData(), False)
-    usage.setCurrentIndex(usage.findData("tf1-session"))
-    assert combo.currentData() == "tf1-session"
-    usage.setCurrentIndex(usage.findData("tf1-estimator"))
+    # Item data is the framework id; the usage (TF1 Estimator or sess.run) is in USAGE_ROLE.
+    from cann_config.ui.pages.device import USAGE_ROLE
+
+    usage.setCurrentIndex(usage.findData("tf1-session", USAGE_ROLE))
+    assert combo.currentData() == "tf1-session" and usage.currentData() == "tf1"
+    usage.setCurrentIndex(usage.findData("tf1-estimator", USAGE_ROLE))
     assert combo.currentData() == "tf1-estimator"
 
 

@@ -133,3 +133,14 @@ class WizardPage(QWizardPage):
 
     def initializePage(self) -> None:  # noqa: N802 - Qt override
         self.ensure_built()
+        wizard = self.wizard()
+        if wizard is not None and wizard.page(wizard.startId()) is self and not wizard.property("painted"):
+            return  # the start page before the first paint: the wizard's first slice after it does this
+        self.set_reading_order()
+
+    def set_reading_order(self) -> None:
+        """Tab in reading order, titles included (ui/taborder.py); again at each visit, since a
+        page may have moved its groups since (the memory page's for PyTorch)."""
+        from cann_config.ui.taborder import set_reading_order
+
+        set_reading_order(self)

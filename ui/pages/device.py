@@ -4,7 +4,10 @@ The banner (`deviceBanner`) says what was detected and how; detection runs in a 
 the window is shown, so a hung `npu-smi` never holds the window. `deviceCombo` overrides it
 with any SoC or series (grouped by series), so support staff can stand in a customer's shoes;
 pasted or saved `npu-smi` output is read by app.device.npusmi. Where the settings will be used picks
-the framework (and the export format that suits it). Existing files (op_cache.ini, an env file,
+the framework (and the export format that suits it): `usageCombo`, whose item data is the
+framework id (the usage, e.g. TF1 Estimator or sess.run, in USAGE_ROLE). Choices the framework
+cannot take (app.framework_choices) are listed under it with the offer to drop them
+(`dropChoicesButton`), instead of being left for the export to refuse. Existing files (op_cache.ini, an env file,
 a script, a profile) are read by the core's importers to start from them.
 
 A support bundle (`cann-config collect` on a customer's host, app.support.bundle) is opened beside
@@ -38,6 +41,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QPushButton,
+    QScrollArea,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -59,6 +63,7 @@ USAGES: tuple[tuple[str, str, str | None], ...] = (
     ("vllm-ascend", "vllm-ascend", None),
 )
 HEADER_ROLE = USER_ROLE + 1  # a series header of deviceCombo: its series id
+USAGE_ROLE = USER_ROLE + 1  # usageCombo: the usage id of an item (its data is the framework id)
 # No `Qt` enum is used here: this page is built before the first paint (see ui/qtprops.py).
 
 
@@ -90,7 +95,16 @@ class DevicePage(WizardPage):
 
     def build(self) -> None:
         controller = self.controller
-        layout = QVBoxLayout(self)
+        # The page scrolls when the window is smaller than its content (at scale 2 on a laptop),
+        # as the other pages do, instead of squashing its buttons and texts.
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.scroll = QScrollArea(self)
+        self.scroll.setObjectName("deviceScroll")
+        self.scroll.setWidgetResizable(True)
+        self.scroll.setProperty("frameShape", 0)  # QFrame.Shape.NoFrame
+        body = QWidget(self.scroll)
+        layout = QVBoxLayout(body)
 
         self.banner = QLabel(self)
         self.banner.setObjectName("deviceBanner")
@@ -136,6 +150,21 @@ class DevicePage(WizardPage):
         self.usage_label = QLabel(self)
         self.usage_label.setBuddy(self.usage_combo)
         form.addRow(self.usage_label, self.usage_combo)
+        # The choices the framework cannot take, and the offer to drop them.
+        self.drop_box = QWidget(self)
+        self.drop_box.setObjectName("dropChoicesBox")
+        drop_row = QHBoxLayout(self.drop_box)
+        drop_row.setContentsMargins(0, 0, 0, 0)
+        self.drop_label = QLabel(self.drop_box)
+        self.drop_label.setObjectName("dropChoicesLabel")
+        self.drop_label.setWordWrap(True)
+        self.drop_label.setStyleSheet("color: #8a5a00;")
+        self.drop_button = QPushButton(self.drop_box)
+        self.drop_button.setObjectName("dropChoicesButton")
+        drop_row.addWidget(self.drop_label, 1)
+        drop_row.addLayout(top_aligned(self.drop_button))
+        self.drop_box.hide()
+        form.addRow("", self.drop_box)
         layout.addLayout(form)
 
         self.files_box = QGroupBox(self)
@@ -194,6 +223,8 @@ class DevicePage(WizardPage):
         self.bundle_box.hide()
         layout.addWidget(self.bundle_box, 3)
         layout.addStretch(1)
+        self.scroll.setWidget(body)
+        outer.addWidget(self.scroll, 1)
 
         self._fill_devices()
 
@@ -201,6 +232,7 @@ class DevicePage(WizardPage):
         self.device_combo.activated.connect(self._device_chosen)
         self.device_combo.currentIndexChanged.connect(self._device_index_changed)
         self.usage_combo.currentIndexChanged.connect(self._usage_chosen)
+        self.drop_button.clicked.connect(self._drop_choices)
         self.open_button.clicked.connect(lambda: self.openFileRequested.emit(""))
         self.open_bundle_button.clicked.connect(lambda: self.openBundleRequested.emit(""))
         self.apply_fixes_button.clicked.connect(controller.apply_suggested_fixes)
@@ -208,6 +240,7 @@ class DevicePage(WizardPage):
         controller.deviceChanged.connect(self.refresh_banner)
         controller.detectionChanged.connect(self.refresh_banner)
         controller.profileChanged.connect(self._sync_usage)
+        controller.profileChanged.connect(self.refresh_drop_offer)
         controller.findingsImported.connect(self.refresh_imports)
         controller.bundleChanged.connect(self.refresh_bundle)
         controller.bundleChanged.connect(self.refresh_banner)
@@ -276,6 +309,9 @@ class DevicePage(WizardPage):
         self.apply_fixes_button.setText(self.tr("&Apply suggested fixes"))
         self.apply_fixes_button.setToolTip(self.tr("Replace the choices with the customer's values and every fix "
                                                    "suggested below; the export then carries them"))
+        self.drop_button.setText(self.tr("Drop t&hem"))
+        self.drop_button.setToolTip(self.tr("Remove these choices: each option goes back to its default"))
+        self.refresh_drop_offer()
         if self._bundle_status is not None:
             self.bundle_status.setText(self._bundle_status())
         table = load_device_table()
@@ -295,6 +331,41 @@ class DevicePage(WizardPage):
         self.refresh_device()
         self.refresh_imports()
         self.refresh_bundle()
+        self.refresh_drop_offer()
+
+    def not_taken(self) -> tuple[str, ...]:
+        """The choices the framework in use cannot take (app.framework_choices decides)."""
+        c = self.controller
+        if not c.profile.options:
+            return ()  # nothing chosen (as at start-up): nothing to import for it
+        from cann_config.app.framework_choices import choices_not_taken
+
+        return choices_not_taken(c.profile, c.catalog)
+
+    def refresh_drop_offer(self) -> None:
+        """List the choices the framework cannot take, with the offer to drop them (hidden when
+        there are none)."""
+        if not hasattr(self, "drop_box"):
+            return
+        c = self.controller
+        ids = self.not_taken()
+        self.drop_box.setVisible(bool(ids))
+        if not ids:
+            self.drop_label.clear()
+            return
+        from cann_config.ui.editors import shown_value
+
+        listed = "; ".join(f"{pick(c.catalog.option(oid).title)} = {shown_value(c.profile.options[oid])}"
+                           for oid in ids)
+        name = pick(c.catalog.frameworks[c.profile.framework].name)
+        self.drop_label.setText(self.tr("%1 cannot take these choices, and the export would refuse them: %2")
+                                .replace("%1", name).replace("%2", listed))
+
+    def _drop_choices(self) -> None:
+        from cann_config.app.framework_choices import without_choices
+
+        c = self.controller
+        c.set_profile(without_choices(c.profile, self.not_taken()))
 
     def _fill_usages(self) -> None:
         catalog = self.controller.catalog
@@ -302,17 +373,18 @@ class DevicePage(WizardPage):
                  "tf1-session": self.tr("%1 — sess.run (session config)")}
         combo = self.usage_combo
         combo.blockSignals(True)
-        current = combo.currentData()
+        current = combo.currentData(USAGE_ROLE)
         combo.clear()
         for usage, framework, _fmt in USAGES:
             name = pick(catalog.frameworks[framework].name)
-            combo.addItem(names.get(usage, "%1").replace("%1", name), usage)
-        index = combo.findData(current) if current else -1
+            combo.addItem(names.get(usage, "%1").replace("%1", name), framework)
+            combo.setItemData(combo.count() - 1, usage, USAGE_ROLE)
+        index = combo.findData(current, USAGE_ROLE) if current else -1
         combo.setCurrentIndex(index if index >= 0 else self._usage_index_for(self.controller.profile.framework))
         combo.blockSignals(False)
 
     def _usage_index_for(self, framework: str) -> int:
-        current = self.usage_combo.currentData()
+        current = self.usage_combo.currentData(USAGE_ROLE)
         for usage, fid, _fmt in USAGES:
             if usage == current and fid == framework:
                 return self.usage_combo.currentIndex()

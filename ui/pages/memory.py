@@ -33,7 +33,7 @@ SLEEP_QUESTION, RL_QUESTION = "vllm-sleep-mode", "vllm-rl-mode"
 
 class MemoryPage(OptionsPage):
     core_modules = ("cann_config.app.device.availability", "cann_config.app.allocconf")
-    widget_modules = ("cann_config.ui.optionrow", "cann_config.ui.focusmark")
+    widget_modules = ("cann_config.ui.optionrow", "cann_config.ui.focusmark", "cann_config.ui.taborder")
 
     def __init__(self, controller: WizardController, parent: QWidget | None = None):
         super().__init__("memory", controller, parent)
