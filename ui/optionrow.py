@@ -95,6 +95,9 @@ class OptionRow(QWidget):
         head.addWidget(self.title)
         head.addWidget(self.info)
         head.addStretch(1)
+        # On the title's line, not beside the editor: the editor's line is the widest of the row.
+        head.addWidget(self.modified)
+        head.addWidget(self.reset)
         self.extra = QHBoxLayout()  # pages add their own widgets beside the editor here
         self.meaning = QLabel(self)
         self.meaning.setObjectName(f"meaning_{option.id}")
@@ -119,8 +122,6 @@ class OptionRow(QWidget):
         editor_line = QHBoxLayout()
         editor_line.addWidget(self.editor, 1)
         editor_line.addLayout(self.extra)
-        editor_line.addWidget(self.modified)
-        editor_line.addWidget(self.reset)
         grid.addLayout(head, 0, 0)
         grid.addLayout(editor_line, 1, 0)
         grid.addWidget(self.meaning, 2, 0)
