@@ -174,7 +174,7 @@ class ConfigWizard(QWizard):
         from PySide6.QtCore import Qt  # noqa: F401 - importing the name is what makes the namespace
 
         yield
-        self.device_page.set_reading_order()  # (its initializePage left it until after the first paint)
+        self.device_page.finish_after_paint()  # (its initializePage left these until after the first paint)
         yield
         if not self.isVisible():
             return  # built for a caller (create_wizard, a test): nothing is shown yet

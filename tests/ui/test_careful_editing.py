@@ -180,3 +180,22 @@ def test_the_gauge_says_what_it_paints_before_and_after_a_scan(make_wizard, qtbo
     wizard.findChild(QWidget, "scanButton").click()
     qtbot.waitUntil(lambda: "Ascend910B3" in gauge.accessibleDescription(), timeout=20000)
     assert gauge.accessibleDescription() != before
+
+
+def test_the_wheel_over_the_device_pages_combos_does_not_switch_the_framework(make_wizard, qtbot):
+    wizard = shown_on(make_wizard, qtbot, "devicePage", device="Ascend910B3", framework="tf2")
+    usage = wizard.findChild(QWidget, "usageCombo")
+    device = wizard.findChild(QWidget, "deviceCombo")
+    wizard.button(QWizard.WizardButton.NextButton).setFocus()
+    for combo in (usage, device):
+        wheel(combo, -1)
+    assert wizard.controller.profile.framework == "tf2"
+    assert wizard.controller.device.soc_version == "Ascend910B3"
+
+
+def test_enter_in_the_size_box_takes_the_size_and_goes_on(make_wizard, qtbot):
+    wizard = shown_on(make_wizard, qtbot, "cachePage", device="Ascend910B3")
+    line = type_size(qtbot, wizard, "3 GB")
+    qtbot.keyClick(line, Qt.Key.Key_Return)
+    assert editor(wizard, "max_op_cache_size").property("value") == 3072
+    assert wizard.controller.profile.options["max_op_cache_size"] == 3072

@@ -333,6 +333,15 @@ class DevicePage(WizardPage):
         self.refresh_bundle()
         self.refresh_drop_offer()
 
+    def finish_after_paint(self) -> None:
+        """After the first paint (the wizard's slices): Tab in reading order, and the wheel over
+        its combo boxes scrolls the page unless one has the keyboard focus (ui/wheelguard.py):
+        a wheel turned to scroll must not switch the device or the framework."""
+        from cann_config.ui.wheelguard import guard_wheel
+
+        self.set_reading_order()
+        guard_wheel(self.device_combo, self.usage_combo)
+
     def not_taken(self) -> tuple[str, ...]:
         """The choices the framework in use cannot take (app.framework_choices decides)."""
         c = self.controller
