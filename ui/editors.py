@@ -88,6 +88,10 @@ class OptionEditor(QWidget):
         strong_focus(self)
         self._layout = QHBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
+        # A size's unit beside its box, and the converted value or the refusal (see _size_box).
+        self.unit: QLabel | None = None
+        self.note: QLabel | None = None
+        self._refusal = ""
 
     def _watch_focus(self, widget: QWidget) -> None:
         widget.installEventFilter(self)
@@ -121,6 +125,43 @@ class OptionEditor(QWidget):
 
     def retranslate(self) -> None:
         """Re-read the catalog texts in the current language."""
+
+    # -- a size typed as people type it (options counting in KB, MB or GB) --------------------
+
+    def _size_box(self) -> _SizeSpinBox:
+        """The spin box of a size, with its unit (`unit_<id>`) and its note (`sizeNote_<id>`),
+        for the editor to lay out."""
+        size = _SizeSpinBox(self.option, self)
+        self.unit = QLabel(str(self.option.unit), self)
+        self.unit.setObjectName(f"unit_{self.option.id}")
+        self.unit.setBuddy(size)
+        self.note = QLabel(self)
+        self.note.setObjectName(f"sizeNote_{self.option.id}")
+        size.refused.connect(self._refused)
+        return size
+
+    def _size_tooltip(self, box: QWidget) -> None:
+        if self.note is not None:
+            box.setToolTip(translate("OptionEditor", "Type a size: 2048, 2 GB, 2048 MB or 1.5 GiB (1 MB = "
+                                                     "1024 × 1024 bytes, as CANN counts); it is read when you "
+                                                     "leave the box"))
+            self._show_note()
+
+    def _refused(self, reason: str) -> None:
+        self._refusal = reason
+        self._show_note()
+
+    def _show_note(self) -> None:
+        """The converted value ("= 2 GB") or, in words, why the text typed was not taken."""
+        if self.note is None:
+            return
+        if self._refusal:
+            self.note.setText(translate("OptionEditor", "Not taken: %1").replace("%1", self._refusal))
+            self.note.setStyleSheet("color: #b00020;")
+            self.note.setWordWrap(True)
+            return
+        self.note.setStyleSheet("")
+        self.note.setText(converted_size(self._value, str(self.option.unit)))
 
     value = Property("QVariant", get_value, set_value, notify=valueChanged)
 
@@ -270,19 +311,7 @@ class NumberEditor(OptionEditor):
 
     def __init__(self, option: Option, parent: QWidget | None = None):
         super().__init__(option, parent)
-        self.note: QLabel | None = None
-        self.unit: QLabel | None = None
-        if option.takes_sizes:
-            size = _SizeSpinBox(option, self)
-            self.spin: _CheckedSpinBox = size
-            self.unit = QLabel(str(option.unit), self)
-            self.unit.setObjectName(f"unit_{option.id}")
-            self.unit.setBuddy(size)
-            self.note = QLabel(self)
-            self.note.setObjectName(f"sizeNote_{option.id}")
-            size.refused.connect(self._refused)
-        else:
-            self.spin = _CheckedSpinBox(option, self)
+        self.spin: _CheckedSpinBox = self._size_box() if option.takes_sizes else _CheckedSpinBox(option, self)
         self.spin.setObjectName(f"spin_{option.id}")
         self._layout.addWidget(self.spin)
         if self.unit is not None and self.note is not None:
@@ -291,33 +320,12 @@ class NumberEditor(OptionEditor):
         self._layout.addStretch(1)
         self.setFocusProxy(self.spin)
         self._watch_focus(self.spin)
-        self._refusal = ""
         self.retranslate()
         self._display(self._value)
         self.spin.valueChanged.connect(self._user_changed)
 
     def retranslate(self) -> None:
-        if self.note is not None:
-            self.spin.setToolTip(translate("OptionEditor", "Type a size: 2048, 2 GB, 2048 MB or 1.5 GiB (1 MB = "
-                                                           "1024 × 1024 bytes, as CANN counts); it is read when you "
-                                                           "leave the box"))
-            self._show_note()
-
-    def _refused(self, reason: str) -> None:
-        self._refusal = reason
-        self._show_note()
-
-    def _show_note(self) -> None:
-        """The converted value ("= 2 GB") or, in words, why the text typed was not taken."""
-        if self.note is None:
-            return
-        if self._refusal:
-            self.note.setText(translate("OptionEditor", "Not taken: %1").replace("%1", self._refusal))
-            self.note.setStyleSheet("color: #b00020;")
-            self.note.setWordWrap(True)
-            return
-        self.note.setStyleSheet("")
-        self.note.setText(converted_size(self._value, str(self.option.unit)))
+        self._size_tooltip(self.spin)
 
     def _user_changed(self, value: object) -> None:
         self._refusal = ""
@@ -363,16 +371,19 @@ class OptionalNumberEditor(OptionEditor):
             self.spin.setRange(float(low) + (0.001 if option.min_exclusive else 0),
                                float(high) - (0.001 if option.max_exclusive else 0))
         else:
-            self.spin = QSpinBox(self)
+            self.spin = self._size_box() if option.takes_sizes else QSpinBox(self)
             low = (option.min if option.min is not None else 0) + (1 if option.min_exclusive else 0)
             high = (option.max if option.max is not None else 2**31 - 1) - (1 if option.max_exclusive else 0)
             self.spin.setRange(int(low), int(min(high, 2**31 - 1)))
         self.spin.setObjectName(f"spin_{option.id}")
-        if option.unit:
+        if option.unit and self.unit is None:
             self.spin.setSuffix(f" {option.unit}")
         self.spin.setEnabled(False)
         self._layout.addWidget(self.check)
         self._layout.addWidget(self.spin)
+        if self.unit is not None and self.note is not None:
+            self._layout.addWidget(self.unit)
+            self._layout.addWidget(self.note, 1)
         self._layout.addStretch(1)
         self.setFocusProxy(self.check)
         self._watch_focus(self.check)
@@ -385,10 +396,16 @@ class OptionalNumberEditor(OptionEditor):
     def retranslate(self) -> None:
         self.check.setText(translate("OptionEditor", "Set"))
         self.spin.setSpecialValueText("")
+        self._size_tooltip(self.spin)
 
     def _toggled(self, checked: bool) -> None:
         self.spin.setEnabled(checked)
         self._user_changed(self.spin.value() if checked else "")
+
+    def _user_changed(self, value: object) -> None:
+        self._refusal = ""
+        super()._user_changed(value)
+        self._show_note()
 
     def _shows(self, value: Value) -> bool:
         if value == "":
@@ -405,6 +422,7 @@ class OptionalNumberEditor(OptionEditor):
             self.spin.setValue(value)  # type: ignore[arg-type]
         self.spin.blockSignals(False)
         self.check.blockSignals(False)
+        self._show_note()
 
 
 class PathEditor(OptionEditor):

@@ -199,3 +199,18 @@ def test_enter_in_the_size_box_takes_the_size_and_goes_on(make_wizard, qtbot):
     qtbot.keyClick(line, Qt.Key.Key_Return)
     assert editor(wizard, "max_op_cache_size").property("value") == 3072
     assert wizard.controller.profile.options["max_op_cache_size"] == 3072
+
+
+def test_torch_npus_split_size_takes_a_size_as_typed_too(make_wizard, qtbot):
+    wizard = shown_on(make_wizard, qtbot, "memoryPage", device="Ascend910B3", framework="pytorch")
+    box = editor(wizard, "npu_alloc_max_split_size_mb")
+    box.setProperty("value", 512)
+    line = box.findChild(QLineEdit)
+    line.setFocus()
+    line.selectAll()
+    qtbot.keyClicks(line, "1 GB")
+    assert box.property("value") == 512
+    wizard.findChild(QWidget, "title_npu_alloc_max_split_size_mb").setFocus()
+    QApplication.processEvents()
+    assert box.property("value") == 1024
+    assert wizard.findChild(QLabel, "sizeNote_npu_alloc_max_split_size_mb").text() == "= 1 GB"
