@@ -34,8 +34,8 @@ def squashed(wizard):
             continue
         if isinstance(w, QLabel) and not w.text():
             continue
-        if isinstance(w, QLineEdit) and isinstance(w.parentWidget(), (QAbstractSpinBox, QComboBox)):
-            continue  # the line edit a spin box or combo box is made of: the box is checked
+        if isinstance(w.parentWidget(), (QAbstractSpinBox, QComboBox, QLineEdit)):
+            continue  # a part of a spin box, combo box or line edit (its clear button): the box is checked
         checked += 1
         name = w.objectName() or type(w).__name__
         text = w.text()[:40] if hasattr(w, "text") and isinstance(w.text(), str) else ""
