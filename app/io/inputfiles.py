@@ -34,6 +34,7 @@ import json
 import math
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 from cann_config.app.errors import InputError, Message, os_reason
@@ -177,8 +178,8 @@ def _non_finite(token: str) -> float:
     raise _NonFinite(token)
 
 
-def _token_position(text: str, token: str) -> int:
-    """Where `token` stands outside a JSON string (the first such place), or -1."""
+def _outside_strings(text: str) -> Iterator[tuple[int, str]]:
+    """Each character of JSON `text` that stands outside a string, with its index."""
     in_string = escaped = False
     for index, char in enumerate(text):
         if in_string:
@@ -190,26 +191,20 @@ def _token_position(text: str, token: str) -> int:
                 in_string = False
         elif char == '"':
             in_string = True
-        elif text.startswith(token, index):
-            return index
-    return -1
+        else:
+            yield index, char
+
+
+def _token_position(text: str, token: str) -> int:
+    """Where `token` stands outside a JSON string (the first such place), or -1."""
+    return next((index for index, _char in _outside_strings(text) if text.startswith(token, index)), -1)
 
 
 def _depth_exceeds(text: str, limit: int) -> int | None:
     """The line where brackets outside strings nest deeper than `limit`, or None."""
     depth = 0
-    in_string = escaped = False
-    for index, char in enumerate(text):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
+    for index, char in _outside_strings(text):
+        if char in "[{":
             depth += 1
             if depth > limit:
                 return text.count("\n", 0, index) + 1
