@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--force", action="store_true", help="replace FILE even when it is read-only")
     p.add_argument("--hostname", action="store_true",
                    help="also record this host's name (left out by default: support does not need it)")
+    p.add_argument("--log", metavar="FILE",
+                   help="also take the lines of the last NPU memory errors from this log (only those lines)")
     p.add_argument("--scan-seconds", metavar="N", type=float, default=None,
                    help=f"stop measuring the cache and predicting its cleanup after N seconds (default {SCAN_SECONDS_SHOWN:g}); "
                         "the bundle then says what is partial")
@@ -78,7 +81,16 @@ def run(args: argparse.Namespace) -> int:
     if not (scan_seconds >= 0 and math.isfinite(scan_seconds)):  # `inf` would be written as Infinity
         raise UsageError.from_code("support-error-scan-seconds")
     lang = current_language()
+    memory_errors = None
+    if args.log:
+        # Read first: an unusable log is exit 2 before any work (app/triage/bundled.py).
+        from cann_config.app.triage.bundled import memory_error_section
+
+        memory_errors = memory_error_section(args.log, os.environ, set(bundle_variables()))
     data = collect_bundle(scan_seconds=scan_seconds, include_hostname=args.hostname)
+    if memory_errors is not None:
+        data["memory_errors"] = memory_errors[0]
+        data["left_out"].extend(memory_errors[1])
     if args.output and is_stdout(args.output):
         write_bundle(data, args.output)
         return 0

@@ -19,13 +19,11 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from cann_config.app.errors import InputError, Message, UsageError
+from cann_config.app.errors import Message, UsageError
 from cann_config.app.findings import Finding, severity_word
 from cann_config.app.i18n import current_language
 from cann_config.app.textsafe import json_text, terminal_text
 
-# A log is read whole; bigger ones are cut to their end by the user (`tail -c 64M`).
-MAX_LOG_BYTES = 64 << 20
 FRAMEWORKS = ("pytorch", "vllm-ascend", "mindspore")
 
 DESCRIPTION = ("Find every NPU out-of-memory error in a log or a pasted error text (torch_npu, vLLM-Ascend, HCCL, "
@@ -47,27 +45,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _t(code: str, lang: str, **params: Any) -> str:
     return Message(code, **params).text(lang)
-
-
-def read_log(path: str) -> tuple[str, str]:
-    """(text, source name) of the log at `path` ('-': standard input); InputError when unusable."""
-    from cann_config.app.io.inputfiles import read_input_bytes
-
-    if path == "-":
-        if sys.stdin is None or sys.stdin.isatty():
-            raise UsageError.from_code("triage-error-stdin-terminal")
-        data = sys.stdin.buffer.read(MAX_LOG_BYTES + 1)
-        source = "<stdin>"
-        if len(data) > MAX_LOG_BYTES:
-            raise InputError.from_code("core-input-too-large", source, size=f"{MAX_LOG_BYTES >> 20} MB",
-                                       what=Message("triage-kind-log"))
-    else:
-        data, _ = read_input_bytes(path, Message("triage-kind-log"), MAX_LOG_BYTES)
-        source = path
-    if b"\x00" in data:
-        line = data.count(b"\n", 0, data.index(b"\x00")) + 1
-        raise InputError.from_code("cache-error-nul", source, line)
-    return data.decode("utf-8", "replace"), source
 
 
 def job_environment(env_file: str | None, bundle: str | None) -> tuple[dict[str, str] | None, str | None,
@@ -152,6 +129,7 @@ def render_text(result: Any, lang: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     from cann_config.app.triage.analysis import triage_text
+    from cann_config.app.triage.logfile import read_log
 
     lang = current_language()
     utilization = _utilization(args.gpu_memory_utilization)

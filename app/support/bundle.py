@@ -152,6 +152,8 @@ BUNDLE_FORMAT = "cann-config-bundle"
 BUNDLE_VERSION = 1
 TOP_KEYS = ("format", "version", "created", "tool_version", "host", "npu_smi", "versions", "environment",
             "op_cache_ini", "cache", "unreadable", "left_out")
+# Keys a bundle has only when asked for: `collect --log FILE` (app/triage/bundled.py).
+OPTIONAL_KEYS = ("memory_errors",)
 # Size caps when reading: a bundle is a few KiB to a few hundred KiB; anything far beyond is
 # not one (or is hostile) and is refused or ignored rather than parsed.
 MAX_BUNDLE_BYTES = 32 << 20
@@ -785,6 +787,9 @@ class Bundle:
     cache: CacheSummary | None = None
     unreadable: list[tuple[str, str]] = field(default_factory=list)
     left_out: list[tuple[str, str]] = field(default_factory=list)  # (what, why) the collector kept back
+    # `collect --log FILE`: the log's name and its NPU memory error lines, (line, text) (app/triage/bundled.py)
+    memory_error_log: str | None = None
+    memory_error_lines: list[tuple[int, str]] = field(default_factory=list)
     device: DeviceInfo = field(default_factory=lambda: DeviceInfo(source="bundle"))
     findings: list[Finding] = field(default_factory=list)
 
@@ -1103,6 +1108,22 @@ def _read_left_out(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> 
             bundle.left_out.append((what, reader.text(item, "why", f"left_out[{i}].why") or ""))
 
 
+def _read_memory_errors(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> None:
+    """`memory_errors` (collect --log FILE; app/triage/bundled.py): the log's NPU memory error lines."""
+    section = reader.obj(data, "memory_errors", "memory_errors")
+    if section is None:
+        return
+    bundle.memory_error_log = reader.text(section, "log", "memory_errors.log")
+    for i, item in enumerate(reader.items(section, "lines", "memory_errors.lines", MAX_NOTES)):
+        if not isinstance(item, dict):
+            reader.wrong(f"memory_errors.lines[{i}]", item, "object")
+            continue
+        line = reader.integer(item, "line", f"memory_errors.lines[{i}].line", minimum=1)
+        text = reader.text(item, "text", f"memory_errors.lines[{i}].text")
+        if line is not None and text is not None:
+            bundle.memory_error_lines.append((line, text))
+
+
 def _read_unreadable(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> None:
     for i, item in enumerate(reader.items(data, "unreadable", "unreadable", MAX_NOTES)):
         if not isinstance(item, dict):
@@ -1139,7 +1160,7 @@ def bundle_from_json(data: object, source: str = "<bundle>") -> Bundle:
     else:
         reader.add("support-bundle-version-invalid", value=repr(version)[:60], known=BUNDLE_VERSION)
     for key in data:
-        if key not in TOP_KEYS:
+        if key not in TOP_KEYS and key not in OPTIONAL_KEYS:
             reader.add("support-bundle-unknown-key", key=key[:80])
     bundle.created = reader.text(data, "created", "created")
     bundle.tool_version = reader.text(data, "tool_version", "tool_version")
@@ -1148,6 +1169,7 @@ def bundle_from_json(data: object, source: str = "<bundle>") -> Bundle:
         bundle.hostname = reader.text(host, "hostname", "host.hostname", 255)
     _read_unreadable(reader, bundle, data)
     _read_left_out(reader, bundle, data)
+    _read_memory_errors(reader, bundle, data)
     _read_npu_smi(reader, bundle, data)
     _read_versions(reader, bundle, data)
     _read_environment(reader, bundle, data)

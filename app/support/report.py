@@ -295,9 +295,22 @@ class SupportReport:
     def exports(self, lang: str | None = None) -> list[SuggestedExport]:
         return suggested_exports(self.diagnosis, self.changes, self.profile, self.versions(), lang)
 
+    def triage(self) -> Any:
+        """The triage of the bundle's NPU memory error lines (`collect --log`), None without them
+        (app/triage/bundled.py)."""
+        if self.bundle is None or not self.bundle.memory_error_lines:
+            return None
+        from cann_config.app.triage.bundled import triage_bundle_lines
+
+        return triage_bundle_lines(self.bundle.memory_error_lines, self.bundle.memory_error_log or self.bundle.source,
+                                   self.bundle.environ)
+
     def to_json(self, lang: str | None = None) -> dict[str, Any]:
         """`diagnose --json` (docs/architecture.md#json-output) plus the bundle's facts and the suggested fixes."""
         data = self.diagnosis.to_json(lang)
+        triage = self.triage()
+        if self.bundle is not None:
+            data["triage"] = triage.to_json(lang) if triage is not None else None
         data["bundle"] = self.bundle.metadata() if self.bundle is not None else None
         data["suggested_changes"] = [c.to_json() for c in self.changes]
         data["suggested_profile"] = self.profile.to_json()
@@ -525,6 +538,28 @@ def _suggested(report: SupportReport, lang: str) -> list[Block]:
     return blocks
 
 
+def _memory_errors(report: SupportReport, lang: str) -> list[Block]:
+    """The bundle's NPU memory errors (collect --log), triaged as `cann-config triage` does."""
+    if report.bundle is None:
+        return []
+    blocks = [Block("h2", (_t("triage-label-report-title", lang),))]
+    triage = report.triage()
+    if triage is None:
+        return [*blocks, _p(Text(_t("triage-label-report-none", lang)))]
+    log = report.bundle.memory_error_log or report.bundle.source
+    for event in triage.events:
+        device = "" if event.raw.device is None else _t("triage-label-device", lang, device=event.raw.device)
+        blocks.append(Block("h3", (_t("triage-label-report-event", lang, at=event.raw.line, log=log, kind=event.kind,
+                                      device=device, cause=event.cause),)))
+        for f in event.findings:
+            blocks.append(Block("finding", (f.severity, _t(f"support-label-severity-{f.severity}", lang), f.code,
+                                            f.where(), f.message(lang), "", _t("support-label-fix", lang), "",
+                                            _t("support-label-suggestion", lang))))
+        for export in event.to_json(lang)["suggested"]["exports"][:1]:
+            blocks.append(Block("code", (_CODE_LANGUAGE.get(export["format"], ""), export["text"])))
+    return blocks
+
+
 def _unreadable(report: SupportReport, lang: str) -> list[Block]:
     bundle = report.bundle
     if bundle is None or not bundle.unreadable:
@@ -545,7 +580,7 @@ def report_blocks(report: SupportReport | Diagnosis, lang: str | None = None) ->
     device = report.diagnosis.device
     if device is not None and (device.soc_version or device.series):
         blocks.append(_p(Text(_t("support-label-device", lang) + _colon(lang)), Text(device.label(lang))))
-    for part in (_inputs, _device, _host, _effective, _findings, _cleanup, _suggested, _unreadable):
+    for part in (_inputs, _device, _host, _effective, _findings, _cleanup, _suggested, _memory_errors, _unreadable):
         blocks.extend(part(report, lang))
     return blocks
 

@@ -28,7 +28,7 @@ Public API:
     THRESHOLDS
     TriageEvent, Triage
     triage_text(text, *, source, environ=None, environ_source=None, framework=None,
-                gpu_memory_utilization=None, communicators=None) -> Triage
+                gpu_memory_utilization=None, communicators=None, line_numbers=None) -> Triage
     suggest_alloc_conf(current) -> AllocSuggestion
 """
 
@@ -293,14 +293,19 @@ _SERVING = re.compile(r"vllm|vllm_ascend|EngineCore", re.IGNORECASE)
 
 def triage_text(text: str, *, source: str, environ: Mapping[str, str] | None = None,
                 environ_source: str | None = None, framework: str | None = None,
-                gpu_memory_utilization: float | None = None, communicators: int | None = None) -> Triage:
+                gpu_memory_utilization: float | None = None, communicators: int | None = None,
+                line_numbers: Sequence[int] | None = None) -> Triage:
     """The triage of `text` (a log or a pasted error) read from `source`.
 
+    `line_numbers`: the line each line of `text` has in the log it was taken from (a bundle keeps
+    only some lines); events and findings then name those.
     `environ`: the job's variables (an env file's, a bundle's) the suggestions start from; None when
     they are not known (the findings say so). `framework`, `gpu_memory_utilization` and
     `communicators` feed the HBM budget (app.hbm_budget); what is not given is named as unknown.
     """
     raws = find_events(text)
+    if line_numbers is not None:
+        raws = [r._replace(line=line_numbers[r.line - 1]) if r.line <= len(line_numbers) else r for r in raws]
     serving = framework == "vllm-ascend" or bool(_SERVING.search(text)) or any(
         r.kind.startswith("serving-") for r in raws)
     ctx = _Context(source, environ, serving)

@@ -17,7 +17,7 @@ device (…) on startup. Desired GPU memory utilization is …"), a positive "Av
 Public API:
     KINDS                                    the event kinds, in the contract's order
     BYTE_KEYS                                the keys of an event's `bytes`
-    RawEvent(kind, line, device, bytes, facts)
+    RawEvent(kind, line, device, bytes, facts, span)
     find_events(text) -> list[RawEvent]      in the order of their first line
     size_bytes(number, unit) -> int
 """
@@ -49,6 +49,7 @@ class RawEvent(NamedTuple):
     bytes: Mapping[str, int | None]  # every BYTE_KEYS key; None for what the text does not print
     # Other numbers the text prints (gpu_memory_utilization, HCCL_BUFFSIZE in MB, ...), for the analysis.
     facts: Mapping[str, Any] = {}
+    span: int = 1  # how many lines the message takes (a wrapped one more than 1)
 
 
 def size_bytes(number: str, unit: str) -> int:
@@ -123,7 +124,7 @@ def _sizes(groups: tuple[str | None, ...]) -> list[int | None]:
     return out
 
 
-def _event(kind: str, match: re.Match[str], line: int, warning: str | None) -> RawEvent:
+def _event(kind: str, match: re.Match[str], line: int, warning: str | None, span: int) -> RawEvent:
     b = _empty_bytes()
     facts: dict[str, Any] = {}
     device: int | None = None
@@ -169,7 +170,7 @@ def _event(kind: str, match: re.Match[str], line: int, warning: str | None) -> R
             b.update(requested=int(g[0]), total=int(g[1]) << 20)
         else:
             b.update(requested=int(g[0]), total=int(g[1]))
-    return RawEvent(kind, line, device, b, facts)
+    return RawEvent(kind, line, device, b, facts, span)
 
 
 def find_events(text: str) -> list[RawEvent]:
@@ -192,6 +193,6 @@ def find_events(text: str) -> list[RawEvent]:
                 candidate = candidate.rstrip() + " " + _strip_prefix(lines[index + extra]).strip()
                 match = pattern.whole.match(candidate)
             if match is not None:
-                events.append(_event(pattern.kind, match, index + 1, warning))
+                events.append(_event(pattern.kind, match, index + 1, warning, extra + 1))
                 break
     return events
