@@ -10,8 +10,6 @@ controller knows no CANN rule: availability, resolution and import all come from
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,14 +17,35 @@ from typing import TYPE_CHECKING, Any
 from cann_config.app.catalog import Catalog, Option, Value, load_catalog
 from cann_config.app.device.table import DeviceInfo, DeviceOrigin, device_from_choice
 from cann_config.app.profile import Profile
+from cann_config.app.session import Session
 from PySide6.QtCore import QObject, Signal
 
 if TYPE_CHECKING:  # pragma: no cover - typing only (the findings module is not needed for the first paint)
     from cann_config.app.findings import Finding
 
 
+def _in_session(name: str) -> Any:
+    """An attribute kept in the Session, read and written through the controller."""
+    return property(lambda self: getattr(self.session, name), lambda self, value: setattr(self.session, name, value))
+
+
 class WizardController(QObject):
-    """Holds the Profile, the device it is for, and the files the user started from."""
+    """Holds the Session (the Profile, the device it is for, the Host and the files the user
+    started from) and says when it changes."""
+
+    _profile = _in_session("profile")
+    _device = _in_session("device")
+    device_origin = _in_session("device_origin")
+    ini = _in_session("ini")
+    ini_path = _in_session("ini_path")
+    ini_explicit = _in_session("ini_explicit")
+    ini_versions = _in_session("ini_versions")
+    answers = _in_session("answers")
+    env_file = _in_session("env_file")
+    imported_findings = _in_session("imported_findings")
+    imported_from = _in_session("imported_from")
+    imported_values = _in_session("imported_values")
+    base_environ = _in_session("base_environ")
 
     profileChanged = Signal()
     deviceChanged = Signal()
@@ -40,30 +59,11 @@ class WizardController(QObject):
                  device_origin: DeviceOrigin = DeviceOrigin.NONE, parent: QObject | None = None):
         super().__init__(parent)
         self.catalog: Catalog = load_catalog()
-        self._profile = profile or Profile()
-        self._device = device
-        self.device_origin = device_origin
+        # The state itself, Qt-free (app/session.py): this object only says when it changes.
+        self.session = Session(profile, device, device_origin)
         self.detected: Any = None  # app.device.hostprobe.HostProbe once detection has finished
         self.detection_state = "idle"  # "idle", "running", "done", "failed"
         self.detection_error = ""
-        self.ini: Any = None  # app.opcache.ini.OpCacheIni of the file being edited
-        self.ini_path: Path | None = None
-        self.ini_explicit = False
-        # adk_version/ops_version typed by the user for a CANN that is not installed here.
-        self.ini_versions: dict[str, str] = {}
-        # The user's answers to the catalog notes' questions ({"concurrent-graphs": False}): the
-        # core gives each rule its severity from them, the same on every page and export.
-        self.answers: dict[str, bool] = {}
-        self._host_versions: dict[str, str] | None = None
-        self.env_file: Any = None  # app.io.envfile.EnvFile the user opened
-        self.imported_findings: list[Finding] = []
-        self.imported_from: list[str] = []
-        # Per opened file, the settings taken from it: (option id, value, line); None for a
-        # file that is not read for settings (op_cache.ini, a profile).
-        self.imported_values: dict[str, list[tuple[str, Any, int | None]] | None] = {}
-        self.base_environ: Mapping[str, str] = dict(os.environ)
-        self.bundle: Any = None  # app.support.bundle.Bundle of the customer's host being looked at (support)
-        self._bundle_diagnoses: dict[tuple[str, DeviceInfo | None], Any] = {}
         self._dirty = False
         self._availability: dict[str, Any] = {}
         self.usage: str | None = None
@@ -161,12 +161,14 @@ class WizardController(QObject):
     # -- files --------------------------------------------------------------------------------
 
     @property
+    def bundle(self) -> Any:
+        """app.support.bundle.Bundle of the customer's host being looked at (support), else None."""
+        return self.session.bundle
+
+    @property
     def environ(self) -> dict[str, str]:
-        """The environment CANN would see: this process's, with an opened env file on top."""
-        env = dict(self.base_environ)
-        if self.env_file is not None:
-            env.update(self.env_file.values)
-        return env
+        """The environment CANN would see: the host's, with an opened env file on top."""
+        return self.session.environ
 
     def set_ini(self, ini: Any, path: Path | None, *, explicit: bool = True, notify: bool = True) -> None:
         """The op_cache.ini being edited; `explicit` when the user opened it (else the one found
@@ -202,16 +204,7 @@ class WizardController(QObject):
         """
         from cann_config.app.support.report import suggested_profile
 
-        self.bundle = bundle
-        self._bundle_diagnoses.clear()
-        self.base_environ = dict(bundle.environ)
-        self.env_file = None
-        self.ini = bundle.op_cache_ini
-        self.ini_path = Path(bundle.ini_path) if bundle.ini_path else None
-        self.ini_explicit = True  # never replaced by a file of this machine found in the cache dir
-        self.imported_from = []
-        self.imported_values = {}
-        self.imported_findings = []
+        self.session.open_bundle(bundle)
         if not keep_device:
             known = bundle.device.soc_version or bundle.device.series
             self.set_device(bundle.device if known else None, DeviceOrigin.BUNDLE)
@@ -227,25 +220,16 @@ class WizardController(QObject):
     def bundle_diagnosis(self) -> Any:
         """The bundle's app.support.diagnosis.Diagnosis for the current framework and device (None
         without a bundle): the customer's configuration as collected, whatever was chosen since."""
-        if self.bundle is None:
-            return None
-        key = (self._profile.framework, self._device)
-        found = self._bundle_diagnoses.get(key)
-        if found is None:
-            # The same Host every command builds from a bundle (app/support/host.py).
-            from cann_config.app.support.host import host_from_bundle
-
-            found = host_from_bundle(self.bundle).diagnosis(framework=self._profile.framework, device=self._device)
-            self._bundle_diagnoses[key] = found
-        return found
+        return self.session.host_diagnosis(self._profile.framework)
 
     def suggested_profile(self) -> Profile | None:
-        """The customer's values with every suggested fix applied (None without a bundle)."""
-        if self.bundle is None:
+        """The customer's values with every suggested fix applied (None on this host)."""
+        diagnosis = self.bundle_diagnosis()
+        if diagnosis is None:
             return None
         from cann_config.app.support.report import suggested_profile
 
-        return suggested_profile(self.bundle_diagnosis())
+        return suggested_profile(diagnosis)
 
     def apply_suggested_fixes(self) -> None:
         """Replace the choices with the bundle's suggested profile (the one explicit fix action)."""
@@ -255,7 +239,7 @@ class WizardController(QObject):
 
     def ini_from_bundle(self) -> bool:
         """The op_cache.ini shown is the customer's (from the bundle), not a file of this machine."""
-        return self.bundle is not None and self.ini is self.bundle.op_cache_ini and self.ini_explicit
+        return self.session.ini_from_bundle()
 
     def set_answer(self, question: str, answer: bool) -> None:
         if self.answers.get(question) != answer:
@@ -263,31 +247,22 @@ class WizardController(QObject):
             self.profileChanged.emit()
 
     def known_versions(self) -> dict[str, str]:
-        """The versions of the CANN that reads op_cache.ini, as far as known without asking: the
-        customer's (a bundle), else this computer's installed CANN (read once)."""
-        if self.bundle is not None:
-            return dict(self.bundle.installed_versions())
-        if self._host_versions is None:
-            from cann_config.app.opcache.ini import installed_op_cache_versions
-
-            self._host_versions = installed_op_cache_versions()
-        return dict(self._host_versions)
+        """The versions of the CANN that reads op_cache.ini, as far as known without asking (the Session's)."""
+        return self.session.known_versions()
 
     def versions_for_save(self) -> dict[str, str]:
-        """adk_version/ops_version a save of op_cache.ini writes, as the core picks them
-        (app.opcache.resolution.versions_for_save) from the known and the typed ones."""
-        from cann_config.app.opcache.resolution import versions_for_save
-
-        return versions_for_save(self.known_versions(), self.ini_versions)
+        """adk_version/ops_version a save of op_cache.ini writes (the Session's)."""
+        return self.session.versions_for_save()
 
     def baseline(self) -> dict[str, Any] | None:
         """What "only my changes" is measured against: the customer's current values with a
         bundle (before any fix), else None (the defaults)."""
-        if self.bundle is None:
+        diagnosis = self.bundle_diagnosis()
+        if diagnosis is None:
             return None
         from cann_config.app.support.report import suggested_profile
 
-        return dict(suggested_profile(self.bundle_diagnosis(), []).options)
+        return dict(suggested_profile(diagnosis, []).options)
 
     # -- unsaved work -------------------------------------------------------------------------
 

@@ -405,7 +405,7 @@ class ConfigWizard(QWizard):
         c = self.controller
         c.set_detection("done", probe)
         device = getattr(probe, "device", None)
-        if c.device_origin in (DeviceOrigin.NONE, DeviceOrigin.DETECTED) and c.bundle is None:  # a bundle's host is not this one
+        if c.device_origin in (DeviceOrigin.NONE, DeviceOrigin.DETECTED) and not c.session.is_remote:  # a customer's host is not this one
             known = device is not None and (device.soc_version or device.series)
             c.set_device(device if known else None, DeviceOrigin.DETECTED if known else DeviceOrigin.NONE)
 
@@ -532,14 +532,8 @@ class ConfigWizard(QWizard):
         collected), else the current choices on this computer as `cann-config diagnose` reads
         them (the op_cache.ini the cache page shows, the env file opened, the profile)."""
         c = self.controller
-        if c.bundle is not None:
-            return c.bundle_diagnosis()
-        from cann_config.app.support.diagnosis import diagnose
-
         ini_path = self.cache_page.ini_path()  # builds the page if it was not yet
-        return diagnose(ini_path=ini_path if ini_path.is_file() else None,
-                        env_file=c.env_file.source if c.env_file is not None else None,
-                        device=c.device, framework=c.profile.framework, profile=c.profile)
+        return c.session.report_diagnosis(ini_path if ini_path.is_file() else None)
 
     def show_report(self) -> None:
         """The report (app.support.report) in a dialog that saves it as Markdown or HTML."""

@@ -45,22 +45,18 @@ class CacheState:
     def resolve(self) -> None:
         """Directories, op_cache.ini and effective values for the current choices."""
         c = self.controller
-        option = c.value(DIR_OPTION)
-        if c.bundle is not None:
-            from cann_config.app.support.report import option_in_effect
-
-            option = option_in_effect(c.bundle_diagnosis(), c.profile.options, DIR_OPTION) or ""
-        self.dir_resolution = resolve_cache_dir(c.profile.framework, str(option), environ=c.environ)
+        # The Host decides (app/session.py): a customer's dir unless one was chosen, their
+        # installed CANN for the version lines, and whether an opened file is the one CANN reads.
+        option = c.session.cache_dir_option(c.value(DIR_OPTION))
+        self.dir_resolution = resolve_cache_dir(c.profile.framework, option, environ=c.environ)
         self._follow_ini()
-        # With a bundle, the version lines are checked against the customer's CANN (the
-        # bundle's versions), as `diagnose --bundle` does; this computer's CANN says nothing.
-        installed = (c.bundle.installed_versions() or None) if c.bundle is not None else None
+        installed = c.session.versions_to_check()
         soc = c.device.soc_version if c.device is not None else None
         # A file the user opened is not necessarily the one CANN reads: the core says which it
         # reads (app.opcache.cachedir.ini_not_read), and the values are that file's, as in `diagnose --ini`.
         not_read = None
         ini = c.ini
-        if c.bundle is None and c.ini_explicit and c.ini_path is not None:
+        if c.session.checks_where_cann_reads():
             assert self.dir_resolution is not None
             not_read = ini_not_read(c.ini_path, self.dir_resolution)
             if not_read is not None:
@@ -185,7 +181,7 @@ class CacheState:
     def unsaved_ini(self) -> str | None:
         """The path of op_cache.ini when a save would change it (see CachePage.unsaved_ini)."""
         c = self.controller
-        if c.bundle is not None or not any(oid in c.profile.options for oid in self.ini_options()):
+        if not c.session.can_save_ini or not any(oid in c.profile.options for oid in self.ini_options()):
             return None
         try:
             save = self.ini_save()

@@ -71,9 +71,8 @@ class UsagePanel(QGroupBox):
     # -- showing it -----------------------------------------------------------------------------
 
     def refresh(self) -> None:
-        bundle = self.controller.bundle
-        if bundle is not None:
-            self._show_bundle_gauge(bundle)
+        if not self.controller.session.can_scan:  # measured on the customer's host, by collect
+            self._show_bundle_gauge(self.controller.session.recorded_cache())
             return
         self._request_prediction()
         usage = self.usage
@@ -173,8 +172,8 @@ class UsagePanel(QGroupBox):
     def gauge_rows(self) -> list[GaugeRow]:
         """The gauge's numbers per SoC dir: the measurement (a scan here, or the one `collect` made on
         the customer's host), what CANN uses now, and the user's choice beside it when it differs."""
-        if self.controller.bundle is not None:
-            return self._recorded_gauge_rows(self.controller.bundle.cache)
+        if not self.controller.session.can_scan:
+            return self._recorded_gauge_rows(self.controller.session.recorded_cache())
         rows = []
         predictions = self.predictions()
         if self.usage is not None and predictions is not None:
@@ -198,8 +197,8 @@ class UsagePanel(QGroupBox):
     def scan_findings(self) -> list[Any]:
         c = self.controller
         resolution = self.state.resolution
-        if c.bundle is not None:
-            return list(c.bundle.cache_findings(resolution.effective)) if resolution is not None else []
+        if not c.session.can_scan:
+            return c.session.recorded_cache_findings(resolution.effective) if resolution is not None else []
         predictions = self.predictions()
         if self.usage is None or predictions is None:
             return []
@@ -233,7 +232,7 @@ class UsagePanel(QGroupBox):
         return rows
 
     def _bundle_gauge_message(self) -> str:
-        cache = self.controller.bundle.cache
+        cache = self.controller.session.recorded_cache()
         if cache is None:
             return self.tr("The bundle holds no measurement of the cache.")
         if cache.error:
@@ -245,9 +244,8 @@ class UsagePanel(QGroupBox):
             return self.tr("The cache holds no SoC directory yet.")
         return ""
 
-    def _show_bundle_gauge(self, bundle: Any) -> None:
+    def _show_bundle_gauge(self, cache: Any) -> None:
         self._show_findings()
-        cache = bundle.cache
         self.gauge.set_rows(self.gauge_rows(), free_bytes=getattr(cache, "free_bytes", None),
                             fs_type=getattr(cache, "fs_type", None), message=self._bundle_gauge_message(),
                             partial=bool(getattr(cache, "partial", False)))
@@ -256,7 +254,7 @@ class UsagePanel(QGroupBox):
     def _bundle_scan_text(self) -> str:
         """Why there is no scan here, and what the bundle measured instead."""
         text = self.tr("Not scanned here: the cache is on the customer's host.")
-        cache = self.controller.bundle.cache
+        cache = self.controller.session.recorded_cache()
         if cache is not None and cache.files is not None:
             text += " " + self.tr("Measured there by cann-config collect: %1 files, %2 (on disk %3).") \
                 .replace("%1", f"{cache.files:,}").replace("%2", human_bytes(cache.apparent_bytes or 0)) \
@@ -296,7 +294,7 @@ class UsagePanel(QGroupBox):
         self.scan_status.setText(text() if text is not None else "")
 
     def start_scan(self) -> None:
-        if self._work_stopped or self.controller.bundle is not None or self.state.dir_resolution is None:
+        if self._work_stopped or not self.controller.session.can_scan or self.state.dir_resolution is None:
             return
         path = Path(self.state.dir_resolution.kernel_cache)
         self.usage = None
@@ -365,7 +363,7 @@ class UsagePanel(QGroupBox):
 
     def _show_scan_button(self) -> None:
         self.scan_button.setText(self.tr("&Stop") if self.scanning() else self.tr("S&can the cache"))
-        remote = self.controller.bundle is not None and not self.scanning()
+        remote = not self.controller.session.can_scan and not self.scanning()
         self.scan_button.setEnabled(not remote)
         self.scan_button.setToolTip(self.tr("The cache is on the customer's host: the bundle's measurement is "
                                             "shown.") if remote else "")
