@@ -84,7 +84,9 @@ class OptionRow(QWidget):
         # and the way back to it; hidden while it does not.
         self.modified = QLabel(self)
         self.modified.setObjectName(f"modified_{option.id}")
-        self.modified.setStyleSheet("color: #8a5a00; font-weight: bold; padding-right: 4px;")
+        # Its colour and weight in its rich text, not a style sheet: a style sheet per row was
+        # ~0.3 ms of each row's slice while the page is built.
+        rich_text(self.modified, selectable=False)
         self.modified.hide()
         self.reset = QToolButton(self)
         self.reset.setObjectName(f"reset_{option.id}")
@@ -144,7 +146,7 @@ class OptionRow(QWidget):
         self.info.setAccessibleName(translate("OptionRow", "Documentation: %1").replace("%1", pick(self.option.title)))
         self.editor.setAccessibleName(pick(self.option.title))
         self.editor.retranslate()
-        self.modified.setText(translate("OptionRow", "modified") if not self.modified.isHidden() else "")
+        self.modified.setText(self._modified_text() if not self.modified.isHidden() else "")
         self.reset.setText(translate("OptionRow", "Reset"))
         self.reset.setToolTip(translate("OptionRow", "Go back to the value this option started with"))
         self.reset.setAccessibleName(translate("OptionRow", "Reset %1").replace("%1", pick(self.option.title)))
@@ -152,10 +154,14 @@ class OptionRow(QWidget):
         self.reset_unavailable.setToolTip(translate("OptionRow", "This device cannot take the value: go back to "
                                                                  "the default, which the export can carry"))
 
+    @staticmethod
+    def _modified_text() -> str:
+        return f"<b style='color: #8a5a00'>{escape(translate('OptionRow', 'modified'))}</b>"
+
     def show_modified(self, modified: bool, tooltip: str = "") -> None:
         """Mark the value as changed from where it started (`modified_<id>`) and offer the way
         back (`reset_<id>`), or neither."""
-        self.modified.setText(translate("OptionRow", "modified") if modified else "")
+        self.modified.setText(self._modified_text() if modified else "")
         self.modified.setVisible(modified)
         self.reset.setEnabled(modified)
         self.reset.setVisible(modified)

@@ -90,7 +90,7 @@ def test_every_row_marks_a_changed_value_and_resets_it(make_wizard, option_id, f
     assert not reset.isEnabled()
     box.setProperty("value", other)
     assert box.property("value") == other
-    assert not mark.isHidden() and mark.text() == "modified" and reset.isEnabled()
+    assert not mark.isHidden() and "modified" in mark.text() and reset.isEnabled()
     reset.click()
     assert box.property("value") == start
     assert mark.isHidden() or mark.text() == ""
