@@ -156,7 +156,8 @@ class OptionRow(QWidget):
 
     @staticmethod
     def _modified_text() -> str:
-        return f"<b style='color: #8a5a00'>{escape(translate('OptionRow', 'modified'))}</b>"
+        text = translate("OptionRow", "modified")
+        return f"<b style='color: #8a5a00'>{escape(text)}</b>"
 
     def show_modified(self, modified: bool, tooltip: str = "") -> None:
         """Mark the value as changed from where it started (`modified_<id>`) and offer the way
