@@ -26,7 +26,7 @@ OPTION_TYPES = ("int", "float", "bool", "str", "path")
 PAGES = ("memory", "cache")
 SEVERITIES = ("error", "warning", "info")
 TARGET_KEYS = ("memory_config", "npu_run_config", "parameter_map", "tf2", "ge", "atc", "acl", "env", "ini",
-               "alloc_conf", "vllm_flag")
+               "alloc_conf", "vllm_flag", "ms_runtime", "ms_context", "ms_alloc_conf", "shapes")
 # What a `requires` table may name: the minimum version of each component an option needs.
 REQUIREMENT_KEYS = ("torch_npu", "driver", "cann")
 # The words `--set ID=...` takes for "not set" on an option whose default is unset.
@@ -113,6 +113,12 @@ class Targets(NamedTuple):
     ini: str | None = None
     alloc_conf: str | None = None  # the key inside torch_npu's PYTORCH_NPU_ALLOC_CONF
     vllm_flag: str | None = None  # the launch flag of `vllm serve` (app/vllm_ascend.py)
+    # MindSpore (app/mindspore_memory.py): the argument of mindspore.runtime.set_memory, the keyword
+    # of mindspore.set_context ("ascend_config.<key>" inside ascend_config), the key in MS_ALLOC_CONF
+    ms_runtime: str | None = None
+    ms_context: str | None = None
+    ms_alloc_conf: str | None = None
+    shapes: str | None = None  # not a setting: it shapes the export named (mindspore_memory_api)
 
     def env_for(self, framework: str) -> str | None:
         """The environment variable that carries the option for `framework`, if any."""
@@ -141,6 +147,9 @@ class Option(NamedTuple):
     legacy_env: str | None = None
     sources: tuple[str, ...] = ()
     requires: Mapping[str, str] = {}
+    # A component's own check of the value ("mindspore": app/mindspore_memory.py, MindSpore 2.10's
+    # validators), after the catalog's own.
+    validator: str | None = None
 
     @property
     def enumerated(self) -> bool:
@@ -198,6 +207,10 @@ class Option(NamedTuple):
                 return Message("core-option-not-utf8", option=self.id)
             if self.type == "path" and len(encoded) >= PATH_MAX:
                 return Message("core-option-path-too-long", option=self.id, limit=PATH_MAX, size=len(encoded))
+        if self.validator == "mindspore" and isinstance(value, str) and value != "":
+            from cann_config.app.mindspore_memory import option_problem
+
+            return option_problem(self, value)
         return None
 
     @property
@@ -454,8 +467,11 @@ def _option(source: str, option_id: str, table: object) -> Option:
         legacy_env=r.get("legacy_env", str, None),
         sources=tuple(r.get("sources", list, [])),
         requires=dict(requires),
+        validator=r.get("validator", str, None),
     )
     r.done()
+    if option.validator not in (None, "mindspore"):
+        raise r.fail(f"validator must be 'mindspore', not {option.validator!r}")
     reason = option.check(option.default)
     if reason:
         raise r.fail(f"the default is not valid: {reason}")

@@ -731,6 +731,11 @@ def _read_source_text(path: str | os.PathLike[str], kind: Message) -> str:
     return data.decode("utf-8", "replace")
 
 
+def read_script_text(path: str | os.PathLike[str]) -> str:
+    """A script's text through the guarded reader (InputError, one line, when it cannot be read)."""
+    return _read_source_text(path, Message("cache-kind-script"))
+
+
 def import_script_file(path: str | os.PathLike[str]) -> ImportedSettings:
     """`import_script` on a file (the CLI's --script and the wizard's "open script"), its bytes
     decoded as Python decodes them (BOM, PEP 263 cookie: app/io/pysource.py)."""

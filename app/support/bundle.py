@@ -185,6 +185,9 @@ def bundle_variables() -> tuple[str, ...]:
         if option.targets.alloc_conf:
             # torch_npu's allocator settings: key:value pairs, no secrets (docs/cann/torch-npu.md).
             names.update(ALLOC_CONF_VARIABLES)
+        if option.targets.ms_alloc_conf:
+            # MindSpore's allocator settings: key:value pairs, no secrets (docs/cann/mindspore.md).
+            names.add("MS_ALLOC_CONF")
         if option.legacy_env:
             names.add(option.legacy_env)
     return tuple(sorted(names))

@@ -260,6 +260,38 @@ def script_inputs(imported: Any, environment: Mapping[str, str], source: str
     return settings, env, origins
 
 
+def mindspore_calls(script: str | os.PathLike[str], source: str) -> list[Any]:
+    """The MindSpore set_context / runtime.set_memory calls of a script (app/io/mindspore_script.py)."""
+    from cann_config.app.io.importers import read_script_text
+    from cann_config.app.io.mindspore_script import read_mindspore_script
+
+    return read_mindspore_script(read_script_text(script), source).calls
+
+
+def mindspore_effective(calls: list[Any], environment: Mapping[str, str], resolution: Resolution,
+                        script_source: str | None, envfile: EnvFile | None,
+                        env_origins: Mapping[str, EnvOrigin]) -> list[Finding]:
+    """MindSpore 2.10's verdict on the script's calls and on MS_ALLOC_CONF (app/mindspore_memory.py;
+    docs/cann/mindspore.md): the findings, and the values MindSpore runs with added to
+    `resolution.effective`."""
+    from cann_config.app.mindspore_memory import ALLOC_VARIABLE, mindspore_settings
+
+    def env_where(name: str) -> tuple[str | None, int | None]:
+        if name in env_origins:
+            return env_origins[name].file, env_origins[name].line
+        if envfile is not None and name in envfile.values:
+            return envfile.source, envfile.lines.get(name)
+        return None, None
+
+    found = mindspore_settings(calls, environment, file=script_source, env_where=env_where)
+    for oid, (value, file, line, how) in found.values.items():
+        where = f"{file}:{line}" if file and line else (file or how)
+        source = "env" if how == ALLOC_VARIABLE else "profile"
+        resolution.effective[oid] = Effective(value, source, file, line, how,
+                                              dict(make_finding("cache-detail-profile", where=where).text))
+    return found.findings
+
+
 def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | os.PathLike[str] | None = None,
              script: str | os.PathLike[str] | None = None, device: DeviceInfo | None = None,
              cache_dir: str | os.PathLike[str] | None = None, framework: str | None = None,
@@ -287,6 +319,7 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
         installed_versions = installed_op_cache_versions() or None
     envfile: EnvFile | None = None
     environment: dict[str, str] = dict(base_env)
+    ms_calls: list[Any] = []
     if env_file is not None:
         envfile = load_env_file(os.fspath(env_file), base=base_env)
         environment = envfile.environ(base_env)
@@ -303,6 +336,9 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
         script_source, imported = str(Path(script)), import_script_file(script)
         findings.extend(imported.findings)
         settings, environment, env_origins = script_inputs(imported, environment, script_source)
+        ms_calls = mindspore_calls(script, script_source) if framework in (None, "mindspore") else []
+        if framework is None and ms_calls:
+            framework = "mindspore"  # its ge_options alone would name GE
         if framework is None and imported.framework:
             framework = imported.framework
         inputs["script"] = script_source
@@ -350,6 +386,8 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
     else:
         resolution = resolve(ini) if ini is not None else first
     findings.extend(resolution.findings)
+    if resolution.framework == "mindspore":
+        findings += mindspore_effective(ms_calls, environment, resolution, script_source, envfile, env_origins)
     page = resolution.effective.get("npu_alloc_page_size")
     if page is not None:
         refused = page_size_device_finding(page.value, device, file=page.file, line=page.line)

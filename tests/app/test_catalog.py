@@ -11,11 +11,14 @@ OPTION_IDS = [
     "atomic_clean_policy", "static_memory_policy", "variable_use_1g_huge_page", "memory_optimization_policy",
     "npu_alloc_expandable_segments", "npu_alloc_max_split_size_mb", "npu_alloc_garbage_collection_threshold",
     "npu_alloc_page_size", "npu_alloc_base_addr_aligned_kb", "gpu_memory_utilization",
+    "mindspore_memory_api", "max_device_memory", "mempool_block_size", "memory_optimize_level",
+    "ms_alloc_enable_vmm", "ms_alloc_memory_recycle", "ms_alloc_enable_mem_huge_1g",
     "op_compiler_cache_mode", "op_compiler_cache_dir", "max_op_cache_size", "remain_cache_size_ratio",
+    "ms_compiler_cache_enable", "ms_compiler_cache_path",
 ]
-FRAMEWORK_IDS = ["tf1", "tf2", "pytorch", "atc", "ge", "acl", "vllm-ascend"]
+FRAMEWORK_IDS = ["tf1", "tf2", "pytorch", "atc", "ge", "acl", "vllm-ascend", "mindspore"]
 EXPORT_FORMATS = {"tf1-estimator", "tf1-session", "tf2", "ge-options", "torch-npu", "env-bash", "env-fish", "op-cache-ini",
-                  "profile", "ansible", "ansible-collect", "k8s-configmap", "vllm-serve"}
+                  "profile", "ansible", "ansible-collect", "k8s-configmap", "vllm-serve", "mindspore"}
 
 
 @pytest.fixture(scope="module")
@@ -61,7 +64,7 @@ def test_every_option_has_an_export_name(catalog):
     for option in catalog.options.values():
         t = option.targets
         assert any([t.memory_config, t.npu_run_config, t.parameter_map, t.tf2, t.ge, t.env, t.ini,
-                    t.alloc_conf, t.vllm_flag]), option.id
+                    t.alloc_conf, t.vllm_flag, t.ms_runtime, t.ms_context, t.ms_alloc_conf, t.shapes]), option.id
 
 
 def test_memory_options_have_the_tf_and_ge_names_of_cann_facts(catalog):

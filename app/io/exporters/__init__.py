@@ -27,6 +27,10 @@ export FORMAT`) and the catalog target each one reads:
                    versions, and the env-bash variables into a profile file (app/io/exporters/fleet.py)
     ansible-collect  a playbook that runs `cann-config collect` on every node and fetches the bundles
     k8s-configmap  the env-bash variables as a Kubernetes ConfigMap
+    mindspore      Python for the top of a MindSpore script: os.environ[...] (MS_ALLOC_CONF from
+                   targets.ms_alloc_conf, the cache variables) before `import mindspore`, one memory
+                   call (targets.ms_runtime / ms_context), set_context(ascend_config=...) with
+                   atomic_clean_policy and ge_options (targets.ge) (app/io/exporters/mindspore_code.py)
     vllm-serve     a bash launch script for a vLLM-Ascend server: the env-bash variables, then
                    `exec vllm serve` with the flags (targets.vllm_flag) and the user's arguments
                    (app/io/exporters/serving.py)
@@ -65,7 +69,7 @@ from typing import TYPE_CHECKING, Any
 from cann_config.app.device.table import DeviceInfo
 from cann_config.app.findings import Finding, make_finding
 from cann_config.app.i18n import current_language, normalize_language
-from cann_config.app.io.exporters import files, fleet, python_code, serving, shell
+from cann_config.app.io.exporters import files, fleet, mindspore_code, python_code, serving, shell
 from cann_config.app.io.exporters.plan import (
     FORMATS,
     PYTHON_FORMATS,
@@ -171,4 +175,5 @@ _WRITERS: dict[str, Callable[[Plan], str]] = {
     "ansible-collect": fleet.write_ansible_collect,
     "k8s-configmap": fleet.write_k8s_configmap,
     "vllm-serve": serving.write_vllm_serve,
+    "mindspore": mindspore_code.write_mindspore,
 }

@@ -62,7 +62,19 @@ def _alloc_variable(entries: list[Entry], plan: Plan) -> EnvVariable:
     return EnvVariable(VARIABLE, value, "set" if chosen else "comment", tuple(comments))
 
 
-def env_variables(plan: Plan, slots: tuple[str, ...] = ("env", "alloc_conf")) -> list[EnvVariable]:
+def _ms_alloc_variable(entries: list[Entry], plan: Plan) -> EnvVariable:
+    """MindSpore's MS_ALLOC_CONF from the chosen keys (app/mindspore_memory.py)."""
+    from cann_config.app.mindspore_memory import ALLOC_VARIABLE, ms_alloc_conf_text
+
+    chosen = {e.name or "": str(e.value) for e in entries if e.kind == "set"}
+    comments: list[str] = []
+    for entry in entries:
+        comments += entry.comments
+    comments.append(" ".join(text_of("export-text-env-MS_ALLOC_CONF", plan.lang).splitlines()))
+    return EnvVariable(ALLOC_VARIABLE, ms_alloc_conf_text(chosen), "set" if chosen else "comment", tuple(comments))
+
+
+def env_variables(plan: Plan, slots: tuple[str, ...] = ("env", "alloc_conf", "ms_alloc_conf")) -> list[EnvVariable]:
     """The variables `plan` sets, in the catalog's order of their options.
 
     Each entry of slot "env" is one variable; the entries of slot "alloc_conf" together are
@@ -72,6 +84,8 @@ def env_variables(plan: Plan, slots: tuple[str, ...] = ("env", "alloc_conf")) ->
     out: list[EnvVariable] = []
     alloc: list[Entry] = []
     alloc_at: int | None = None
+    ms_alloc: list[Entry] = []
+    ms_alloc_at: int | None = None
     for entry in plan.entries:
         if entry.slot not in slots or entry.kind == "elsewhere":
             continue
@@ -80,8 +94,15 @@ def env_variables(plan: Plan, slots: tuple[str, ...] = ("env", "alloc_conf")) ->
                 alloc_at = len(out)
             alloc.append(entry)
             continue
+        if entry.slot == "ms_alloc_conf":
+            if ms_alloc_at is None:
+                ms_alloc_at = len(out)
+            ms_alloc.append(entry)
+            continue
         kind = "comment" if entry.kind in _COMMENT_ONLY else entry.kind
         out.append(EnvVariable(entry.name or "", entry.value, kind, entry.comments))
+    if ms_alloc:
+        out.insert(ms_alloc_at or 0, _ms_alloc_variable(ms_alloc, plan))
     if alloc:
         out.insert(alloc_at or 0, _alloc_variable(alloc, plan))
     return out

@@ -23,8 +23,9 @@ from cann_config.app.messages import message_table
 from cann_config.app.profile import Profile
 
 FORMATS: tuple[str, ...] = ("tf1-estimator", "tf1-session", "tf2", "ge-options", "torch-npu", "env-bash", "env-fish",
-                            "op-cache-ini", "profile", "ansible", "ansible-collect", "k8s-configmap", "vllm-serve")
-PYTHON_FORMATS = ("tf1-estimator", "tf1-session", "tf2", "ge-options", "torch-npu")
+                            "op-cache-ini", "profile", "ansible", "ansible-collect", "k8s-configmap", "vllm-serve",
+                            "mindspore")
+PYTHON_FORMATS = ("tf1-estimator", "tf1-session", "tf2", "ge-options", "torch-npu", "mindspore")
 SHELL_FORMATS = ("env-bash", "env-fish")
 # Formats that carry the environment variables of the env files (app/io/exporters/fleet.py):
 # the playbook writes the env-bash text to a profile file, the ConfigMap holds the same variables.
@@ -62,6 +63,11 @@ def carrier(fmt: str, option: Option, framework: str) -> tuple[str, str] | None:
         return ("tf2", t.tf2) if t.tf2 else None
     if fmt == "ge-options":
         return ("ge", t.ge) if t.ge else None
+    if fmt == "mindspore":
+        return _mindspore_carrier(option)
+    if t.ms_alloc_conf and fmt in ENV_FORMATS:
+        # A key of MindSpore's MS_ALLOC_CONF (app/mindspore_memory.py): only MindSpore reads it.
+        return ("ms_alloc_conf", t.ms_alloc_conf) if framework == "mindspore" else None
     if fmt == "vllm-serve" and t.vllm_flag:
         return ("flag", t.vllm_flag)  # a flag of `vllm serve` (app/io/exporters/serving.py)
     if t.alloc_conf and fmt in ENV_FORMATS + ("torch-npu",):
@@ -85,6 +91,25 @@ def carrier(fmt: str, option: Option, framework: str) -> tuple[str, str] | None:
     if fmt == "profile":
         return ("profile", option.id)
     raise ValueError(f"unknown export format {fmt!r}; use one of {', '.join(FORMATS)}")
+
+
+def _mindspore_carrier(option: Option) -> tuple[str, str] | None:
+    """Where the mindspore snippet (app/io/exporters/mindspore_code.py) puts an option: the one
+    memory call, ascend_config, its ge_options["global"] (GE option names), MS_ALLOC_CONF or
+    another environment variable set before `import mindspore`."""
+    t = option.targets
+    if t.shapes == "mindspore":
+        return ("ms_api", option.id)
+    if t.ms_runtime or (t.ms_context and not t.ms_context.startswith("ascend_config.")):
+        return ("ms_memory", option.id)
+    if t.ms_context and t.ms_context.startswith("ascend_config."):
+        return ("ascend_config", t.ms_context.split(".", 1)[1])
+    if t.ms_alloc_conf:
+        return ("ms_alloc_conf", t.ms_alloc_conf)
+    name = t.env_for("mindspore")  # CANN's cache variables work on every MindSpore path
+    if name:
+        return ("env", name)
+    return ("ge_options", t.ge) if t.ge else None
 
 
 def formats_for(framework: str, catalog: Catalog | None = None) -> tuple[str, ...]:
@@ -173,7 +198,34 @@ def _choices(profile: Profile, catalog: Catalog, device: DeviceInfo | None,
                 for note in option.notes_for(value, answers):
                     findings.append(Finding(note.severity, note.code, dict(note.text)))
         choices.append(_Choice(option, value, default, problem, device_note))
+    if profile.framework == "mindspore":
+        choices, findings = _mindspore_rules(profile, catalog, choices, findings)
     return _allocator_rules(profile, catalog, choices, findings, answers)
+
+
+def _mindspore_rules(profile: Profile, catalog: Catalog, choices: list[_Choice],
+                     findings: list[Finding]) -> tuple[list[_Choice], list[Finding]]:
+    """With `mindspore_memory_api` set_context, the sizes must pass set_context's own checks
+    (mempool_block_size at least 1GB, ...; app/mindspore_memory.py): a value it refuses is
+    refused here too, with MindSpore's message."""
+    from cann_config.app.mindspore_memory import VERSION, check_set_context
+
+    if profile.value("mindspore_memory_api", catalog) != "set_context":
+        return choices, findings
+    out = []
+    for choice in choices:
+        name = choice.option.targets.ms_context
+        refused = None
+        if (choice.problem is None and choice.changed and name and not name.startswith("ascend_config.")
+                and choice.option.id in catalog.frameworks[profile.framework].options):
+            refused = check_set_context({name: choice.value})
+        if refused is not None:
+            finding = make_finding("mindspore-value-refused", option=choice.option.id, value=choice.value,
+                                   version=VERSION, error=refused.error, message=refused.message)
+            findings.append(finding)
+            choice = _Choice(choice.option, choice.value, choice.default, dict(finding.text), choice.device_note)
+        out.append(choice)
+    return out, findings
 
 
 def _serving_rules(usable: Mapping[str, Value], catalog: Catalog,

@@ -148,7 +148,8 @@ def test_variables_come_from_the_catalog_plus_a_few_cann_reads():
             assert option.legacy_env in names
     assert {"ASCEND_CACHE_PATH", "ASCEND_WORK_PATH", "ASCEND_OPP_PATH", "HOME", "GE_USE_STATIC_MEMORY",
             "ASCEND_MAX_OP_CACHE_SIZE", "ASCEND_REMAIN_CACHE_SIZE_RATIO", "ACL_OP_COMPILER_CACHE_MODE",
-            "ACL_OP_COMPILER_CACHE_DIR", "PYTORCH_NPU_ALLOC_CONF", "PYTORCH_ALLOC_CONF"} == names
+            "ACL_OP_COMPILER_CACHE_DIR", "PYTORCH_NPU_ALLOC_CONF", "PYTORCH_ALLOC_CONF",
+            "MS_ALLOC_CONF", "MS_COMPILER_CACHE_ENABLE", "MS_COMPILER_CACHE_PATH"} == names
 
 
 def test_collect_on_an_a2_host(tmp_path):
