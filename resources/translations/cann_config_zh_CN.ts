@@ -97,6 +97,14 @@
         <source>Where compiled operators are kept, how much space they may use, and what CANN would delete next.</source>
         <translation>编译好的算子存放在哪里、最多可占用多少空间，以及 CANN 下次会删除哪些内容。</translation>
     </message>
+    <message>
+        <source>MindSpore graph compile cache — not CANN&apos;s operator cache</source>
+        <translation>MindSpore 图编译缓存——不是 CANN 的算子编译缓存</translation>
+    </message>
+    <message>
+        <source>MindSpore&apos;s own cache of compiled graphs (MS_COMPILER_CACHE_ENABLE, MS_COMPILER_CACHE_PATH). op_cache.ini, the size limit, the gauge and CANN&apos;s cleanup above do not apply to it.</source>
+        <translation>MindSpore 自己的已编译图缓存（MS_COMPILER_CACHE_ENABLE、MS_COMPILER_CACHE_PATH）。上方的 op_cache.ini、空间上限、用量仪表和 CANN 的清理均不适用于它。</translation>
+    </message>
 </context>
 <context>
     <name>ConfigWizard</name>
@@ -841,6 +849,14 @@
     <message>
         <source>TensorFlow Adapter MemoryConfig and the matching GE options. Click an option&apos;s title or ? for its full documentation.</source>
         <translation>TensorFlow Adapter 的 MemoryConfig 及对应的 GE 参数。点击选项标题或 ? 查看完整文档。</translation>
+    </message>
+    <message>
+        <source>MindSpore&apos;s memory settings: runtime.set_memory (or the deprecated set_context), ascend_config and MS_ALLOC_CONF, checked as MindSpore 2.10 checks them. Click an option&apos;s title or ? for its full documentation.</source>
+        <translation>MindSpore 的内存设置：runtime.set_memory（或已废弃的 set_context）、ascend_config 和 MS_ALLOC_CONF，按 MindSpore 2.10 的规则校验。单击选项标题或 ? 查看完整文档。</translation>
+    </message>
+    <message>
+        <source>The GE options below (static memory policy, ...) reach CANN through ascend_config&apos;s ge_options and apply only on MindSpore&apos;s GE path (jit_level O2).</source>
+        <translation>下方的 GE 参数（静态内存分配策略等）通过 ascend_config 的 ge_options 传给 CANN，只在 MindSpore 的 GE 路径（jit_level O2）上生效。</translation>
     </message>
     <message>
         <source>torch_npu&apos;s caching allocator in a vLLM-Ascend server: these settings become PYTORCH_NPU_ALLOC_CONF, which vLLM-Ascend rewrites at start-up. Click an option&apos;s title or ? for its full documentation.</source>

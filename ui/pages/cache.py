@@ -23,10 +23,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cann_config.app.catalog import Value
+from cann_config.app.catalog import Option, Value
 from cann_config.ui.controller import WizardController
 from cann_config.ui.pages.options import OptionsPage
-from PySide6.QtWidgets import QFrame, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QGroupBox, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from cann_config.ui.pages.cache_panels.dirs import CacheDirsPanel
@@ -34,6 +34,13 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from cann_config.ui.pages.cache_panels.limits import LimitsPanel
     from cann_config.ui.pages.cache_panels.state import CacheState
     from cann_config.ui.pages.cache_panels.usage import UsagePanel
+
+
+def is_graph_cache(option: Option) -> bool:
+    """MindSpore's graph compile cache (MS_COMPILER_CACHE_*): set only through MindSpore's own
+    variables, never through op_cache.ini or a CANN name (the catalog's targets say so)."""
+    t = option.targets
+    return bool(t.env) and set(t.env) == {"mindspore"} and not t.ini
 
 
 class CachePage(OptionsPage):
@@ -54,6 +61,8 @@ class CachePage(OptionsPage):
         self.limits_panel: LimitsPanel | None = None
         self.usage_panel: UsagePanel | None = None
         self.ini_panel: IniPanel | None = None
+        self.graph_group: QGroupBox
+        self.graph_hint: QLabel
 
     def build(self) -> Iterator[None]:
         # In slices: the panels' modules import the core's cache modules, the gauge and the
@@ -73,6 +82,8 @@ class CachePage(OptionsPage):
         from cann_config.ui.pages.cache_panels.dirs import CacheDirsPanel
         from cann_config.ui.pages.cache_panels.limits import LimitsPanel
 
+        graph = [o for o in options if is_graph_cache(o)]
+        options = [o for o in options if not is_graph_cache(o)]
         self.dirs_panel = CacheDirsPanel(self.controller, state, [o for o in options if not o.targets.ini],
                                          self.make_row, body)
         yield
@@ -91,6 +102,18 @@ class CachePage(OptionsPage):
 
         self.ini_panel = IniPanel(self.controller, state, body)
         layout.addWidget(self.ini_panel)
+        # MindSpore's graph compile cache: another cache with other rules, in a group of its own
+        # below CANN's, never in the gauge (docs/cann/mindspore.md#graph-compile-cache).
+        self.graph_group = QGroupBox(body)
+        self.graph_group.setObjectName("graphCacheGroup")
+        graph_layout = QVBoxLayout(self.graph_group)
+        self.graph_hint = QLabel(self.graph_group)
+        self.graph_hint.setObjectName("graphCacheHint")
+        self.graph_hint.setWordWrap(True)
+        graph_layout.addWidget(self.graph_hint)
+        for option in graph:
+            graph_layout.addWidget(self.make_row(option, self.graph_group))
+        layout.addWidget(self.graph_group)
         layout.addStretch(1)
         yield
         scroll.setWidget(body)
@@ -135,6 +158,8 @@ class CachePage(OptionsPage):
         assert self.state is not None
         self.state.resolve()
         super().refresh()  # the rows, with the values a save would write
+        self.graph_group.setVisible(any(self.belongs_here(row.option) for row in self.rows.values()
+                                        if is_graph_cache(row.option)))
         for panel in self.panels():
             panel.refresh()
 
@@ -144,6 +169,10 @@ class CachePage(OptionsPage):
                                  "CANN would delete next."))
         for panel in self.panels():
             panel.retranslate()
+        self.graph_group.setTitle(self.tr("MindSpore graph compile cache — not CANN's operator cache"))
+        self.graph_hint.setText(self.tr("MindSpore's own cache of compiled graphs (MS_COMPILER_CACHE_ENABLE, "
+                                        "MS_COMPILER_CACHE_PATH). op_cache.ini, the size limit, the gauge and "
+                                        "CANN's cleanup above do not apply to it."))
 
     def stop(self) -> None:
         self.panels()[2].stop()

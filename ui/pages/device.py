@@ -61,6 +61,7 @@ USAGES: tuple[tuple[str, str, str | None], ...] = (
     ("ge", "ge", None),
     ("acl", "acl", None),
     ("vllm-ascend", "vllm-ascend", None),
+    ("mindspore", "mindspore", None),
 )
 HEADER_ROLE = USER_ROLE + 1  # a series header of deviceCombo: its series id
 USAGE_ROLE = USER_ROLE + 1  # usageCombo: the usage id of an item (its data is the framework id)

@@ -28,6 +28,7 @@ CONCURRENCY_QUESTION = "concurrent-graphs"
 # The serving stack's questions (app/vllm_ascend.py SLEEP_QUESTION, RL_QUESTION): the tool cannot
 # see a server's launch flags, so the page asks whether sleep mode and RL mode are on.
 SERVING_FRAMEWORK = "vllm-ascend"
+MINDSPORE_FRAMEWORK = "mindspore"
 SLEEP_QUESTION, RL_QUESTION = "vllm-sleep-mode", "vllm-rl-mode"
 
 
@@ -135,7 +136,14 @@ class MemoryPage(OptionsPage):
         return any(o.targets.alloc_conf and o.id in taken for o in self.options())
 
     def _show_hint(self) -> None:
-        if self.controller.profile.framework == SERVING_FRAMEWORK:
+        if self.controller.profile.framework == MINDSPORE_FRAMEWORK:
+            self.setSubTitle(self.tr("MindSpore's memory settings: runtime.set_memory (or the deprecated "
+                                     "set_context), ascend_config and MS_ALLOC_CONF, checked as MindSpore 2.10 "
+                                     "checks them. Click an option's title or ? for its full documentation."))
+            self.hint.setText(self.tr("The GE options below (static memory policy, ...) reach CANN through "
+                                      "ascend_config's ge_options and apply only on MindSpore's GE path "
+                                      "(jit_level O2)."))
+        elif self.controller.profile.framework == SERVING_FRAMEWORK:
             self.setSubTitle(self.tr("torch_npu's caching allocator in a vLLM-Ascend server: these settings become "
                                      "PYTORCH_NPU_ALLOC_CONF, which vLLM-Ascend rewrites at start-up. Click an "
                                      "option's title or ? for its full documentation."))

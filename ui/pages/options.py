@@ -93,8 +93,17 @@ class OptionsPage(WizardPage):
                 default = self.controller.catalog.default_for(oid, self.controller.profile.framework)
                 row.show_state(value, self.controller.availability(option), self.notes_for(option, value), default)
                 row.show_modified(self.modified(oid))
+                if not option.advanced:
+                    row.setVisible(self.belongs_here(option))
         finally:
             self._syncing = False
+
+    def belongs_here(self, option: Option) -> bool:
+        """An option only one framework takes (vLLM-Ascend's launch flag, MindSpore's settings) is
+        shown for that framework only; the others stay visible, greyed with the reason, for every
+        framework (the catalog's frameworks table decides, app.device.availability says why)."""
+        takers = [fid for fid, f in self.controller.catalog.frameworks.items() if option.id in f.options]
+        return len(takers) != 1 or takers[0] == self.controller.profile.framework
 
     def retranslate(self) -> None:
         self.retranslate_page()
