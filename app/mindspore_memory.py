@@ -59,6 +59,8 @@ DEPRECATED = {
 # takes over mempool_block_size is read from both docstrings: [inference], docs/cann/mindspore.md).
 CONTEXT_TO_RUNTIME = {"max_device_memory": "max_size", "mempool_block_size": "increase_size",
                       "memory_optimize_level": "optimize_level"}
+# The set_context keywords this module checks.
+MEMORY_CONTEXT_KEYS = frozenset(CONTEXT_STR_ARGS + ("memory_optimize_level", "ascend_config"))
 # context.py _check_key: these go inside ascend_config, never to set_context directly.
 ASCEND_ONLY_KEYS = ("precision_mode", "jit_compile", "atomic_clean_policy", "matmul_allow_hf32", "conv_allow_hf32",
                     "op_precision_mode", "host_scheduling_max_threshold", "ge_options", "op_debug_option")
@@ -337,10 +339,14 @@ def _refusal_finding(refusal: Refusal, call: Any, file: str | None) -> Finding:
 def _known(values: Mapping[str, Any], call: Any, out: MindSporeSettings, file: str | None) -> dict[str, Any]:
     """The arguments whose value the reader knows; the others are named as not checked."""
     known = {}
+    by_name = {**{arg: call.expressions.get(str(i), "?") for i, arg in enumerate(SET_MEMORY_ARGS)},
+               **call.expressions} if call.api == "set_memory" else call.expressions
     for name, value in values.items():
+        if _has_unknown(value) and call.api == "set_context" and name not in MEMORY_CONTEXT_KEYS:
+            continue  # not a memory setting (mode=ms.GRAPH_MODE, ...): nothing to check
         if _has_unknown(value):
             out.findings.append(make_finding("mindspore-value-unknown", call=_call_text(call), name=name,
-                                             expression=call.expressions.get(name, "?"), file=file, line=call.line))
+                                             expression=by_name.get(name, "?"), file=file, line=call.line))
         else:
             known[name] = value
     return known

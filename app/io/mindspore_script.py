@@ -40,7 +40,7 @@ class MindSporeCall:
     keywords: dict[str, Any]
     positional: tuple[Any, ...]
     complete: bool
-    expressions: dict[str, str] = field(default_factory=dict)  # the source of each unknown argument
+    expressions: dict[str, str] = field(default_factory=dict)  # the source of each argument
 
 
 @dataclass
@@ -88,8 +88,7 @@ class _MindSporeReader(scripts._Reader):
                     continue
                 value = self.value(kw.value, scope)
                 keywords[kw.arg] = value.value
-                if not value.known:
-                    expressions[kw.arg] = value.expression
+                expressions[kw.arg] = value.expression or self.expression(kw.value)
             positional = []
             for index, arg in enumerate(node.args):
                 if isinstance(arg, ast.Starred):
@@ -97,8 +96,7 @@ class _MindSporeReader(scripts._Reader):
                     break
                 value = self.value(arg, scope)
                 positional.append(value.value)
-                if not value.known:
-                    expressions[str(index)] = value.expression
+                expressions[str(index)] = value.expression or self.expression(arg)
             api = "set_context" if qualname in SET_CONTEXT else "set_memory"
             self.ms_calls.append(MindSporeCall(api, node.lineno, keywords, tuple(positional), complete, expressions))
         super().call(node, scope)
