@@ -732,8 +732,13 @@ def _read_source_text(path: str | os.PathLike[str], kind: Message) -> str:
 
 
 def read_script_text(path: str | os.PathLike[str]) -> str:
-    """A script's text through the guarded reader (InputError, one line, when it cannot be read)."""
-    return _read_source_text(path, Message("cache-kind-script"))
+    """A script's text through the guarded reader, decoded as `import_script_file` decodes it
+    (InputError, one line, when it cannot be read)."""
+    source = str(path)
+    data, _ = read_input_bytes(path, Message("cache-kind-script"), MAX_SCRIPT_BYTES)
+    if b"\x00" in data:
+        raise InputError.from_code("cache-error-nul", source)
+    return decode_python_source(data, source).text
 
 
 def import_script_file(path: str | os.PathLike[str]) -> ImportedSettings:

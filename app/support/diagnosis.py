@@ -265,7 +265,10 @@ def mindspore_calls(script: str | os.PathLike[str], source: str) -> list[Any]:
     from cann_config.app.io.importers import read_script_text
     from cann_config.app.io.mindspore_script import read_mindspore_script
 
-    return read_mindspore_script(read_script_text(script), source).calls
+    try:
+        return read_mindspore_script(read_script_text(script), source).calls
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []  # import_script_file, which read the same text first, has said why
 
 
 def mindspore_effective(calls: list[Any], environment: Mapping[str, str], resolution: Resolution,
