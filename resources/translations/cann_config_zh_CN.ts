@@ -895,6 +895,14 @@
         <translation>显示高级选项（华为未公开文档）(&amp;A)</translation>
     </message>
     <message>
+        <source>Paste an out-of-memory &amp;error...</source>
+        <translation>粘贴内存不足报错(&amp;E)...</translation>
+    </message>
+    <message>
+        <source>What holds the NPU memory, and which setting helps</source>
+        <translation>NPU 内存被谁占用，以及哪项设置有帮助</translation>
+    </message>
+    <message>
         <source>The server runs in sleep mode (--enable-sleep-mode)</source>
         <translation>服务使用 sleep 模式（--enable-sleep-mode）</translation>
     </message>
@@ -1088,6 +1096,45 @@
     <message>
         <source>&amp;Save</source>
         <translation>保存(&amp;S)</translation>
+    </message>
+</context>
+<context>
+    <name>TriageDialog</name>
+    <message>
+        <source>Paste an error</source>
+        <translation>粘贴报错</translation>
+    </message>
+    <message>
+        <source>Paste the NPU out-of-memory error, or the end of the job&apos;s log:</source>
+        <translation>粘贴 NPU 内存不足报错，或任务日志的末尾：</translation>
+    </message>
+    <message>
+        <source>&amp;Apply the suggested settings</source>
+        <translation>应用建议的设置(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Paste the text above: what it says is shown here.</source>
+        <translation>请在上方粘贴文本：其含义会显示在这里。</translation>
+    </message>
+    <message>
+        <source>&lt;pasted text&gt;</source>
+        <translation>&lt;粘贴的文本&gt;</translation>
+    </message>
+    <message>
+        <source>Apply sets the suggested allocator settings in your choices.</source>
+        <translation>“应用”会把建议的分配器设置写入您的选择。</translation>
+    </message>
+    <message>
+        <source>No allocator setting of the wizard helps with this error; the text above says what to look at instead.</source>
+        <translation>向导中没有能解决此错误的分配器设置；上方文本说明了应当检查什么。</translation>
+    </message>
+    <message>
+        <source>No NPU memory error found in this text.</source>
+        <translation>此文本中未发现 NPU 内存错误。</translation>
+    </message>
+    <message>
+        <source>Applied: the memory page and the export now use the suggested settings.</source>
+        <translation>已应用：内存页和导出现在使用建议的设置。</translation>
     </message>
 </context>
 <context>

@@ -17,11 +17,12 @@ cannot see the launch flags).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from cann_config.ui import settings
 from cann_config.ui.controller import WizardController
 from cann_config.ui.pages.options import OptionsPage
-from PySide6.QtWidgets import QCheckBox, QFrame, QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 # The question the concurrency note of resources/catalog.toml asks (its `question`).
 CONCURRENCY_QUESTION = "concurrent-graphs"
@@ -49,6 +50,15 @@ class MemoryPage(OptionsPage):
         self.hint.setObjectName("memoryHint")
         self.hint.setWordWrap(True)
         outer.addWidget(self.hint)
+        # "Why did my job run out of NPU memory?": the triage of a pasted error (ui/triage_dialog.py).
+        paste_row = QHBoxLayout()
+        self.paste_error = QPushButton(self)
+        self.paste_error.setObjectName("pasteErrorButton")
+        self.paste_error.clicked.connect(self.open_triage)
+        paste_row.addWidget(self.paste_error)
+        paste_row.addStretch(1)
+        outer.addLayout(paste_row)
+        self.triage_dialog: Any = None
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
@@ -174,12 +184,23 @@ class MemoryPage(OptionsPage):
         self.concurrent.setText(self.tr("Graphs run &concurrently"))
         self.concurrent.setToolTip(self.tr("Tick if several graphs of the session execute at the same time"))
         self.advanced.setText(self.tr("Show &advanced options (undocumented by Huawei)"))
+        self.paste_error.setText(self.tr("Paste an out-of-memory &error..."))
+        self.paste_error.setToolTip(self.tr("What holds the NPU memory, and which setting helps"))
         self.sleep_mode.setText(self.tr("The server runs in sleep mode (--enable-sleep-mode)"))
         self.sleep_mode.setToolTip(self.tr("vLLM-Ascend then leaves PYTORCH_NPU_ALLOC_CONF alone, and its memory "
                                            "pool refuses expandable_segments:True"))
         self.rl_mode.setText(self.tr("RL mode is on (additional_config rl_config.enabled)"))
         self.rl_mode.setToolTip(self.tr("vLLM-Ascend then removes the expandable_segments items before its "
                                         "start-up rewrite"))
+
+    def open_triage(self) -> Any:
+        """The "Paste an error" dialog (modeless: the page stays usable beside it)."""
+        from cann_config.ui.triage_dialog import TriageDialog
+
+        if self.triage_dialog is None:
+            self.triage_dialog = TriageDialog(self.controller, self)
+        self.triage_dialog.show()
+        return self.triage_dialog
 
     def remember(self) -> None:
         settings.write(settings.KEY_CONCURRENT, self.concurrent.isChecked())
