@@ -295,6 +295,27 @@ def mindspore_effective(calls: list[Any], environment: Mapping[str, str], resolu
     return found.findings
 
 
+def serving_script_inputs(imported: Any, settings: dict[str, Setting], environment: dict[str, str],
+                          env_origins: dict[str, EnvOrigin], source: str) -> None:
+    """A vLLM-Ascend launcher that sets PYTORCH_NPU_ALLOC_CONF itself: the serving stack rewrites
+    the variable's text (app/vllm_ascend.py), so the resolution gets the text the script sets, at
+    its line, instead of the allocator settings read out of it (where an explicit
+    expandable_segments:False and an absent key look alike). A value known only at run time stays
+    a run-time setting. Changes `settings`, `environment` and `env_origins` in place."""
+    from cann_config.app.allocconf import VARIABLE, alloc_options
+
+    assignments = [a for a in imported.environment if a.name == VARIABLE]
+    if not assignments or not assignments[-1].known or not isinstance(assignments[-1].value, str):
+        return
+    last = assignments[-1]
+    if last.how == "setdefault" and VARIABLE in environment:
+        return
+    for option in alloc_options().values():
+        settings.pop(option.id, None)
+    environment[VARIABLE] = last.value
+    env_origins[VARIABLE] = EnvOrigin(source, last.line)
+
+
 def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | os.PathLike[str] | None = None,
              script: str | os.PathLike[str] | None = None, device: DeviceInfo | None = None,
              cache_dir: str | os.PathLike[str] | None = None, framework: str | None = None,
@@ -342,6 +363,8 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
         ms_calls = mindspore_calls(script, script_source) if framework in (None, "mindspore") else []
         if framework is None and ms_calls:
             framework = "mindspore"  # its ge_options alone would name GE
+        if framework == "vllm-ascend":
+            serving_script_inputs(imported, settings, environment, env_origins, script_source)
         if framework is None and imported.framework:
             framework = imported.framework
         inputs["script"] = script_source

@@ -145,3 +145,19 @@ def test_gpu_memory_utilization_range(capsys):
     assert code == 2 and "gpu_memory_utilization" in err
     code, out, _ = export(capsys, "env-bash", "--framework", "vllm-ascend", "--set", "gpu_memory_utilization=0.8")
     assert code == 0 and "vllm-serve" in out  # the env file points to the export that carries it
+
+
+def test_a_launcher_script_that_sets_the_variable_is_rewritten_too(capsys, tmp_path):
+    # An explicit expandable_segments:False stays False (vLLM-Ascend sees the substring); a value
+    # without any of the three substrings gets expandable_segments:True appended.
+    for text, expandable in (("expandable_segments:False", False), ("page_size:1g", True)):
+        script = tmp_path / "launch.py"
+        script.write_text(f'import os\nos.environ["PYTORCH_NPU_ALLOC_CONF"] = "{text}"\n'
+                          'from vllm import LLM\nllm = LLM(model="m")\n', encoding="utf-8")
+        code = main(["diagnose", "--framework", "vllm-ascend", "--script", str(script), "--json", "--lang", "en"])
+        data = json.loads(capsys.readouterr()[0])
+        assert code == 0
+        effective = data["effective"]["npu_alloc_expandable_segments"]
+        assert effective["value"] is expandable and effective["line"] == 2
+        if expandable:
+            assert "vLLM-Ascend" in effective["detail"]
