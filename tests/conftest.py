@@ -19,6 +19,19 @@ def data_dir():
 
 
 @pytest.fixture(autouse=True)
+def _noatime_mounts(request, monkeypatch):
+    """Every cache a test builds is scanned as if on a `noatime` mount, where CANN deletes by the
+    access-time keys alone: on this machine's `relatime` /tmp, CANN's own read of a json would
+    save every group a fixture makes (its utime sets ctime after atime; app/opcache/atime.py).
+    The atime re-check has its own tests on tmpfs mounts they make (marker `real_mounts`)."""
+    if request.node.get_closest_marker("real_mounts") is None:
+        from cann_config.app.opcache import scanner
+
+        monkeypatch.setattr(scanner, "_read_mounts", lambda: "tmpfs / tmpfs rw,noatime 0 0\n")
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _language_reset():
     """`--lang` sets a process-wide language; put it back so tests do not leak it to others."""
     from cann_config.app.i18n import current_language, set_language

@@ -14,34 +14,39 @@ hicann/ge `te_cache_space_manager.cc` `CacheSpaceInitialize`, `DelCacheFileByAcc
 - CANN then deletes `size - max x ratio / 100` bytes (C integer arithmetic: the division
   truncates); `max x ratio / 100` is the keep threshold;
 - candidates are the `*.json` files under the SoC dir (recursively) except `*_mix_aic.json` and
-  `*_mix_aiv.json`. Each forms a group with the files it names: a `*_pre.json` stands alone; a
-  json with a `jsonList` brings each listed json (`jsonFileName`) and the binary each of those
-  names; any other json brings its binary `binFileName + binFileSuffix` (e.g. `Add_1a2b.o`), in
-  the json's own directory. A json that cannot be parsed is a group of itself (CANN logs a
-  warning and keeps only the json's size);
-- groups go in order of the json's access time (whole seconds), oldest first. CANN stops at the
-  first group accessed less than 1800 s ago (a cache hit refreshes the access time,
-  `TeFileUtils::UpdateFileAccessTime`), or as soon as the bytes it has deleted reach the target.
-  It counts a group's bytes from the sizes it read before deleting, so a file named by two
-  groups is counted twice (the prediction does the same and reports the bytes really freed
-  apart).
+  `*_mix_aiv.json`, keyed by their access time (whole seconds). A `*_pre.json` is skipped, and
+  so is a json CANN cannot parse (nlohmann's non-strict parse: bytes after the first complete
+  value are ignored): never deleted, never counted. Any other json forms a group with the files
+  it names: with a `jsonList` each listed json (`jsonFileName`) and the binary each of those
+  names; otherwise its binary `binFileName + binFileSuffix` (e.g. `Add_1a2b.o`), in the json's
+  own directory;
+- groups go in order of the key, oldest first. CANN stops at the first group accessed less than
+  1800 s ago (a cache hit refreshes the access time, `TeFileUtils::UpdateFileAccessTime`), or as
+  soon as the bytes it has deleted reach the target. Before deleting a group it `stat`s the json
+  again and deletes it only if the access time still equals the key: its own parse read may
+  have refreshed it, by the mount's atime rule (app.opcache.atime,
+  docs/cann/op-cache.md#access-time-re-check); such a group is kept and not counted. It counts
+  a deleted group's bytes from the sizes it read before deleting, so a file named by two groups
+  is counted twice (the prediction does the same and reports the bytes really freed apart).
 
 Where the prediction may differ from CANN (say so where it matters): CANN's json order among
 equal access times is its directory-reading order (here: by path); CANN follows symlinks when it
-measures and sizes files (here: symlinks are never followed); CANN re-checks a json's access time
-just before deleting and skips the group if it changed (a job running meanwhile); CANN joins a
+measures and sizes files (here: symlinks are never followed, a symlink named `*.json` counts as
+unparsed); a job hitting the cache while CANN cleans changes an access time in between; CANN joins a
 `jsonList` name or a binary name to the json's directory as it is, so "../x.json" reaches out of
 the cache (here such a name is not followed out of the SoC dir: the group keeps the json alone,
 noted as bad-json); CANN would read a FIFO or device named `*.json` (here only regular files are
-opened, without blocking: anything else is a bad-json group of itself).
+opened, without blocking: anything else counts as unparsed).
 
-Cost: one bounded read per json (its `st_size`, at most MAX_JSON_BYTES) and one lstat per file
+Cost: no read for a json decided from its `stat` (a `*_pre.json`, or one whose access time
+CANN's read refreshes); one bounded read per other json (its `st_size`, at most MAX_JSON_BYTES) and one lstat per file
 it names, all relative to a directory fd (no path looked up from the root per file), taken
 directory by directory in steps of CANN's order (_GroupReader); memory in proportion to the
 candidates (an int key per candidate, compact tuples per group), never to the files of the SoC dir.
 
 Public API:
-    predict_cleanup(soc, max_mb, ratio, now=None, *, read_json=..., should_stop=None) -> CleanupPrediction
+    predict_cleanup(soc, max_mb, ratio, now=None, *, read_json=..., should_stop=None, atime_rule=None)
+        -> CleanupPrediction
         `should_stop` bounds the prediction's time (a support bundle's limit, a GUI's cancel):
         asked before each json group is read, it ends the prediction with `stopped=True`
     resolve_group(entry) -> Group
@@ -64,6 +69,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple, cast
 
 from cann_config.app.findings import Finding, make_finding
+from cann_config.app.opcache import atime as _atime
 from cann_config.app.opcache.scanner import JSON_SUFFIX, CacheUsage, JsonEntry, SocUsage, nfs_lock_problem
 from cann_config.app.units import CANN_MB, format_count, human_bytes
 
@@ -81,13 +87,17 @@ NOTE_BAD_JSON = "bad-json"  # not readable, not JSON, or not the shape CANN expe
 NOTE_NO_BIN_NAME = "no-bin-name"  # a json without binFileName/binFileSuffix (CANN warns)
 NOTE_BIN_MISSING = "bin-missing"  # the named binary (or listed json) does not exist
 NOTE_NOT_READ = "not-read"  # another user's json: reading it would refresh its access time
+# A json CANN cannot parse (or that the tool does not open: not a regular file, a symlink, over
+# MAX_JSON_BYTES): GetFilesAccessTime `continue`s before the insert, so it is never deleted and
+# never counted (docs/cann/op-cache.md#cleanup). resolve_group still gives it as a group of itself.
+NOTE_UNPARSED = "unparsed"
 # Reading a file can refresh its access time (relatime refreshes it when atime <= ctime, which is
 # the case right after CANN's own utime on a cache hit), and that would change the order CANN
 # deletes in. So jsons are opened with O_NOATIME, which Linux allows to the file's owner and to
 # root (CAP_FOWNER) only; another user's json is left unread rather than disturbed.
 _NOT_READ = object()
 _UNREAD = object()  # _resolve: the json is still to be read
-_NOTES_BAD_JSON = (NOTE_BAD_JSON,)
+_NOTES_UNPARSED = (NOTE_UNPARSED,)
 _NOTES_NOT_READ = (NOTE_NOT_READ,)
 # O_NONBLOCK: a FIFO (or a device) named *.json must not hang the scan; fstat then refuses
 # anything but a regular file before a byte is read.
@@ -228,6 +238,13 @@ class CleanupPrediction(NamedTuple):
     # `should_stop` ended the prediction before it had read every group it needed: `delete`,
     # `kept_recent` and the counts cover only the groups read, so this is not what CANN does.
     stopped: bool = False
+    # app.opcache.atime: whether CANN's own read refreshes a json's access time on this mount.
+    atime_rule: str = "unknown"
+    # Groups CANN's loop reaches (older than 30 minutes) and keeps because its own read of the
+    # json changed the access time it keyed the json by (the re-stat differs).
+    read_saved: int = 0
+    skipped_pre: int = 0  # `*_pre.json` files the loop passed (never deleted, never counted)
+    skipped_unparsed: int = 0  # jsons the loop passed because CANN cannot parse them
 
     @property
     def percent_of_limit(self) -> float | None:
@@ -258,6 +275,11 @@ class CleanupPrediction(NamedTuple):
             "unparsed_jsons": len(self.bad_json),
             "unread_jsons": len(self.not_read),
             "stopped": self.stopped,
+            "atime_rule": self.atime_rule,
+            "atime_rule_confirmed": self.atime_rule in _atime.CONFIRMED_RULES,
+            "read_saved_groups": self.read_saved,
+            "skipped_pre_jsons": self.skipped_pre,
+            "skipped_unparsed_jsons": self.skipped_unparsed,
         }
         if with_groups:
             data["delete"] = [g.to_json() for g in self.delete]
@@ -334,7 +356,47 @@ def _decode_json(data: bytes) -> Any:
     try:
         return _loads(data)
     except ValueError:  # orjson.JSONDecodeError
+        pass
+    # CANN reads with `ifs >> json`, nlohmann's non-strict parse: the first complete value counts
+    # and whatever follows it is never looked at (te_file_utils.cc GetJsonValueFromJsonFile).
+    first = _first_value(data)
+    if first is None or len(first) == len(data.rstrip(_JSON_SPACE)):
         return None
+    try:
+        return _loads(first)
+    except ValueError:
+        return None
+
+
+# nlohmann's lexer skips these between tokens; its non-strict parse ends after the first value.
+_JSON_SPACE = b" \t\n\r"
+
+
+def _first_value(data: bytes) -> bytes | None:
+    """`data` up to the end of its first JSON value (not validated: orjson does that), or None
+    when no value could end there. A bracketed value ends at the bracket that closes the first
+    one, strings skipped whole; a scalar ends where the JSON grammar of its first byte ends."""
+    import re
+
+    start = len(data) - len(data.lstrip(_JSON_SPACE))
+    if start >= len(data):
+        return None
+    if data[start] in b"{[":
+        depth = 0
+        for token in re.finditer(rb'"(?:[^"\\]|\\.)*"|[\[{\]}]|"', data[start:], re.DOTALL):
+            text = token.group()
+            if text == b'"':
+                return None  # a string that never closes
+            if text in (b"{", b"["):
+                depth += 1
+            elif text in (b"}", b"]"):
+                depth -= 1
+                if depth == 0:
+                    return data[:start + token.end()]
+        return None
+    scalar = re.compile(rb'"(?:[^"\\]|\\.)*"|-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][+-]?[0-9]*)?|true|false|null',
+                        re.DOTALL).match(data, start)
+    return data[:scalar.end()] if scalar else None
 
 
 def _first_loads(data: bytes) -> Any:
@@ -471,7 +533,7 @@ def _resolve(where: _Folder, name: str, atime: int, size: int, boundary: str, in
     if info is _NOT_READ:
         return Group._of(folder, (name, size), atime, _NOTES_NOT_READ)
     if info is None:
-        return Group._of(folder, (name, size), atime, _NOTES_BAD_JSON)
+        return Group._of(folder, (name, size), atime, _NOTES_UNPARSED)
     files: list[str | int] = [name, size]
     notes: list[str] = []
     if not isinstance(info, dict) or "jsonList" not in info:
@@ -625,11 +687,22 @@ class _GroupReader:
 
 def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = None, *,
                     read_json: Callable[[str], Any] = _read_json,
-                    should_stop: Callable[[], bool] | None = None) -> CleanupPrediction:
+                    should_stop: Callable[[], bool] | None = None,
+                    atime_rule: str | None = None) -> CleanupPrediction:
     """What CANN would delete from `soc` at a compiler start at time `now` (default: now).
 
     `max_mb` and `ratio` are the effective `max_op_cache_size` and `remain_cache_size_ratio`
-    (app.opcache.resolution); `max_mb == -1` means no ageing.
+    (app.opcache.resolution); `max_mb == -1` means no ageing. `atime_rule` (app.opcache.atime):
+    whether CANN's own read of a json refreshes its access time and so saves its group; by
+    default the rule of the SoC dir's filesystem (`soc.mount`). `cann-config clean` passes
+    "noatime": what CANN means to delete.
+
+    In CANN's order (oldest access first, stopping at the first json used in the last 30
+    minutes or when the bytes counted reach the target), each json is decided from its `stat`
+    alone where it can be: a `*_pre.json` is skipped, a json whose access time CANN's read
+    refreshes is kept (its group is never read here); only the others are read (O_NOATIME):
+    a json CANN cannot parse is skipped, the rest are deleted and their bytes counted
+    (docs/cann/op-cache.md#cleanup). The groups of the last 30 minutes are read too (`kept_recent`).
 
     Reading the kernel jsons is the only slow part (a cache of a few hundred thousand kernels
     takes seconds). `should_stop` is asked before each group whose jsons have not been read yet
@@ -639,14 +712,15 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
     time (_GroupReader): a step asks first, for groups it reads in about _STEP_SECONDS, then reads them.
     """
     used = soc.cann_bytes
+    rule = atime_rule if atime_rule is not None else _atime.atime_rule(getattr(soc, "mount", None))
     if max_mb == AGEING_OFF:
         return CleanupPrediction(soc.name, max_mb, ratio, used, ageing=False, max_bytes=None,
-                                 keep_threshold_bytes=None, triggers=False, target_bytes=0)
+                                 keep_threshold_bytes=None, triggers=False, target_bytes=0, atime_rule=rule)
     max_bytes = max_mb * CANN_MB
     keep = max_bytes * ratio // PERCENT_UNIT
     if used < max_bytes:
         return CleanupPrediction(soc.name, max_mb, ratio, used, ageing=True, max_bytes=max_bytes,
-                                 keep_threshold_bytes=keep, triggers=False, target_bytes=0)
+                                 keep_threshold_bytes=keep, triggers=False, target_bytes=0, atime_rule=rule)
     if not soc.candidates_complete:
         raise ValueError(f"the scan of {soc.path} did not gather the cleanup candidates for this limit")
     target = used - keep
@@ -657,39 +731,76 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
     # order, from `recent` on (an access time of now - 1799 s or later).
     recent = bisect_left(keys, soc.first_key_of_second(now_s - MIN_CACHE_AGING_SECONDS + 1))
     reader = _GroupReader(soc, read_json, should_stop)
+    candidate, read_after_change, refreshes = soc.candidate, soc.read_after_change, _atime.read_refreshes
+    always_kept = rule == _atime.RULE_STRICTATIME
     delete: list[Group] = []
     kept: list[Group] = []
+    unparsed: list[str] = []
     counted = 0
+    skipped_pre = saved = 0
     try:
         pos = 0
         reached = False  # CANN compares after each deletion: a target of 0 still deletes one group
         while pos < recent and not reached and not reader.stopped:
-            # As many groups as the bytes still to delete need, by the mean group so far (the
-            # SoC dir's mean before the first): few are read beyond the one reaching the target.
+            # As many groups to read as the bytes still to delete need, by the mean group so far
+            # (the SoC dir's mean before the first): few are read beyond the one reaching the target.
             mean = counted / len(delete) if delete else used / len(keys)
-            step = min(reader.step_limit(), recent - pos, int((target - counted) / max(mean, 1.0) * 1.05) + 8)
-            for group in reader.groups(keys[pos:pos + step]):
+            want = min(reader.step_limit(), int((target - counted) / max(mean, 1.0) * 1.05) + 8)
+            batch: list[int] = []  # keys in CANN's order; -1: skipped `_pre.json`, -2: saved by the read
+            to_read: list[int] = []
+            while pos < recent and len(to_read) < want:
+                key = keys[pos]
+                pos += 1
+                atime, _folder, name, _size = candidate(key)
+                if name.endswith(PRE_JSON_SUFFIX):
+                    batch.append(-1)
+                elif always_kept or refreshes(rule, read_after_change(key), atime, now_s):
+                    batch.append(-2)
+                else:
+                    batch.append(key)
+                    to_read.append(key)
+            read = iter(reader.groups(to_read))
+            for key in batch:
+                if key == -1:
+                    skipped_pre += 1
+                    continue
+                if key == -2:
+                    saved += 1
+                    continue
+                group = next(read, None)
+                if group is None:  # asked to stop
+                    break
+                if NOTE_UNPARSED in group.notes:
+                    unparsed.append(group.json_path)
+                    continue
                 delete.append(group)
                 counted += sum(group.files[1::2])  # type: ignore[arg-type]
-                pos += 1
                 if counted >= target:
                     reached = True
                     break
         pos = recent
         while pos < len(keys) and not reader.stopped:
             step = reader.step_limit()
-            kept += reader.groups(keys[pos:pos + step])
+            for group in reader.groups(keys[pos:pos + step]):
+                if str(group.files[0]).endswith(PRE_JSON_SUFFIX):
+                    continue
+                if NOTE_UNPARSED in group.notes:
+                    unparsed.append(group.json_path)
+                else:
+                    kept.append(group)
             pos += step
     finally:
         reader.close()
     freed = _distinct_bytes(delete)
-    bad = tuple(g.json_path for g in (*delete, *kept) if NOTE_BAD_JSON in g.notes)
+    bad = (*unparsed, *(g.json_path for g in (*delete, *kept) if NOTE_BAD_JSON in g.notes))
     not_read = tuple(g.json_path for g in (*delete, *kept) if NOTE_NOT_READ in g.notes)
     return CleanupPrediction(soc.name, max_mb, ratio, used, ageing=True, max_bytes=max_bytes,
                              keep_threshold_bytes=keep, triggers=True, target_bytes=target,
                              delete=tuple(delete), kept_recent=tuple(kept), counted_bytes=counted,
                              freed_bytes=freed, target_reached=counted >= target,
-                             candidates=len(keys), bad_json=bad, not_read=not_read, stopped=reader.stopped)
+                             candidates=len(keys), bad_json=bad, not_read=not_read, stopped=reader.stopped,
+                             atime_rule=rule, read_saved=saved, skipped_pre=skipped_pre,
+                             skipped_unparsed=len(unparsed))
 
 
 def _distinct_bytes(groups: list[Group]) -> int:
@@ -771,6 +882,8 @@ class SocFacts(NamedTuple):
     first_unparsed: str | None = None
     unread_jsons: int = 0
     first_unread: str | None = None
+    atime_rule: str | None = None  # app.opcache.atime; None in bundles made before it was recorded
+    read_saved_groups: int = 0  # groups CANN's own read saves (CleanupPrediction.read_saved)
 
     @property
     def percent_of_limit(self) -> float | None:
@@ -781,7 +894,7 @@ class SocFacts(NamedTuple):
         return cls(pred.soc, path, pred.ageing, pred.triggers, pred.used_bytes, pred.max_bytes, pred.target_bytes,
                    pred.counted_bytes, pred.target_reached, len(pred.delete), len(pred.kept_recent), pred.stopped,
                    len(pred.bad_json), pred.bad_json[0] if pred.bad_json else None,
-                   len(pred.not_read), pred.not_read[0] if pred.not_read else None)
+                   len(pred.not_read), pred.not_read[0] if pred.not_read else None, pred.atime_rule, pred.read_saved)
 
 
 class CacheFacts(NamedTuple):
@@ -873,12 +986,21 @@ def facts_findings(facts: CacheFacts) -> list[Finding]:
                 # A partial prediction: "short of the target" would be a guess, so say what is known.
                 found.append(make_finding("scan-cleanup-stopped", file=soc_dir, soc=name,
                                           groups=format_count(soc.delete_groups), deleted=human_bytes(soc.deleted_bytes)))
+            elif not soc.target_reached and soc.read_saved_groups:
+                # CANN's own parse read refreshed the access times it keyed the jsons by, so its
+                # re-check keeps those groups (docs/cann/op-cache.md#access-time-re-check).
+                found.append(make_finding("scan-cleanup-atime-refresh", file=soc_dir, soc=name,
+                                          target=human_bytes(soc.target_bytes), deleted=human_bytes(soc.deleted_bytes),
+                                          saved=format_count(soc.read_saved_groups), rule=_known(soc.atime_rule)))
             elif not soc.target_reached:
                 # Either the rest was used in the last 30 minutes, or the rest is not in any json
                 # group (CANN deletes only json groups; other files stay).
                 code = "scan-cleanup-short-recent" if soc.kept_recent_groups else "scan-cleanup-short-no-groups"
                 found.append(make_finding(code, file=soc_dir, soc=name, target=human_bytes(soc.target_bytes),
                                           deleted=human_bytes(soc.deleted_bytes), recent=soc.kept_recent_groups))
+        if soc.triggers and soc.atime_rule == _atime.RULE_NFS:
+            found.append(make_finding("scan-cleanup-atime-not-confirmed", file=soc_dir, soc=name,
+                                      rule=_known(facts.fs_type)))
         if soc.unparsed_jsons:
             found.append(make_finding("scan-json-unparsed", file=soc.first_unparsed or soc_dir, soc=name,
                                       count=format_count(soc.unparsed_jsons)))

@@ -84,6 +84,12 @@ _SECOND_SHIFT = 2 * _POS_BITS
 _SECOND = 1 << _SECOND_SHIFT
 
 
+def _read_marks(sts: list[os.stat_result]) -> bytes:
+    """SocUsage.read_marks of one chunk: atime later than mtime and ctime (the kernel's relatime
+    test, fs/inode.c relatime_need_update, compares the nanosecond times)."""
+    return bytes(st.st_atime_ns > st.st_mtime_ns and st.st_atime_ns > st.st_ctime_ns for st in sts)
+
+
 def _is_candidate(name: str) -> bool:
     """A "*.json" name CANN's cleaner collects: longer than ".json", and not a mix sub-kernel
     (CollectCacheJsonFileAccessTime's own length checks)."""
@@ -122,6 +128,13 @@ class SocUsage:
         # walk's own string, shared by the chunks of a dir); `json_candidates()` applies CANN's
         # filter and gives JsonEntry items, `ordered_candidates()` CANN's order as compact keys.
         self.jsons: list[tuple[str, list[str], array, array]] = []
+        # Per chunk of `jsons`, per name: 1 when the json was read after its last change (its
+        # atime is later than its mtime and its ctime, at nanosecond precision): on a relatime
+        # mount CANN's own read then leaves its atime alone (app.opcache.atime).
+        self.read_marks: list[bytes] = []
+        # The filesystem holding the SoC dir (set at the end of the walk; its atime flags decide
+        # whether CANN's read saves a group, app.opcache.atime).
+        self.mount: MountInfo | None = None
         # False when the walk left the candidates out (the SoC dir stayed under `candidates_from`).
         self.candidates_complete = True
         # app.opcache.cleanup's resolved groups by json dir and name: repeated predictions on one
@@ -198,6 +211,10 @@ class SocUsage:
         folder, names, _atimes, sizes = self.jsons[(key >> _POS_BITS) & _POS_MASK]
         pos = key & _POS_MASK
         return key >> _SECOND_SHIFT, folder, names[pos], sizes[pos]
+
+    def read_after_change(self, key: int) -> bool:
+        """Whether the candidate `key` was read after its last change (see `read_marks`)."""
+        return bool(self.read_marks[(key >> _POS_BITS) & _POS_MASK][key & _POS_MASK])
 
     def totals(self) -> "SocTotals":
         return SocTotals(self.files, self.apparent_bytes, self.allocated_bytes, self.cann_bytes)
@@ -390,8 +407,10 @@ class _Walker:
                 return
             mask = list(map(_ends_with_json, names))
             if True in mask:
-                acc.jsons.append((frame.path, list(compress(names, mask)), array("d", map(_get_atime, compress(sts, mask))),
-                                  array("q", map(_get_size, compress(sts, mask)))))
+                json_sts = list(compress(sts, mask))
+                acc.jsons.append((frame.path, list(compress(names, mask)), array("d", map(_get_atime, json_sts)),
+                                  array("q", map(_get_size, json_sts))))
+                acc.read_marks.append(_read_marks(json_sts))
             return
         self._account_each(frame, acc, names, sts)
 
@@ -416,6 +435,7 @@ class _Walker:
         json_names: list[str] = []
         json_atimes = array("d")
         json_sizes = array("q")
+        json_sts: list[os.stat_result] = []
         files = dirs = apparent = blocks = cann = links = symlinks = others = 0
         for name, st in zip(names, sts, strict=True):
             kind = st.st_mode & _S_IFMT
@@ -454,6 +474,7 @@ class _Walker:
                 json_names.append(name)
                 json_atimes.append(st.st_atime)
                 json_sizes.append(st.st_size)
+                json_sts.append(st)
         acc.files += files
         acc.dirs += dirs
         acc.apparent_bytes += apparent
@@ -464,6 +485,7 @@ class _Walker:
         acc.other_users_files += others
         if json_names:
             acc.jsons.append((frame.path, json_names, json_atimes, json_sizes))
+            acc.read_marks.append(_read_marks(json_sts))
 
 
     def catch_up(self, acc: SocUsage, frames: list[_Frame], finished: list[str]) -> None:
@@ -505,6 +527,7 @@ class _Walker:
             sts = list(compress(sts, kinds))
         if json_names:
             acc.jsons.append((folder, json_names, array("d", map(_get_atime, sts)), array("q", map(_get_size, sts))))
+            acc.read_marks.append(_read_marks(sts))
 
 
 def parse_mounts(text: str) -> list[MountInfo]:
@@ -706,6 +729,8 @@ def scan_cache(path: str | Path, *, batch_seconds: float = 0.1,
         except OSError:
             pass
         usage.mount = mount_of(real_root, _read_mounts() if mounts_text is None else mounts_text)
+        for soc in socs.values():
+            soc.mount = usage.mount  # the walk never leaves the kernel_cache dir's filesystem
         usage.elapsed = clock() - started
         final = progress(done=True, usage=usage)
     finally:

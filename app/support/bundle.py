@@ -217,7 +217,12 @@ _PREDICTION_INTS = ("max_mb", "ratio", "used_bytes", "target_bytes", "delete_gro
 _PREDICTION_OPTIONAL_INTS = ("max_bytes", "keep_threshold_bytes")
 _PREDICTION_BOOLS = ("ageing", "triggers", "target_reached")
 # Recorded since the cleanup findings are shared with `scan` (0 when a bundle lacks them).
-_PREDICTION_COUNTS = ("unparsed_jsons", "unread_jsons")
+_PREDICTION_COUNTS = ("unparsed_jsons", "unread_jsons", "read_saved_groups", "skipped_pre_jsons",
+                      "skipped_unparsed_jsons")
+# The access-time rule the host's prediction followed (app.opcache.atime; None in older bundles):
+# with `read_saved_groups` it is the aggregate of the mount's flags and the jsons' three times
+# that the remote findings need, instead of a file list.
+_PREDICTION_TEXTS = ("atime_rule",)
 _SOC_INTS = ("files", "dirs", "apparent_bytes", "allocated_bytes", "cann_bytes")
 _CACHE_INTS = ("files", "apparent_bytes", "allocated_bytes", "free_bytes", "fs_size_bytes", "unreadable_entries",
                "other_filesystems", "symlinks", "other_users_files")
@@ -247,20 +252,25 @@ class CleanupSummary:
     keep_threshold_bytes: int | None = None
     unparsed_jsons: int = 0
     unread_jsons: int = 0
+    read_saved_groups: int = 0
+    skipped_pre_jsons: int = 0
+    skipped_unparsed_jsons: int = 0
+    atime_rule: str | None = None
 
     @property
     def percent_of_limit(self) -> float | None:
         return percent_of_limit(self.ageing, self.used_bytes, self.max_bytes)
 
     def to_json(self) -> dict[str, Any]:
-        return {key: getattr(self, key)
-                for key in (*_PREDICTION_BOOLS, *_PREDICTION_INTS, *_PREDICTION_OPTIONAL_INTS, *_PREDICTION_COUNTS)}
+        return {key: getattr(self, key) for key in (*_PREDICTION_BOOLS, *_PREDICTION_INTS, *_PREDICTION_OPTIONAL_INTS,
+                                                    *_PREDICTION_COUNTS, *_PREDICTION_TEXTS)}
 
     def facts(self, name: str, path: str) -> SocFacts:
         """The SoC dir's facts for the shared cleanup findings (app.opcache.cleanup)."""
         return SocFacts(name, path, self.ageing, self.triggers, self.used_bytes, self.max_bytes, self.target_bytes,
                         self.delete_bytes, self.target_reached, self.delete_groups, self.kept_recent_groups,
-                        unparsed_jsons=self.unparsed_jsons, unread_jsons=self.unread_jsons)
+                        unparsed_jsons=self.unparsed_jsons, unread_jsons=self.unread_jsons,
+                        atime_rule=self.atime_rule, read_saved_groups=self.read_saved_groups)
 
 
 @dataclass(frozen=True)
@@ -1035,6 +1045,8 @@ def _read_prediction(reader: _Reader, value: object, path: str) -> CleanupSummar
         fields[key] = reader.integer(value, key, f"{path}.{key}")
     for key in _PREDICTION_COUNTS:
         fields[key] = reader.integer(value, key, f"{path}.{key}") or 0
+    for key in _PREDICTION_TEXTS:
+        fields[key] = reader.text(value, key, f"{path}.{key}")
     required = (*_PREDICTION_BOOLS, *_PREDICTION_INTS)
     missing = [key for key in required if fields[key] is None]
     if missing:

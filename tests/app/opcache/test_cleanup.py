@@ -1,5 +1,9 @@
 """The cleanup prediction replays CANN's cleaner (te_cache_space_manager.cc) on a scanned tree;
-every expected number below is worked out by hand from the file sizes the fixture writes."""
+every expected number below is worked out by hand from the file sizes the fixture writes.
+
+These trees are scanned as if on a `noatime` mount (tests/conftest.py), where CANN deletes by the
+access-time keys alone; what CANN's own read does on `relatime` and `strictatime` mounts is tested in
+test_cleanup_atime.py."""
 
 import json
 import os
@@ -19,6 +23,7 @@ from cann_config.app.opcache.cleanup import (
 from cann_config.app.opcache.scanner import JsonEntry, MountInfo, scan_to_end
 
 NOW = 1_700_000_000
+
 MiB = 1024 * 1024  # written out, not app.units.CANN_MB: the test states CANN's unit itself
 
 
@@ -113,14 +118,14 @@ def test_a_high_ratio_deletes_one_group(soc_dir):
 
 def test_a_low_ratio_stops_at_the_first_recent_group(soc_dir):
     pred = predict_cleanup(scanned(soc_dir), max_mb=1, ratio=1, now=NOW)
-    # keep = 10,485; target = 1,190,215; every old group together is 900,600: short of it.
+    # keep = 10,485; target = 1,190,215; the old groups CANN deletes are 900,400: short of it.
     assert pred.target_bytes == 1_190_215
-    assert names(pred.delete) == ["old_a.json", "k.json", "p_pre.json", "bad.json"]
-    assert pred.counted_bytes == 900_600 and not pred.target_reached
+    # p_pre.json and bad.json are skipped: GetFilesAccessTime `continue`s before the insert, so
+    # they are never deleted and never counted.
+    assert names(pred.delete) == ["old_a.json", "k.json"]
+    assert pred.counted_bytes == 900_400 and not pred.target_reached
     assert names(pred.kept_recent) == ["recent.json"]
-    pre, bad = pred.delete[2], pred.delete[3]
-    assert [Path(m.path).name for m in pre.members] == ["p_pre.json"]  # a _pre.json stands alone
-    assert bad.notes == (NOTE_BAD_JSON,) and bad.bytes == 100
+    assert (pred.skipped_pre, pred.skipped_unparsed) == (1, 1)
     assert pred.bad_json == (str(soc_dir / "Ascend910B3" / "bad.json"),)
 
 
@@ -298,7 +303,8 @@ def test_a_stopped_prediction_says_so_and_keeps_what_it_read(soc_dir):
 
 
 def test_stopping_among_the_recent_groups_keeps_a_complete_delete_list(soc_dir):
-    pred = predict_cleanup(scanned(soc_dir), 1, 1, now=NOW, should_stop=stop_after(4))
+    # old_a, k and bad.json are read before the 30-minute boundary; recent.json is the fourth
+    pred = predict_cleanup(scanned(soc_dir), 1, 1, now=NOW, should_stop=stop_after(3))
     full = predict_cleanup(scanned(soc_dir), 1, 1, now=NOW)
     assert pred.stopped and not full.stopped and full.to_json()["stopped"] is False
     assert pred.delete == full.delete and pred.kept_recent == () and names(full.kept_recent) == ["recent.json"]
@@ -308,7 +314,7 @@ def test_should_stop_is_asked_once_per_group_read_and_never_for_groups_already_r
     soc = scanned(soc_dir)
     ask = stop_after(100)
     first = predict_cleanup(soc, 1, 1, now=NOW, should_stop=ask)
-    assert not first.stopped and len(ask.calls) == 5
+    assert not first.stopped and len(ask.calls) == 4  # old_a, k, bad, recent: p_pre.json is never read
     # The same scan again (the wizard moving its limit): everything is cached, nothing is asked,
     # so even a should_stop that always says stop changes nothing.
     again = predict_cleanup(soc, 1, 1, now=NOW, should_stop=lambda: True)
@@ -348,7 +354,7 @@ def test_no_app_module_imports_another_modules_private_names():
 
 # -- odd files: nothing but regular files is opened, nothing outside the SoC dir is followed --
 
-def test_a_fifo_named_json_is_a_bad_json_group_and_never_blocks(tmp_path):
+def test_a_fifo_named_json_is_skipped_as_unparsed_and_never_blocks(tmp_path):
     soc = tmp_path / "kernel_cache" / "S"
     put(soc / "a.json", json100({"binFileName": "a", "binFileSuffix": ".o"}), NOW - 10_000)
     put(soc / "a.o", b"o" * (2 * MiB))
@@ -358,7 +364,7 @@ def test_a_fifo_named_json_is_a_bad_json_group_and_never_blocks(tmp_path):
     usage = scan_to_end(tmp_path / "kernel_cache")
     pred = predict_cleanup(usage.socs["S"], 1, 1, now=NOW)
     by_json = {Path(g.json_path).name: g for g in pred.delete}
-    assert by_json["pipe.json"].notes == (NOTE_BAD_JSON,) and len(by_json["pipe.json"].members) == 1
+    assert "pipe.json" not in by_json and pred.skipped_unparsed == 1
     assert [Path(m.path).name for m in by_json["a.json"].members] == ["a.json", "a.o"]
     found = cache_findings(usage, {"S": pred}, 1)
     unparsed = next(f for f in found if f.code == "scan-json-unparsed")
@@ -468,7 +474,7 @@ def test_jsons_and_binaries_are_read_through_directory_fds(soc_dir, monkeypatch)
     monkeypatch.undo()
     assert by_path == [str(soc_dir / "Ascend910B3")]  # the SoC dir, once
     assert "kernel_meta" in by_fd and "old_a.json" in by_fd and "old_a.o" in by_fd
-    assert names(pred.delete) == ["old_a.json", "k.json", "p_pre.json", "bad.json"]
+    assert names(pred.delete) == ["old_a.json", "k.json"]
 
 
 def test_reading_by_directory_gives_the_groups_reading_by_path_gives(tmp_path):
@@ -521,8 +527,9 @@ def test_a_step_past_the_target_changes_nothing_but_what_is_cached(soc_dir):
     assert pred.target_reached and names(pred.kept_recent) == ["recent.json"]
     before = len(reads)
     again = predict_cleanup(soc, 1, 1, now=NOW, read_json=counting)
-    assert names(again.delete) == ["old_a.json", "k.json", "p_pre.json", "bad.json"]
+    assert names(again.delete) == ["old_a.json", "k.json"]
     assert reads.count("old_a.json") == 1 and len(reads) - before <= 1  # at most bad.json is new
+    assert "p_pre.json" not in reads  # a _pre.json is skipped by its name: never read
 
 
 def test_files_named_by_two_groups_are_freed_once(tmp_path):
@@ -564,12 +571,35 @@ def test_integers_beyond_64_bits_are_read_as_doubles(tmp_path):
 
 
 @pytest.mark.parametrize("data", [
-    b"", b"   ", b"{} {}", b"{}x", b"{", b"\xef\xbb\xbf", b"\xef\xbb\xbf \xef\xbb\xbf{}", b"\xff{}", b"\x00{}",
+    b"", b"   ", b"{", b"x{}", b"[1, 2", b'{"a": "}', b"{]", b"1.", b"-", b"tru", b"\xef\xbb\xbf", b"\xef\xbb\xbf \xef\xbb\xbf{}", b"\xff{}", b"\x00{}",
 ])
 def test_what_is_not_json_is_unparsed(data, tmp_path):
     path = tmp_path / "k.json"
     path.write_bytes(data)
     assert _read_json(str(path)) is None
+
+
+@pytest.mark.parametrize(("data", "value"), [
+    (b"{} {}", {}), (b"{}x", {}), (b'{"binFileName": "k", "binFileSuffix": ".o"}\n\x00garbage\xff', {"binFileName": "k", "binFileSuffix": ".o"}),
+    (b'{"a": "} ]"} tail', {"a": "} ]"}), (b'{"a": "\\"}"}x', {"a": '"}'}), (b"[1, [2]]]", [1, [2]]),
+    (b" \t\r\n{} {", {}), (b"\xef\xbb\xbf{}x", {}), (b"12x", 12), (b"0.5.3", 0.5), (b"01", 0), (b"truex", True),
+    (b'"s" 1', "s"),
+])
+def test_bytes_after_the_first_complete_value_are_ignored_as_canns_parse_ignores_them(data, value, tmp_path):
+    """CANN reads a kernel json with `ifs >> json` (te_file_utils.cc GetJsonValueFromJsonFile):
+    nlohmann's non-strict parse, which ends after the first complete value."""
+    path = tmp_path / "k.json"
+    path.write_bytes(data)
+    assert _read_json(str(path)) == value
+
+
+def test_a_json_with_trailing_bytes_is_deleted_with_its_binary(tmp_path):
+    soc = tmp_path / "kernel_cache" / "S"
+    put(soc / "k.json", b'{"binFileName": "k", "binFileSuffix": ".o"}\n}junk', NOW - 10_000)
+    put(soc / "k.o", b"o" * (2 * MiB))
+    pred = predict_cleanup(scan_to_end(tmp_path / "kernel_cache").socs["S"], 1, 50, now=NOW)
+    assert [Path(m.path).name for g in pred.delete for m in g.members] == ["k.json", "k.o"]
+    assert pred.skipped_unparsed == 0 and pred.target_reached
 
 
 @pytest.mark.parametrize("data", [b'{"a": NaN}', b'{"a": -Infinity}', b'{"a": 1e400}', b'{"a": "\\ud800"}'])

@@ -414,6 +414,29 @@ def test_a_bundle_and_a_local_scan_of_the_same_cache_say_the_same(tmp_path, max_
         "scan-limit-above-free" in codes and "scan-over-limit" not in codes
 
 
+@pytest.mark.parametrize(("mounts", "saved"), [("tmpfs / tmpfs rw,relatime 0 0", True),
+                                               ("srv:/c / nfs4 rw,vers=4.2 0 0", False)])
+def test_a_bundle_carries_what_the_atime_re_check_needs(tmp_path, monkeypatch, mounts, saved):
+    """The host's prediction follows its mount's atime flags; the bundle records the rule and
+    the groups CANN's own read saves (no file list), and diagnose says what scan says."""
+    from cann_config.app.opcache import scanner
+
+    monkeypatch.setattr(scanner, "_read_mounts", lambda: mounts + "\n")
+    host = make_host(tmp_path)
+    data = collect(host)
+    pred = data["cache"]["socs"]["Ascend910B3"]["prediction"]
+    assert pred["atime_rule"] == ("relatime" if saved else "nfs")
+    assert (pred["read_saved_groups"] == 3) is saved and "delete" not in pred
+    bundle = bundle_from_json(json.loads(json.dumps(data)))
+    from_bundle = bundle.cache_findings(bundle.diagnosis().effective)
+    usage = scan_to_end(host.kernel_cache)
+    local = cache_findings(usage, {name: predict_cleanup(s, 1, 0, NOW) for name, s in usage.socs.items()}, 1)
+    assert [(f.code, f.message("en")) for f in from_bundle] == [(f.code, f.message("en")) for f in local]
+    codes = {f.code for f in local}
+    assert ("scan-cleanup-atime-refresh" in codes) is saved
+    assert ("scan-cleanup-atime-not-confirmed" in codes) is not saved
+
+
 def test_cache_findings_from_the_numbers():
     data = json.loads((BUNDLES / "a2-910b3.json").read_text())
     data["cache"]["free_bytes"] = 1024
