@@ -27,7 +27,7 @@ def _noatime_mounts(request, monkeypatch):
     if request.node.get_closest_marker("real_mounts") is None:
         from cann_config.app.opcache import scanner
 
-        monkeypatch.setattr(scanner, "_read_mounts", lambda: "tmpfs / tmpfs rw,noatime 0 0\n")
+        monkeypatch.setattr(scanner, "_read_mounts", lambda: "/dev/vda / ext4 rw,noatime 0 0\n")
     yield
 
 
