@@ -46,6 +46,8 @@ COMMANDS: dict[str, Command] = {
     "export": Command("cann_config.app.cli.cmd_export",
                       "write the choices as a snippet, env file, op_cache.ini or profile"),
     "scan": Command("cann_config.app.cli.cmd_scan", "measure the op cache per SoC dir and predict CANN's next cleanup"),
+    "clean": Command("cann_config.app.cli.cmd_clean",
+                     "delete what CANN's cache cleaner means to delete, under CANN's own lock"),
     "collect": Command("cann_config.app.cli.cmd_collect",
                        "write a support bundle (JSON) of this host's CANN configuration"),
     "fleet": Command("cann_config.app.cli.cmd_fleet", "compare the support bundles of several nodes"),
