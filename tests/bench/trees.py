@@ -10,7 +10,13 @@ library writes them: `binFileName`, `binFileSuffix`, `blockDim`, `compileInfo`, 
 (`jsonList`), each with its own binary. Access times are spread over the last two weeks, and 1 %
 of the kernels were used in the last ten minutes (a cleanup keeps those).
 
-The tree goes to `$CANN_CONFIG_BENCH_DIR` or `<tmp>/cann-config-bench/` and is kept: a
+The tree goes to `$CANN_CONFIG_BENCH_DIR` or `<tmp>/cann-config-bench/`, on a `noatime`
+filesystem: the dir's own when it is mounted `noatime`, else a tmpfs the benchmark mounts
+`noatime` at `<that dir>/noatime-tmpfs` (root only; the binaries are sparse, so it holds the
+jsons' ~0.5 GiB). On `relatime`, CANN's own read would save every group of the tree (its
+`utime`d access times are not later than the ctime, docs/cann/op-cache.md#access-time-re-check),
+so the prediction would read nothing and the rows over the limit would measure no reading at
+all; without root the tree stays where it is and a line on stderr says so. It is kept: a
 `.complete` stamp marks a finished one, and the next benchmark run reuses it (generating 200,000
 files takes a while). `set_limit()` rewrites op_cache.ini, so one tree serves as a cache under
 its limit and over it.
@@ -40,7 +46,43 @@ RECENT_LIST = "recent-jsons.txt"
 
 
 def bench_dir() -> Path:
-    return Path(os.environ.get("CANN_CONFIG_BENCH_DIR") or Path(tempfile.gettempdir()) / "cann-config-bench")
+    base = Path(os.environ.get("CANN_CONFIG_BENCH_DIR") or Path(tempfile.gettempdir()) / "cann-config-bench")
+    return _noatime_dir(base)
+
+
+def _mount_options(path: Path) -> tuple[str, ...]:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    from cann_config.app.opcache.scanner import _read_mounts, mount_of
+
+    mount = mount_of(os.path.realpath(path), _read_mounts())
+    return mount.options if mount is not None else ()
+
+
+def _noatime_dir(base: Path) -> Path:
+    """`base` when its filesystem is mounted noatime, else a noatime tmpfs mounted below it (see
+    the module docstring); `base` itself, said on stderr, when that cannot be done."""
+    base.mkdir(parents=True, exist_ok=True)
+    if "noatime" in _mount_options(base):
+        return base
+    mnt = base / "noatime-tmpfs"
+    mnt.mkdir(exist_ok=True)
+    if os.path.ismount(mnt) and "noatime" in _mount_options(mnt):
+        return mnt
+    if os.geteuid() == 0:
+        import subprocess
+
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", "noatime,size=8g", "tmpfs", str(mnt)],
+                              capture_output=True, text=True, check=False)
+        if done.returncode == 0:
+            print(f"mounted a noatime tmpfs at {mnt} for the cache trees (umount {mnt} to free it)",
+                  file=sys.stderr, flush=True)
+            return mnt
+        reason = done.stderr.strip()
+    else:
+        reason = "not root"
+    print(f"cannot mount a noatime tmpfs ({reason}): the trees stay on {base}, whose mount is not noatime, so "
+          "CANN's own read saves their groups and the rows over the limit read no json", file=sys.stderr, flush=True)
+    return base
 
 
 def _kernel_json(rng: random.Random, stem: str, extra: dict | None = None) -> bytes:
