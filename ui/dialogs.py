@@ -78,6 +78,19 @@ def ask_unsaved(parent: QWidget, details: str, *, choices: bool = True, ini_path
     return "cancel"
 
 
+def confirm_clean(parent: QWidget, text: str, details: str) -> bool:
+    """True when the user agrees to delete what `cann-config clean` listed (`details`: the jsons)."""
+    from PySide6.QtWidgets import QMessageBox
+
+    box = QMessageBox(QMessageBox.Icon.Warning, translate("Dialogs", "Clean the cache"), text, parent=parent)
+    box.setDetailedText(details)
+    delete = box.addButton(translate("Dialogs", "&Delete"), QMessageBox.ButtonRole.DestructiveRole)
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+    box.exec()
+    return box.clickedButton() is delete
+
+
 def show_error(parent: QWidget, title: str, text: str) -> None:
     from PySide6.QtWidgets import QMessageBox
 

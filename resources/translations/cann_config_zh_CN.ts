@@ -423,6 +423,14 @@
         <source>&amp;Discard</source>
         <translation>放弃(&amp;D)</translation>
     </message>
+    <message>
+        <source>Clean the cache</source>
+        <translation>清理缓存</translation>
+    </message>
+    <message>
+        <source>&amp;Delete</source>
+        <translation>删除(&amp;D)</translation>
+    </message>
 </context>
 <context>
     <name>DocPane</name>
@@ -1176,6 +1184,42 @@
         <translation>正在扫描 %1 …</translation>
     </message>
     <message>
+        <source>Listing what CANN means to delete …</source>
+        <translation>正在列出 CANN 本意要删除的内容 …</translation>
+    </message>
+    <message>
+        <source>CANN&apos;s delete lock %1 is held by another process (a compiler start cleaning this cache): nothing was deleted.</source>
+        <translation>CANN 的删除锁 %1 被另一个进程持有（正在清理该缓存的编译器启动）：未删除任何文件。</translation>
+    </message>
+    <message>
+        <source>CANN means to delete nothing: each SoC directory is under its limit, or what is over it was used in the last 30 minutes.</source>
+        <translation>CANN 本意不删除任何内容：每个 SoC 目录都低于上限，或超出部分在最近 30 分钟内用过。</translation>
+    </message>
+    <message>
+        <source>Delete %1 kernel groups (%2), oldest used first, as CANN&apos;s cleaner means to? They are deleted under CANN&apos;s own lock; CANN compiles them again when needed.</source>
+        <translation>按 CANN 清理的本意，从最早使用的开始删除 %1 个算子组（%2）？删除在 CANN 自己的锁下进行；需要时 CANN 会重新编译它们。</translation>
+    </message>
+    <message>
+        <source>Deleting what CANN means to delete …</source>
+        <translation>正在删除 CANN 本意要删除的内容 …</translation>
+    </message>
+    <message>
+        <source>Nothing was deleted.</source>
+        <translation>未删除任何文件。</translation>
+    </message>
+    <message>
+        <source>Deleted %1 kernel groups, %2 freed.</source>
+        <translation>已删除 %1 个算子组，释放 %2。</translation>
+    </message>
+    <message>
+        <source>%1 files could not be deleted.</source>
+        <translation>有 %1 个文件无法删除。</translation>
+    </message>
+    <message>
+        <source>The clean did not run: %1</source>
+        <translation>清理未能运行：%1</translation>
+    </message>
+    <message>
         <source>Scanning: %1 files, %2, %3 s</source>
         <translation>正在扫描：%1 个文件，%2，%3 秒</translation>
     </message>
@@ -1190,6 +1234,14 @@
     <message>
         <source>%1 entries could not be read</source>
         <translation>%1 个条目无法读取</translation>
+    </message>
+    <message>
+        <source>Cl&amp;ean as CANN means to…</source>
+        <translation>按 CANN 本意清理(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>CANN&apos;s own cleanup often deletes nothing (its read of each kernel refreshes the access time it checks): list what it means to delete, then delete it under CANN&apos;s lock.</source>
+        <translation>CANN 自己的清理常常什么都不删（它读取每个算子时会刷新其检查的访问时间）：先列出它本意要删除的内容，再在 CANN 的锁下删除。</translation>
     </message>
     <message>
         <source>&amp;Stop</source>

@@ -1,4 +1,5 @@
-"""The cache gauge (`cacheGauge`) and the scan (`scanButton`, `scanStatus`, `scanFindings`).
+"""The cache gauge (`cacheGauge`), the scan (`scanButton`, `scanStatus`, `scanFindings`) and the
+clean (`cleanButton`: `cann-config clean` in a child process, ui/cleaner.py).
 
 The usage is measured by app.opcache.scanner in a worker (batches every ~100 ms, Stop between
 batches); what the next compiler start would delete, for the limits the editors show, is
@@ -19,6 +20,8 @@ from cann_config.app.errors import InputError
 from cann_config.app.io.inputfiles import input_is_dir
 from cann_config.app.opcache.cleanup import cache_findings
 from cann_config.app.units import CANN_MB, human_bytes
+from cann_config.ui import dialogs
+from cann_config.ui.cleaner import CacheCleaner
 from cann_config.ui.controller import WizardController
 from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
 from cann_config.ui.gauge import CacheGauge, ChoiceMark, GaugeRow
@@ -48,6 +51,8 @@ class UsagePanel(QGroupBox):
         self._predictions: dict[tuple[int, int], dict[str, Any]] = {}
         self._prediction_worker: PredictionWorker | None = None
         self._work_stopped = False  # the window is closing: no new worker is started
+        self._clean_target = ""  # the kernel_cache being cleaned
+        self._cleaned: Callable[[], str] | None = None  # what the last clean deleted, in words
 
         layout = QVBoxLayout(self)
         self.gauge = CacheGauge(self)
@@ -57,7 +62,14 @@ class UsagePanel(QGroupBox):
         self.scan_status = QLabel(self)
         self.scan_status.setObjectName("scanStatus")
         self.scan_status.setWordWrap(True)
+        # What CANN means to delete, deleted under its lock (docs/cann/op-cache.md#cleaning-by-hand).
+        self.clean_button = QPushButton(self)
+        self.clean_button.setObjectName("cleanButton")
+        self.cleaner = CacheCleaner(self)
+        self.cleaner.done.connect(self._clean_done)
+        self.cleaner.failed.connect(self._clean_failed)
         scan_row.addWidget(self.scan_button)
+        scan_row.addWidget(self.clean_button)
         scan_row.addWidget(self.scan_status, 1)
         self.scan_findings_label = rich_text(QLabel(self), selectable=False)
         self.scan_findings_label.setObjectName("scanFindings")
@@ -67,6 +79,7 @@ class UsagePanel(QGroupBox):
         layout.addLayout(scan_row)
         layout.addWidget(self.scan_findings_label)
         self.scan_button.clicked.connect(self.toggle_scan)
+        self.clean_button.clicked.connect(self.start_clean)
 
     # -- showing it -----------------------------------------------------------------------------
 
@@ -283,6 +296,7 @@ class UsagePanel(QGroupBox):
         if self.scanning():
             self.stop_scan()
         else:
+            self._cleaned = None
             self.start_scan()
 
     @property
@@ -328,8 +342,60 @@ class UsagePanel(QGroupBox):
 
     def stop(self) -> None:
         """The window is closing: start no worker from now on (a scan result that arrives after
-        the workers were joined would otherwise start a prediction)."""
+        the workers were joined would otherwise start a prediction); a clean deleting files is
+        let finish."""
         self._work_stopped = True
+        self.cleaner.wait()
+
+    # -- cleaning -------------------------------------------------------------------------------
+
+    def start_clean(self) -> None:
+        """List what CANN means to delete (a dry run), ask, then delete it (`clean --yes`)."""
+        if self.usage is None or self.controller.bundle is not None or self.cleaner.running() or self._work_stopped:
+            return
+        self._clean_target = str(self.usage.kernel_cache)
+        self._cleaned = None
+        self.cleaner.start(self._clean_target, yes=False)
+        self._set_scan_text(lambda: self.tr("Listing what CANN means to delete …"))
+        self._show_scan_button()
+
+    def _clean_done(self, document: dict[str, Any], code: int) -> None:
+        socs = document.get("socs", {}).values()
+        if document.get("lock_held"):
+            held = str(document["lock_held"])
+            self._set_scan_text(lambda: self.tr("CANN's delete lock %1 is held by another process (a compiler "
+                                                "start cleaning this cache): nothing was deleted.").replace("%1", held))
+        elif document.get("dry_run"):
+            jsons = [group["json"] for soc in socs for group in soc.get("groups", ())]
+            listed = sum(soc["cleanup"]["delete_bytes"] for soc in socs if soc.get("groups"))
+            if not jsons:
+                self._set_scan_text(lambda: self.tr("CANN means to delete nothing: each SoC directory is under its "
+                                                    "limit, or what is over it was used in the last 30 minutes."))
+            else:
+                text = self.tr("Delete %1 kernel groups (%2), oldest used first, as CANN's cleaner means to? "
+                               "They are deleted under CANN's own lock; CANN compiles them again when needed.") \
+                    .replace("%1", f"{len(jsons):,}").replace("%2", human_bytes(listed))
+                if dialogs.confirm_clean(self, text, "\n".join(jsons)):
+                    self.cleaner.start(self._clean_target, yes=True)
+                    self._set_scan_text(lambda: self.tr("Deleting what CANN means to delete …"))
+                else:
+                    self._set_scan_text(lambda: self.tr("Nothing was deleted."))
+        else:
+            results = [soc["result"] for soc in socs if soc.get("result")]
+            groups = sum(r["deleted_groups"] for r in results)
+            freed = human_bytes(sum(r["freed_bytes"] for r in results))
+            failed = sum(len(r["failed"]) for r in results)
+            # The clean's summary stays beside the numbers of the scan that follows it.
+            self._cleaned = lambda: self.tr("Deleted %1 kernel groups, %2 freed.").replace("%1", f"{groups:,}") \
+                .replace("%2", freed) + ("" if not failed else " " + self.tr(
+                    "%1 files could not be deleted.").replace("%1", str(failed)))
+            self._set_scan_text(self._cleaned)
+            self.start_scan()
+        self._show_scan_button()
+
+    def _clean_failed(self, reason: str) -> None:
+        self._set_scan_text(lambda: self.tr("The clean did not run: %1").replace("%1", reason))
+        self._show_scan_button()
 
     def _scan_progress(self, progress: Any) -> None:
         self.progress = progress
@@ -345,6 +411,7 @@ class UsagePanel(QGroupBox):
         self.progress = None
         self._set_scan_text(lambda: self._scan_summary(usage))
         self.refresh()
+        self._show_scan_button()
 
     def _scan_summary(self, usage: Any) -> str:
         text = self.tr("%1 files, %2 (on disk %3), %4 s").replace("%1", f"{usage.files:,}") \
@@ -354,6 +421,8 @@ class UsagePanel(QGroupBox):
             text = self.tr("Stopped: %1").replace("%1", text)
         if usage.unreadable:
             text += " — " + self.tr("%1 entries could not be read").replace("%1", str(len(usage.unreadable)))
+        if self._cleaned is not None:
+            text = self._cleaned() + " " + text
         return text
 
     def _scan_failed(self, message: str) -> None:
@@ -362,6 +431,12 @@ class UsagePanel(QGroupBox):
         self.refresh()
 
     def _show_scan_button(self) -> None:
+        self.clean_button.setText(self.tr("Cl&ean as CANN means to…"))
+        self.clean_button.setToolTip(self.tr("CANN's own cleanup often deletes nothing (its read of each kernel "
+                                             "refreshes the access time it checks): list what it means to delete, "
+                                             "then delete it under CANN's lock."))
+        self.clean_button.setEnabled(self.usage is not None and self.controller.bundle is None
+                                     and not self.scanning() and not self.cleaner.running())
         self.scan_button.setText(self.tr("&Stop") if self.scanning() else self.tr("S&can the cache"))
         remote = not self.controller.session.can_scan and not self.scanning()
         self.scan_button.setEnabled(not remote)
