@@ -11,16 +11,18 @@ and reused:
    hold (it holds more than 5 GiB), so `scan` gathers the cleanup candidates as it walks
    (app/cli/cmd_scan.py `candidates_from`) and the row shows what that costs a cache under its
    limit - the common case, where 1 is the cache of a limit set far above its disk;
-2. just over the limit (each SoC dir ~10 % over max_op_cache_size, keep ratio 80 %, as a cache
+2. just over the limit (each SoC dir ~10 % over max_op_cache_size, keep ratio 50 %, as a cache
    in use a while after its limit was set): the prediction reads the oldest groups until CANN's
-   target is met, ~a quarter of the jsons, and the recent ones it keeps; CLI against `du -sb`;
+   target is met, about half of the jsons, and the recent ones it keeps; CLI against `du -sb`;
 3. far over the limit (1 MiB, keep ratio 50 %): CANN would delete every group it may, so the
    prediction reads every kernel json - the worst case; CLI against `du -sb`;
 4. the peak memory (max RSS, from wait4) of that worst-case scan process.
 
 Both commands are started as a user starts them: the console script `.venv/bin/cann-config` with
 its bytecode compiled, and `du` from PATH; they alternate, after one unmeasured warm-up each, so
-both see the same page cache. Goals (issue 16): 1.8x, 3x, 64 MiB.
+both see the same page cache. The tree is on a `noatime` filesystem (tests/bench/trees.py), where
+CANN deletes by the access-time keys alone, so the rows over the limit read what CANN deletes.
+Goals (issue 30): under the limit 1.5x, 10 % over 2.5x, every json read 3.0x; 64 MiB.
 """
 
 from __future__ import annotations
@@ -45,7 +47,8 @@ from tests.bench.harness import (  # noqa: E402
 )
 from tests.bench.trees import OVER_LIMIT_MB, UNDER_LIMIT_MB, cache_tree, set_limit  # noqa: E402
 
-GOAL_UNDER = 1.8
+GOAL_UNDER = 1.5
+GOAL_TYPICAL = 2.5
 GOAL_OVER = 3.0
 GOAL_PEAK_MIB = 64.0
 
@@ -102,14 +105,16 @@ def main() -> int:
         assert not any(c["triggers"] for c in checked["cleanup"])  # type: ignore[union-attr]
 
         typical_mb = int(soc_bytes / 1.1) // (1024 * 1024)
-        set_limit(kernel_cache, typical_mb, ratio=80)
-        typical = alternate("scan just over its limit (10 % over, keep 80 %) vs du -sb", run_scan, run_du,
+        set_limit(kernel_cache, typical_mb, ratio=50)
+        typical = alternate("scan just over its limit (10 % over, keep 50 %) vs du -sb", run_scan, run_du,
                             args.rounds)
         print(typical.describe("scan --json", "du -sb"))
         cleanup = checked["cleanup"]
         print(f"  limit {typical_mb:,} MiB; cleanup prediction: "  # type: ignore[union-attr]
               f"{sum(c['delete_groups'] + c['kept_recent_groups'] for c in cleanup):,} json groups read "
-              f"of {sum(c['candidate_groups'] for c in cleanup):,}")
+              f"of {sum(c['candidate_groups'] for c in cleanup):,}; access-time rule "
+              f"{sorted({c['atime_rule'] for c in cleanup})}, groups saved by CANN's read "
+              f"{sum(c['read_saved_groups'] for c in cleanup):,}")
 
         set_limit(kernel_cache, OVER_LIMIT_MB)
         peaks.clear()
@@ -127,7 +132,7 @@ def main() -> int:
         set_limit(kernel_cache, UNDER_LIMIT_MB)
     emit_row("scan 200k files, under its limit / du -sb", under.ratio, under.spread, GOAL_UNDER)
     emit_row("scan 200k files, under a limit its filesystem holds / du -sb", within.ratio, within.spread, GOAL_UNDER)
-    emit_row("scan 200k files, 10 % over its limit / du -sb", typical.ratio, typical.spread, GOAL_OVER)
+    emit_row("scan 200k files, 10 % over its limit / du -sb", typical.ratio, typical.spread, GOAL_TYPICAL)
     emit_row("scan 200k files, every json read / du -sb", over.ratio, over.spread, GOAL_OVER)
     emit_row("peak RSS of the every-json scan", peak_mib, None, GOAL_PEAK_MIB, unit=" MiB")
     return 0
