@@ -351,7 +351,7 @@ class UsagePanel(QGroupBox):
 
     def start_clean(self) -> None:
         """List what CANN means to delete (a dry run), ask, then delete it (`clean --yes`)."""
-        if self.usage is None or self.controller.bundle is not None or self.cleaner.running() or self._work_stopped:
+        if self.usage is None or not self.controller.session.can_scan or self.cleaner.running() or self._work_stopped:
             return
         self._clean_target = str(self.usage.kernel_cache)
         self._cleaned = None
@@ -435,7 +435,7 @@ class UsagePanel(QGroupBox):
         self.clean_button.setToolTip(self.tr("CANN's own cleanup often deletes nothing (its read of each kernel "
                                              "refreshes the access time it checks): list what it means to delete, "
                                              "then delete it under CANN's lock."))
-        self.clean_button.setEnabled(self.usage is not None and self.controller.bundle is None
+        self.clean_button.setEnabled(self.usage is not None and self.controller.session.can_scan
                                      and not self.scanning() and not self.cleaner.running())
         self.scan_button.setText(self.tr("&Stop") if self.scanning() else self.tr("S&can the cache"))
         remote = not self.controller.session.can_scan and not self.scanning()
