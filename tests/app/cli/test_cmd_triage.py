@@ -207,3 +207,19 @@ def test_lang_changes_no_key_kind_cause_number_or_code(capsys, tmp_path):
     assert a["events"][0]["findings"][0]["message"] != b["events"][0]["findings"][0]["message"]
     code, out, _ = triage(capsys, tmp_path, text, "--lang", "zh_CN")
     assert code == 1 and "原因" in out and "fragmentation" in out
+
+
+def test_fraction_rejection_reads_its_numbers_from_the_warning_before_it(capsys, tmp_path):
+    # Built from torch-npu 2.14.0's texts (docs/cann/npu-memory.md#the-messages): the warning's
+    # layout is not confirmed, so only its labelled sizes are read; without it they stay null.
+    error = ("RuntimeError: NPU out of memory. Allocation was preemptively rejected because it would exceed "
+             "per_process_memory_fraction limit. Requested size: 2.00 GiB")
+    warning = ("[W compiler_depend.ts:120] Warning: Preemptively rejecting allocation: 30.00 GiB allocated, "
+               "limit 30.50 GiB, total capacity 60.96 GiB")
+    alone = events(capsys, tmp_path, error + "\n")
+    assert [(e["kind"], e["cause"], e["bytes"]["requested"], e["bytes"]["allowed"]) for e in alone] == [
+        ("torch-npu-fraction", "fraction-limit", 2 << 30, None)]
+    found = events(capsys, tmp_path, warning + "\nstep 3\n" + error + "\n")
+    assert found[0]["line"] == 3
+    b = found[0]["bytes"]
+    assert (b["allocated"], b["allowed"], b["total"]) == (30 << 30, round(30.5 * (1 << 30)), round(60.96 * (1 << 30)))
