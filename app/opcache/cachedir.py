@@ -210,17 +210,3 @@ def same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
         return os.path.samefile(a, b)
     except OSError:
         return os.path.normpath(os.path.abspath(a)) == os.path.normpath(os.path.abspath(b))
-
-
-def ini_not_read(given: str | os.PathLike[str], cache_dir: CacheDirResolution) -> Finding | None:
-    """A finding when `given` is not the op_cache.ini CANN reads for `cache_dir` (None when it is,
-    or when CANN's path is not known: no HOME in the environment given).
-
-    CANN reads exactly one op_cache.ini, `<base>/kernel_cache/op_cache.ini` of the resolved base
-    directory (docs/cann/op-cache.md#layout): any other file's values are never used, however
-    valid they are.
-    """
-    if not cache_dir.home_known or same_file(given, cache_dir.ini_path):
-        return None
-    return make_finding("cache-ini-not-read", file=str(given), path=str(given), cann_path=str(cache_dir.ini_path),
-                        base=cache_dir.value, variable=cache_dir.variable or "")

@@ -11,7 +11,10 @@ Which environment counts: with an env file, only the file's assignments (a custo
 on a support machine must not pick up the support machine's variables); without one, this
 process's environment (the user runs `cann-config diagnose` in the shell that starts the job).
 Which op_cache.ini: `ini_path` if given; else `<cache_dir>/kernel_cache/op_cache.ini` when
-`cache_dir` is given; else, in this process's environment, the file CANN itself would read.
+`cache_dir` is given; else, in this process's environment, the file CANN itself would read. A
+given `ini_path` is the file CANN reads only when app.opcache.which_ini says so (it is
+`<base>/kernel_cache/op_cache.ini` of `cache_dir`, else of the base this environment resolves);
+otherwise its sizes are not used and the values are those of the file CANN reads.
 Which installed CANN the op_cache.ini version lines are checked against (CANN empties a SoC dir
 whose adk_version/ops_version differ from the installed ones, docs/cann/op-cache.md#version-lines): the
 caller's `installed_versions`; else, when the environment is this process's, the CANN installed
@@ -48,7 +51,7 @@ from cann_config.app.findings import (
 from cann_config.app.i18n import colon, pick
 from cann_config.app.io.envfile import EnvFile, load_env_file
 from cann_config.app.io.inputfiles import input_exists
-from cann_config.app.opcache.cachedir import CacheDirResolution, ini_not_read, kernel_cache_of
+from cann_config.app.opcache.cachedir import CacheDirResolution, kernel_cache_of
 from cann_config.app.opcache.ini import INI_NAME, OpCacheIni, installed_op_cache_versions, read_op_cache_ini
 from cann_config.app.opcache.resolution import Effective, EnvOrigin, Resolution, Setting, resolve_settings
 from cann_config.app.textsafe import terminal_text
@@ -69,7 +72,8 @@ class Diagnosis:
                  findings: list[Finding], cache_dir: CacheDirResolution, ini: OpCacheIni | None = None,
                  ini_path: Path | None = None, env_file: EnvFile | None = None, script: str | None = None,
                  resolution: Resolution | None = None, inputs: dict[str, Any] | None = None,
-                 read_by_cann: bool = True) -> None:
+                 read_by_cann: bool = True, cann_ini_path: Path | None = None,
+                 ini_base_from: str | None = None) -> None:
         self.device = device
         self.framework = framework
         self.effective = effective
@@ -81,8 +85,12 @@ class Diagnosis:
         self.script = script
         self.resolution = resolution
         self.inputs: dict[str, Any] = {} if inputs is None else inputs
-        # False: `ini` is not the op_cache.ini CANN reads (cachedir.ini_not_read)
+        # False: `ini` is not the op_cache.ini CANN reads (app/opcache/which_ini.py)
         self.read_by_cann = read_by_cann
+        # For a file the user named: the op_cache.ini CANN reads, and where the base compared
+        # with came from (--cache-dir | environment | given-environment | ini-location).
+        self.cann_ini_path = cann_ini_path
+        self.ini_base_from = ini_base_from
         # The cache measurement (app/opcache/measurement.py) when the Host measured one
         # (app/support/host.py), and its JSON: the `scan --json` document, or a bundle's record.
         self.measurement: Any = None
@@ -108,6 +116,8 @@ class Diagnosis:
                 "used_by_cann": bool(self.ini and self.ini.counts and self.read_by_cann),
                 "read_by_cann": self.read_by_cann,
                 "reason": (self.ini.cann_view.reason if self.read_by_cann else "not-read-by-cann") if self.ini else None,
+                "cann_path": str(self.cann_ini_path or self.cache_dir.ini_path),
+                "base_from": self.ini_base_from,
             },
             "inputs": dict(self.inputs),
             **({"cache": self.measurement.to_json(lang) if self.measurement is not None else self.cache}
@@ -139,7 +149,8 @@ class Diagnosis:
         if self.script:
             out.append(f"{_label('cache-label-script', lang)}{colon(lang)}{safe(self.script)}")
         if self.ini is not None and not self.read_by_cann:
-            ini_text = _label("cache-label-ini-not-read", lang, path=self.ini.source, cann_path=self.cache_dir.ini_path)
+            ini_text = _label("cache-label-ini-not-read", lang, path=self.ini.source,
+                              cann_path=self.cann_ini_path or self.cache_dir.ini_path)
         elif self.ini is not None:
             code = "cache-label-ini-used" if self.ini.counts else "cache-label-ini-ignored"
             ini_text = _label(code, lang, path=self.ini.source)
@@ -400,12 +411,18 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
             inputs["ini"] = str(look_at)
         elif announce_missing:
             findings.append(make_finding("cache-ini-not-found", path=str(look_at)))
-    if ini_path is not None and op_cache_ini is None and cache_dir is None and env_file is None and environ is None:
-        # This host's environment: CANN reads one file, and a file given elsewhere is not it.
-        not_read = ini_not_read(ini_path, first.cache_dir)
-        if not_read is not None:
-            findings.append(not_read)
-            real = first.cache_dir.ini_path
+    choice = None
+    if ini_path is not None and op_cache_ini is None:
+        # CANN reads one file, <base>/kernel_cache/op_cache.ini, whatever the given one is named
+        # (app/opcache/which_ini.py); the sizes are then those of the file CANN reads.
+        from cann_config.app.opcache.which_ini import which_ini
+
+        choice = which_ini(ini_path, first.cache_dir, cache_dir=cache_dir, local=env_file is None and environ is None)
+        if choice.finding is not None:
+            findings.append(choice.finding)
+        if not choice.read_by_cann:
+            not_read = choice.finding
+            real = choice.cann_path
             cann_ini = read_op_cache_ini(real) if real.exists() else None
     if not_read is not None:
         resolution = resolve(cann_ini) if cann_ini is not None else first
@@ -439,6 +456,8 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
         resolution=resolution,
         inputs=inputs,
         read_by_cann=not_read is None,
+        cann_ini_path=choice.cann_path if choice is not None else None,
+        ini_base_from=choice.base_from if choice is not None else None,
     )
 
 

@@ -125,7 +125,7 @@ class Host:
         if max_e is None or ratio_e is None or max_e.runtime or ratio_e.runtime:
             return None
         mode = diagnosis.effective.get("op_compiler_cache_mode")
-        # Only the file CANN reads can empty the cache (app/opcache/cachedir.py ini_not_read).
+        # Only the file CANN reads can empty the cache (app/opcache/which_ini.py).
         ini = diagnosis.ini if diagnosis.read_by_cann else None
         empties = next_start_empties(ini, self.installed_versions, mode.value if mode is not None else None)
         soc = diagnosis.device.soc_version if diagnosis.device is not None else None

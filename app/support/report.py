@@ -395,7 +395,9 @@ def _inputs(report: SupportReport, lang: str) -> list[Block]:
     rows.append((_t("cache-label-environment", lang), [Text(env)]))
     if d.script:
         rows.append((_t("cache-label-script", lang), [Text(d.script, code=True)]))
-    if d.ini is not None:
+    if d.ini is not None and not d.read_by_cann:
+        ini_text = _t("cache-label-ini-not-read", lang, path=d.ini.source, cann_path=d.cann_ini_path or d.cache_dir.ini_path)
+    elif d.ini is not None:
         code = "cache-label-ini-used" if d.ini.counts else "cache-label-ini-ignored"
         ini_text = _t(code, lang, path=d.ini.source)
     else:

@@ -44,7 +44,7 @@ def is_graph_cache(option: Option) -> bool:
 
 
 class CachePage(OptionsPage):
-    core_modules = ("cann_config.app.opcache.cachedir", "cann_config.app.opcache.ini",
+    core_modules = ("cann_config.app.opcache.cachedir", "cann_config.app.opcache.which_ini", "cann_config.app.opcache.ini",
                     "cann_config.app.opcache.resolution", "cann_config.app.opcache.scanner",
                     "cann_config.app.opcache.cleanup", "cann_config.app.io.inputfiles", "cann_config.app.units",
                     "cann_config.app.sizes",

@@ -154,6 +154,64 @@ GOOD = (b"[op_compiler_cache]\nadk_version=8.5.0\nops_version=8.5.0\n"
         b"max_op_cache_size=400\nremain_cache_size_ratio=60\n")
 
 
+def test_diagnose_ini_with_cache_dir_is_read_only_at_that_base_whatever_its_name(capsys, tmp_path, monkeypatch):
+    # Issue 24 item 5: `--ini other.ini --cache-dir BASE`, or an op_cache.ini in another kernel_cache:
+    # not read by CANN, its sizes not used, and the output names BASE/kernel_cache/op_cache.ini.
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    for name in ("ASCEND_CACHE_PATH", "ASCEND_MAX_OP_CACHE_SIZE", "ASCEND_REMAIN_CACHE_SIZE_RATIO"):
+        monkeypatch.delenv(name, raising=False)
+    base = tmp_path / "base"
+    cann_path = base / "kernel_cache" / "op_cache.ini"
+    other = tmp_path / "else" / "other.ini"
+    in_other_kernel_cache = tmp_path / "else" / "kernel_cache" / "op_cache.ini"
+    in_other_kernel_cache.parent.mkdir(parents=True)
+    for given in (other, in_other_kernel_cache):
+        given.write_bytes(GOOD.replace(b"=400", b"=600"))
+        code, report = diagnose_json(capsys, "--ini", str(given), "--cache-dir", str(base))
+        (finding,) = found(report, "cache-ini-not-read")
+        assert finding["severity"] == "warning" and finding["file"] == str(given)
+        assert str(cann_path) in finding["message"] and "--cache-dir" in finding["message"]
+        ini = report["op_cache_ini"]
+        assert (ini["read_by_cann"], ini["used_by_cann"], ini["reason"]) == (False, False, "not-read-by-cann")
+        assert (ini["cann_path"], ini["base_from"]) == (str(cann_path), "--cache-dir")
+        assert report["effective"]["max_op_cache_size"]["value"] == 500  # not the given file's 600
+        assert report["effective"]["max_op_cache_size"]["source"] == "default"
+        main(["diagnose", "--lang", "en", "--ini", str(given), "--cache-dir", str(base)])
+        text = capsys.readouterr().out
+        assert "(CANN uses it)" not in text and f"not read by CANN: it reads {cann_path}" in text
+    # The file CANN reads at that base decides once it exists; given at its place, it is read.
+    cann_path.parent.mkdir(parents=True)
+    cann_path.write_bytes(GOOD)
+    _, report = diagnose_json(capsys, "--ini", str(other), "--cache-dir", str(base))
+    assert report["effective"]["max_op_cache_size"]["value"] == 400
+    assert report["effective"]["max_op_cache_size"]["file"] == str(cann_path)
+    _, report = diagnose_json(capsys, "--ini", str(cann_path), "--cache-dir", str(base))
+    assert not found(report, "cache-ini-not-read") and report["op_cache_ini"]["used_by_cann"] is True
+
+
+def test_diagnose_ini_without_a_comparable_base_says_how_it_was_taken(capsys, tmp_path):
+    # An env file is another machine's environment: its paths are not compared with this one's.
+    env = tmp_path / "job.env"
+    env.write_text("export ASCEND_CACHE_PATH=/data/cache\n")
+    copy = tmp_path / "from-customer.ini"
+    copy.write_bytes(GOOD)
+    _, report = diagnose_json(capsys, "--ini", str(copy), "--env-file", str(env))
+    (finding,) = found(report, "cache-ini-taken-as-read")
+    assert "/data/cache/kernel_cache/op_cache.ini" in finding["message"] and finding["severity"] == "info"
+    assert report["op_cache_ini"]["read_by_cann"] is True and report["op_cache_ini"]["base_from"] == "given-environment"
+    assert report["effective"]["max_op_cache_size"]["value"] == 400
+    # No base known at all (no HOME, no ASCEND_CACHE_PATH in the file): taken from the file's place.
+    env.write_text("export ASCEND_MAX_OP_CACHE_SIZE=700\n")
+    placed = tmp_path / "cust" / "kernel_cache" / "op_cache.ini"
+    placed.parent.mkdir(parents=True)
+    placed.write_bytes(GOOD)
+    _, report = diagnose_json(capsys, "--ini", str(placed), "--env-file", str(env))
+    (finding,) = found(report, "cache-ini-base-from-location")
+    assert str(tmp_path / "cust") in finding["message"]
+    assert report["op_cache_ini"]["base_from"] == "ini-location" and report["op_cache_ini"]["used_by_cann"] is True
+    assert report["effective"]["max_op_cache_size"]["value"] == 400
+
+
 def test_diagnose_ini_elsewhere_is_not_read_and_its_values_are_not_used(capsys, tmp_path, monkeypatch):
     base = tmp_path / "cache"
     monkeypatch.setenv("ASCEND_CACHE_PATH", str(base))
@@ -184,3 +242,16 @@ def test_diagnose_ini_elsewhere_is_not_read_and_its_values_are_not_used(capsys, 
     _, report = diagnose_json(capsys, "--ini", str(elsewhere))
     assert report["effective"]["max_op_cache_size"]["value"] == 400
     assert report["effective"]["max_op_cache_size"]["file"] == cann_path
+
+
+def test_the_report_says_not_read_as_diagnose_does(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("ASCEND_CACHE_PATH", raising=False)
+    other = tmp_path / "other.ini"
+    other.write_bytes(GOOD)
+    report = tmp_path / "report.html"
+    main(["diagnose", "--lang", "en", "--ini", str(other), "--cache-dir", str(tmp_path / "base"),
+          "--report", str(report)])
+    text = report.read_text(encoding="utf-8")
+    assert "CANN uses it" not in text and "not read by CANN" in text
+    assert str(tmp_path / "base" / "kernel_cache" / "op_cache.ini") in text

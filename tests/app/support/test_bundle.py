@@ -333,7 +333,9 @@ def comparable(diag, ini_source):
     effective = {oid: (e.value, e.source, e.variable) for oid, e in diag.effective.items()}
     findings = sorted((f.severity, f.code, f.line if f.file == ini_source else None,
                        f.message("en").replace(ini_source, "<ini>"), tuple(sorted(f.suggestion.items())))
-                      for f in diag.findings if not f.code.startswith(("support-", "scan-", "cache-next-start-")))
+                      for f in diag.findings if not f.code.startswith(("support-", "scan-", "cache-next-start-"))
+                      # where the copied file lives here (app/opcache/which_ini.py): the place left out
+                      and f.code != "cache-ini-taken-as-read")
     return effective, findings
 
 

@@ -89,10 +89,13 @@ def test_cache_dir_without_op_cache_ini_says_so(tmp_path):
     assert "cache-dir-given-differs" in codes(d)
 
 
-def test_explicit_ini_wins_over_cache_dir(cache_base):
+def test_explicit_ini_elsewhere_than_the_cache_dir_is_not_read_by_cann(cache_base):
+    # Issue 24 item 5: CANN reads <cache dir>/kernel_cache/op_cache.ini only; the given file is
+    # looked at (its own findings stay) but its sizes are not used.
     d = diagnose(ini_path=INI / "only_max.ini", cache_dir=cache_base, environ=CLEAN)
-    assert d.ini_path == INI / "only_max.ini"
-    assert "cache-ini-size-pair-incomplete" in codes(d)
+    assert d.ini_path == INI / "only_max.ini" and not d.read_by_cann
+    assert "cache-ini-not-read" in codes(d) and "cache-ini-size-pair-incomplete" not in codes(d)
+    assert d.cann_ini_path == cache_base / "kernel_cache" / "op_cache.ini" and d.ini_base_from == "--cache-dir"
 
 
 def test_process_environment_is_used_without_an_env_file(tmp_path, monkeypatch):
@@ -197,6 +200,7 @@ def test_message_table_of_the_cache_area_is_consistent():
     messages = tomllib.loads((root / "resources" / "messages" / "cache.toml").read_text(encoding="utf-8"))
     sources = "".join((root / "app" / f).read_text(encoding="utf-8") for f in (
         "opcache/ini.py", "io/envfile.py", "opcache/cachedir.py", "opcache/resolution.py", "support/diagnosis.py",
+        "opcache/which_ini.py",
         "io/importers.py"))
     used = set(re.findall(r"[\"'](cache-[a-z0-9-]+)[\"']", sources))
     assert used <= set(table), used - set(table)
@@ -222,7 +226,7 @@ def fake_toolkit(root: Path, version: str) -> Path:
 
 def where_cann_reads(tmp_path, monkeypatch, source):
     """Copy `source` to the op_cache.ini CANN reads on this host (ASCEND_CACHE_PATH set to a
-    tmp dir) and return its path: a file elsewhere is not read (cachedir.ini_not_read)."""
+    tmp dir) and return its path: a file elsewhere is not read (app.opcache.which_ini)."""
     base = tmp_path / "cache"
     (base / "kernel_cache").mkdir(parents=True, exist_ok=True)
     target = base / "kernel_cache" / "op_cache.ini"

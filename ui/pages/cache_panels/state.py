@@ -15,7 +15,7 @@ from typing import Any
 from cann_config.app.catalog import Value
 from cann_config.app.errors import InputError
 from cann_config.app.io.inputfiles import input_exists
-from cann_config.app.opcache.cachedir import CacheDirResolution, ini_not_read, resolve_cache_dir
+from cann_config.app.opcache.cachedir import CacheDirResolution, resolve_cache_dir
 from cann_config.app.opcache.ini import VERSION_KEYS, cann_stoi, read_op_cache_ini
 from cann_config.app.opcache.resolution import (
     IniSave,
@@ -25,6 +25,7 @@ from cann_config.app.opcache.resolution import (
     size_in_range,
     versions_for_save,
 )
+from cann_config.app.opcache.which_ini import which_ini
 from cann_config.ui.controller import WizardController
 
 DIR_OPTION = "op_compiler_cache_dir"
@@ -53,14 +54,15 @@ class CacheState:
         installed = c.session.versions_to_check()
         soc = c.device.soc_version if c.device is not None else None
         # A file the user opened is not necessarily the one CANN reads: the core says which it
-        # reads (app.opcache.cachedir.ini_not_read), and the values are that file's, as in `diagnose --ini`.
+        # reads (app.opcache.which_ini), and the values are that file's, as in `diagnose --ini`.
         not_read = None
         ini = c.ini
         if c.session.checks_where_cann_reads():
             assert self.dir_resolution is not None
-            not_read = ini_not_read(c.ini_path, self.dir_resolution)
-            if not_read is not None:
-                ini = self._read_ini_quietly(Path(self.dir_resolution.ini_path))
+            choice = which_ini(c.ini_path, self.dir_resolution)
+            if not choice.read_by_cann:
+                not_read = choice.finding
+                ini = self._read_ini_quietly(choice.cann_path)
         self.resolution = resolve_settings(ini=ini, environ=c.environ, framework=c.profile.framework,
                                            installed_versions=installed, soc_version=soc)
         self.read_by_cann = not_read is None
