@@ -241,6 +241,14 @@ class WizardController(QObject):
         """The op_cache.ini shown is the customer's (from the bundle), not a file of this machine."""
         return self.session.ini_from_bundle()
 
+    def choice_findings(self) -> list[Finding]:
+        """What `cann-config export` says about the current choices, for any format: the one
+        validation (app.io.exporters.check_choices) every page shows with the CLI's severity and
+        words; an error is a choice export refuses (exit 1) and Save refuses alike."""
+        from cann_config.app.io.exporters.plan import check_choices
+
+        return check_choices(self._profile, self._device, self.answers)
+
     def set_answer(self, question: str, answer: bool) -> None:
         if self.answers.get(question) != answer:
             self.answers[question] = answer

@@ -93,3 +93,39 @@ def test_page_size_is_greyed_on_a_device_without_1g_pages(make_wizard):
     reason = wizard.findChild(QLabel, "reason_npu_alloc_page_size")
     assert not reason.isHidden() and "Ascend310P3" in reason.text()
     assert editor(wizard, "npu_alloc_expandable_segments").isEnabled()
+
+
+def test_a_choice_export_refuses_is_an_error_on_the_memory_page_until_undone(make_wizard):
+    # Issue 24 item 7: the CLI's validation (check_choices), its severity and words, live on memoryPage.
+    from cann_config.app.io.exporters import check_choices
+
+    wizard = make_wizard(device="Ascend910B3", framework="pytorch")
+    shown = wizard.findChild(QWidget, "memoryPage").findChild(QLabel, "memoryFindings")
+    assert shown.isHidden()
+    editor(wizard, "npu_alloc_expandable_segments").setProperty("value", True)
+    editor(wizard, "npu_alloc_max_split_size_mb").setProperty("value", 64)
+    [refused] = [f for f in check_choices(wizard.controller.profile, wizard.controller.device) if f.severity == "error"]
+    assert refused.code == "torchnpu-alloc-expandable-conflict"
+    assert not shown.isHidden()
+    assert "Error:" in shown.text() and refused.message("en") in shown.accessibleDescription()
+    editor(wizard, "npu_alloc_expandable_segments").setProperty("value", False)  # undone
+    assert shown.isHidden() and shown.accessibleDescription() == ""
+
+
+def test_huge_pages_on_a_310p_reached_through_an_import_are_an_error_until_reset(make_wizard, tmp_path, qtbot):
+    import json
+
+    from PySide6.QtWidgets import QToolButton
+
+    profile = tmp_path / "mine.json"
+    profile.write_text(json.dumps({"format": "cann-config-profile", "version": 1, "device": "Ascend310P3",
+                                   "framework": "tf1", "options": {"variable_use_1g_huge_page": 1}}))
+    wizard = make_wizard(device="Ascend310P3", profile=str(profile))
+    assert wizard.controller.value("variable_use_1g_huge_page") == 1
+    shown = wizard.findChild(QWidget, "memoryPage").findChild(QLabel, "memoryFindings")
+    assert not shown.isHidden()
+    assert "Error:" in shown.text() and "variable_use_1g_huge_page = 1 cannot be used" in shown.accessibleDescription()
+    assert "Ascend310P3" in shown.accessibleDescription()
+    wizard.findChild(QToolButton, "resetUnavailable_variable_use_1g_huge_page").click()  # "Reset to the default"
+    assert wizard.controller.value("variable_use_1g_huge_page") == 0
+    assert shown.isHidden()

@@ -21,7 +21,9 @@ from typing import Any
 
 from cann_config.ui import settings
 from cann_config.ui.controller import WizardController
+from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
 from cann_config.ui.pages.options import OptionsPage
+from cann_config.ui.qtprops import escape, rich_text
 from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 # The question the concurrency note of resources/catalog.toml asks (its `question`).
@@ -34,7 +36,8 @@ SLEEP_QUESTION, RL_QUESTION = "vllm-sleep-mode", "vllm-rl-mode"
 
 
 class MemoryPage(OptionsPage):
-    core_modules = ("cann_config.app.device.availability", "cann_config.app.allocconf")
+    core_modules = ("cann_config.app.device.availability", "cann_config.app.allocconf",
+                    "cann_config.app.io.exporters.plan")
     widget_modules = ("cann_config.ui.optionrow", "cann_config.ui.focusmark", "cann_config.ui.taborder")
 
     def __init__(self, controller: WizardController, parent: QWidget | None = None):
@@ -59,6 +62,14 @@ class MemoryPage(OptionsPage):
         paste_row.addStretch(1)
         outer.addLayout(paste_row)
         self.triage_dialog: Any = None
+        # What export would say about the choices (errors it refuses, warnings it prints), in its
+        # words and severity, shown while it holds and gone when the choice is undone.
+        self.findings_label = QLabel(self)
+        self.findings_label.setObjectName("memoryFindings")
+        self.findings_label.setWordWrap(True)
+        rich_text(self.findings_label)
+        self.findings_label.hide()
+        outer.addWidget(self.findings_label)
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
@@ -138,7 +149,24 @@ class MemoryPage(OptionsPage):
         self.body_layout.removeWidget(self.alloc_group)
         self.body_layout.insertWidget(0 if pytorch else self.body_layout.count() - 1, self.alloc_group)
         self._show_hint()
+        self._show_findings()
         super().refresh()
+
+    def _show_findings(self) -> None:
+        """The choices' errors and warnings as `export` gives them (the controller asks the core).
+        The catalog's notes on a value are shown in its row already, so they are not repeated."""
+        notes = {note.code for option in self.controller.catalog.options.values() for note in option.notes}
+        shown = [f for f in self.controller.choice_findings()
+                 if f.severity in ("error", "warning") and f.code not in notes]
+        lines = []
+        for finding in shown:
+            colour = SEVERITY_COLOURS.get(finding.severity, "#000")
+            lines.append(f"<span style='color:{colour}'><b>{escape(severity_prefix(finding.severity))}</b> "
+                         f"{escape(finding.message())}</span>")
+        self.findings_label.setText("<br>".join(lines))
+        self.findings_label.setAccessibleDescription("\n".join(
+            f"{severity_prefix(f.severity)} {f.message()}" for f in shown))
+        self.findings_label.setVisible(bool(shown))
 
     def for_pytorch(self) -> bool:
         """The framework takes torch_npu's allocator options (the catalog says which does)."""
@@ -181,6 +209,7 @@ class MemoryPage(OptionsPage):
         self.setTitle(self.tr("Memory policies"))
         self.alloc_title.setText("<b>" + self.tr("torch_npu allocator (PYTORCH_NPU_ALLOC_CONF)") + "</b>")
         self._show_hint()
+        self._show_findings()
         self.concurrent.setText(self.tr("Graphs run &concurrently"))
         self.concurrent.setToolTip(self.tr("Tick if several graphs of the session execute at the same time"))
         self.advanced.setText(self.tr("Show &advanced options (undocumented by Huawei)"))
