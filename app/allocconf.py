@@ -52,6 +52,10 @@ from cann_config.app.findings import Finding, make_finding
 VARIABLE = "PYTORCH_NPU_ALLOC_CONF"
 FALLBACK_VARIABLE = "PYTORCH_ALLOC_CONF"
 VARIABLES = (VARIABLE, FALLBACK_VARIABLE)
+# The two allocator errors a suggested fix resolves by itself (app/support/fixes.py): unset
+# PYTORCH_ALLOC_CONF; turn expandable segments off beside max_split_size_mb.
+BOTH_VARIABLES_CODE = "torchnpu-alloc-both-variables"
+EXPANDABLE_CONFLICT_CODE = "torchnpu-alloc-expandable-conflict"
 FRAMEWORK = "pytorch"
 
 # Keys torch_npu (NPUAllocatorConfig::parseArgs) or PyTorch's common allocator config know besides

@@ -157,11 +157,11 @@ class Session:
 
     def cache_dir_option(self, chosen: object) -> str:
         """The op_compiler_cache_dir in effect: on a remote host the customer's unless the user
-        chose one (app.support.report.option_in_effect), here the chosen value."""
+        chose one (app.support.fixes.option_in_effect), here the chosen value."""
         diagnosis = self.host_diagnosis()
         if diagnosis is None:
             return str(chosen)
-        from cann_config.app.support.report import option_in_effect
+        from cann_config.app.support.fixes import option_in_effect
 
         return str(option_in_effect(diagnosis, self.profile.options, "op_compiler_cache_dir") or "")
 

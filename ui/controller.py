@@ -199,10 +199,10 @@ class WizardController(QObject):
         desk's variables say nothing about the customer's host), the op_cache.ini is the bundle's
         (it cannot be saved from here: it is on the customer's host), and the device is the
         bundle's unless `keep_device` (a device chosen by hand stands in for it). The starting choices are `choices` when given,
-        else the customer's current values as CANN resolves them (app.support.report.suggested_profile
+        else the customer's current values as CANN resolves them (app.support.fixes.suggested_profile
         without any fix applied): what the customer runs with now, before any fix.
         """
-        from cann_config.app.support.report import suggested_profile
+        from cann_config.app.support.fixes import suggested_profile
 
         self.session.open_bundle(bundle)
         if not keep_device:
@@ -227,7 +227,7 @@ class WizardController(QObject):
         diagnosis = self.bundle_diagnosis()
         if diagnosis is None:
             return None
-        from cann_config.app.support.report import suggested_profile
+        from cann_config.app.support.fixes import suggested_profile
 
         return suggested_profile(diagnosis)
 
@@ -268,7 +268,7 @@ class WizardController(QObject):
         diagnosis = self.bundle_diagnosis()
         if diagnosis is None:
             return None
-        from cann_config.app.support.report import suggested_profile
+        from cann_config.app.support.fixes import suggested_profile
 
         return dict(suggested_profile(diagnosis, []).options)
 

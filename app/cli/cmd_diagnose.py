@@ -67,11 +67,21 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError.from_code("core-cli-device-invalid", detail=explain(exc)) from None
     if args.bundle or args.report:
         return _run_report(args, device)
-    result = this_host(cache_dir=args.cache_dir, device=device).diagnosis(
-        ini_path=args.ini, env_file=args.env_file, script=args.script, framework=args.framework)
+    host = this_host(cache_dir=args.cache_dir, device=device)
+    result = host.diagnosis(ini_path=args.ini, env_file=args.env_file, script=args.script, framework=args.framework)
     lang = current_language()
     if args.json:
-        print(json_text(json.dumps(result.to_json(lang), ensure_ascii=False, indent=2)))
+        # The same fixes as the report and the wizard (app/support/fixes.py), for every fixable
+        # finding; with nothing to fix the exporters are not even imported (tests/bench/bench_cli.py).
+        data = result.to_json(lang)
+        versions = (host.installed_versions if args.env_file is None else None) or None
+        if result.has_fixes(versions):
+            from cann_config.app.support.fixes import fixes_json
+
+            data.update(fixes_json(result, versions, lang))
+        else:
+            data.update(suggested_changes=[], suggested_profile=None, suggested_exports=[])
+        print(json_text(json.dumps(data, ensure_ascii=False, indent=2)))
     else:
         print(result.to_text(lang))
     return 1 if result.has_errors() else 0

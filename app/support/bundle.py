@@ -145,7 +145,7 @@ from cann_config.app.opcache.resolution import resolve_settings
 from cann_config.app.opcache.scanner import nfs_lock_problem, scan_cache
 from cann_config.app.profile import Profile, json_type
 from cann_config.app.support.diagnosis import Diagnosis, diagnose
-from cann_config.app.support.report import suggested_profile
+from cann_config.app.support.fixes import suggested_profile
 from cann_config.app.units import human_bytes
 
 BUNDLE_FORMAT = "cann-config-bundle"

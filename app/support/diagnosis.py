@@ -36,7 +36,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cann_config.app.allocconf import page_size_device_finding
+from cann_config.app.allocconf import BOTH_VARIABLES_CODE, EXPANDABLE_CONFLICT_CODE, page_size_device_finding
 from cann_config.app.catalog import load_catalog
 from cann_config.app.device.table import DeviceInfo
 from cann_config.app.findings import (
@@ -73,7 +73,7 @@ class Diagnosis:
                  ini_path: Path | None = None, env_file: EnvFile | None = None, script: str | None = None,
                  resolution: Resolution | None = None, inputs: dict[str, Any] | None = None,
                  read_by_cann: bool = True, cann_ini_path: Path | None = None,
-                 ini_base_from: str | None = None) -> None:
+                 ini_base_from: str | None = None, environ: Mapping[str, str] | None = None) -> None:
         self.device = device
         self.framework = framework
         self.effective = effective
@@ -91,6 +91,9 @@ class Diagnosis:
         # with came from (--cache-dir | environment | given-environment | ini-location).
         self.cann_ini_path = cann_ini_path
         self.ini_base_from = ini_base_from
+        # The environment CANN runs with as resolved (env file and script applied): what a fix's
+        # env lines are applied to (app/support/fixes.py recheck).
+        self.environ: dict[str, str] = dict(environ or {})
         # The cache measurement (app/opcache/measurement.py) when the Host measured one
         # (app/support/host.py), and its JSON: the `scan --json` document, or a bundle's record.
         self.measurement: Any = None
@@ -98,6 +101,13 @@ class Diagnosis:
 
     def has_errors(self) -> bool:
         return has_errors(self.findings)
+
+    def has_fixes(self, versions: Mapping[str, str] | None = None) -> bool:
+        """Whether a suggested fix exists (app/support/fixes.py makes them; this check is cheap,
+        so a diagnosis with nothing to fix never loads the exporters): a finding's suggestion, an
+        allocator error fixed by itself, or version lines to add from `versions`."""
+        return any(f.suggestion or f.code in (BOTH_VARIABLES_CODE, EXPANDABLE_CONFLICT_CODE)
+                   or (versions and f.code == "cache-ini-missing-versions") for f in self.findings)
 
     # -- JSON (docs/architecture.md#json-output) ---------------------------------------------------
 
@@ -458,6 +468,7 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
         read_by_cann=not_read is None,
         cann_ini_path=choice.cann_path if choice is not None else None,
         ini_base_from=choice.base_from if choice is not None else None,
+        environ=environment,
     )
 
 

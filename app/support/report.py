@@ -7,14 +7,9 @@ effective settings with their sources, every finding with its fix and its sugges
 CANN would delete at the next start (from a support bundle's cache measurement), and the
 suggested files (op_cache.ini, env file, or the framework's snippet) in code blocks.
 
-Suggested changes: a finding may carry a `suggestion` ({option id: value}, app/findings.py). Each
-becomes a `SuggestedChange` with the export format that applies it where the value is really
-decided: op-cache-ini for a value op_cache.ini sets (or a finding about that file), env-bash for a
-value the environment sets, otherwise the framework's own format (the catalog's `exports`). When
-op_cache.ini lacks its version lines and the customer's installed versions are known (from a
-bundle), adding them is suggested too (docs/cann/op-cache.md#version-lines: CANN 8.5+ ignores the file
-without them - an inference from the source). `suggested_profile()` is the customer's effective
-values with every suggestion applied: what the wizard opens with to apply the fixes.
+Suggested changes come from app/support/fixes.py, the one source of fixes (the report shows what
+it gives; `suggested_changes`, `suggested_profile`, `suggested_exports` and `option_in_effect` are
+importable from here as before).
 
 Everything from a bundle is hostile until escaped: every text goes through `_md_text` /
 `_md_code` (Markdown: HTML-significant characters become entities, Markdown punctuation is
@@ -24,8 +19,7 @@ Public API:
     make_report(diagnosis, bundle=None) -> SupportReport
     SupportReport: diagnosis, bundle, changes, profile; .exports(lang) -> list[SuggestedExport];
                    .to_json(lang) -> dict (diagnosis.to_json plus bundle, cleanup, suggestions)
-    suggested_changes(diagnosis, versions=None) -> list[SuggestedChange]
-    suggested_profile(diagnosis) -> Profile
+    suggested_changes, suggested_profile, suggested_exports, option_in_effect  (app/support/fixes.py)
     render_markdown(report_or_diagnosis, lang=None) -> str
     render_html(report_or_diagnosis, lang=None) -> str   (one self-contained page: a QTextBrowser
                                                           or any browser shows it as is)
@@ -41,24 +35,30 @@ from __future__ import annotations
 import html
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cann_config.app import __version__
-from cann_config.app.catalog import Value, load_catalog
+from cann_config.app.catalog import load_catalog
 from cann_config.app.device.availability import source_phrase
 from cann_config.app.device.hostprobe import notes_message
-from cann_config.app.device.table import DeviceInfo, device_from_choice
+from cann_config.app.device.table import DeviceInfo
 from cann_config.app.errors import UsageError
-from cann_config.app.findings import Finding, make_finding, severity_column
+from cann_config.app.findings import make_finding, severity_column
 from cann_config.app.i18n import current_language, normalize_language, pick
-from cann_config.app.io.exporters import carrier, export_text
 from cann_config.app.io.outputfiles import write_output
-from cann_config.app.opcache.ini import VERSION_KEYS, render_op_cache_ini
-from cann_config.app.profile import DEFAULT_FRAMEWORK, Profile
+from cann_config.app.profile import Profile
 from cann_config.app.support.diagnosis import Diagnosis
+from cann_config.app.support.fixes import (
+    SuggestedChange,
+    SuggestedExport,
+    option_in_effect,
+    suggested_changes,
+    suggested_exports,
+    suggested_profile,
+)
 from cann_config.app.textsafe import terminal_text
 from cann_config.app.textwidth import pad, table_lines, underline
 from cann_config.app.units import human_bytes
@@ -66,8 +66,6 @@ from cann_config.app.units import human_bytes
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from cann_config.app.support.bundle import Bundle
 
-INI_FORMAT = "op-cache-ini"
-ENV_FORMAT = "env-bash"
 REPORT_EXTENSIONS = {".md": "markdown", ".markdown": "markdown", ".html": "html", ".htm": "html"}
 _VERSION_ROWS = (("support-label-version-toolkit", "toolkit_version", "toolkit_path"),
                  ("support-label-version-driver", "driver_version", "driver_path"),
@@ -84,199 +82,10 @@ def _t(code: str, lang: str, **params: Any) -> str:
     return pick(make_finding(code, **params).text, lang)
 
 
-# ---------------------------------------------------------------------------------------------
-# Suggested changes
-# ---------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class SuggestedChange:
-    """One value to change, the finding it resolves, and the export format that applies it."""
-
-    code: str
-    key: str  # an option id, or an op_cache.ini version key (adk_version, ops_version)
-    value: Value
-    format: str
-    file: str | None = None
-    line: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        return {"finding": self.code, "option": self.key, "value": self.value, "format": self.format,
-                "file": self.file, "line": self.line}
-
-
-@dataclass(frozen=True)
-class SuggestedExport:
-    format: str
-    text: str
-    findings: tuple[Finding, ...] = ()
-
-
-def _framework(diagnosis: Diagnosis) -> str:
-    framework = diagnosis.framework
-    return framework if framework is not None and framework in load_catalog().frameworks else DEFAULT_FRAMEWORK
-
-
-def _format_for(diagnosis: Diagnosis, finding: Finding, option_id: str) -> str:
-    """Where a suggested value belongs: where CANN decides that value now (docs/cann/op-cache.md#precedence:
-    op_cache.ini › environment › default)."""
-    catalog = load_catalog()
-    option = catalog.options[option_id]
-    framework = _framework(diagnosis)
-    effective = diagnosis.effective.get(option_id)
-    ini = diagnosis.ini
-    about_ini = ini is not None and finding.file is not None and finding.file == ini.source
-    if option.targets.ini and (about_ini or (effective is not None and effective.source == "op_cache.ini")):
-        return INI_FORMAT
-    if effective is not None and effective.source == "env" and option.targets.env_for(framework):
-        return ENV_FORMAT
-    if option.targets.ini:
-        return INI_FORMAT
-    for fmt in catalog.frameworks[framework].exports:
-        if fmt != "profile" and carrier(fmt, option, framework) is not None:
-            return fmt
-    return "profile"
-
-
-def suggested_changes(diagnosis: Diagnosis, versions: Mapping[str, str] | None = None) -> list[SuggestedChange]:
-    """Every finding's suggestion as a change (invalid suggestions are left out), plus the
-    missing op_cache.ini version lines when `versions` (the installed ones) are known."""
-    catalog = load_catalog()
-    changes: list[SuggestedChange] = []
-    for finding in diagnosis.findings:
-        for key, value in finding.suggestion.items():
-            option = catalog.options.get(key)
-            if option is not None and option.check(value) is None:
-                changes.append(SuggestedChange(finding.code, key, value, _format_for(diagnosis, finding, key),
-                                               finding.file, finding.line))
-            elif key in VERSION_KEYS and isinstance(value, str) and value:
-                changes.append(SuggestedChange(finding.code, key, value, INI_FORMAT, finding.file, finding.line))
-    ini = diagnosis.ini
-    if ini is not None and versions:
-        present = ini.values_as_cann_reads()
-        missing_finding = next((f for f in diagnosis.findings if f.code == "cache-ini-missing-versions"), None)
-        if missing_finding is not None:
-            for key in VERSION_KEYS:
-                if key not in present and versions.get(key) and not any(c.key == key for c in changes):
-                    changes.append(SuggestedChange(missing_finding.code, key, versions[key], INI_FORMAT,
-                                                   missing_finding.file, missing_finding.line))
-    return changes
-
-
-def _profile_device(device: DeviceInfo | None) -> str | None:
-    for choice in (device.soc_version, device.series) if device else ():
-        if choice:
-            try:
-                device_from_choice(choice)
-            except ValueError:
-                continue
-            return choice
-    return None
-
-
-def suggested_profile(diagnosis: Diagnosis, changes: Sequence[SuggestedChange] | None = None) -> Profile:
-    """The customer's effective values (those not at their default) with every suggestion applied.
-
-    This is what the wizard opens with to review and export the fixes (docs/architecture.md#profile-format).
-    """
-    catalog = load_catalog()
-    options: dict[str, Value] = {}
-    for oid, effective in diagnosis.effective.items():
-        option = catalog.options.get(oid)
-        if option is not None and effective.source != "default" and option.check(effective.value) is None:
-            options[oid] = effective.value
-    for change in suggested_changes(diagnosis) if changes is None else changes:
-        if change.key in catalog.options:
-            options[change.key] = change.value
-    return Profile(framework=_framework(diagnosis), device=_profile_device(diagnosis.device), options=options)
-
-
-def option_in_effect(diagnosis: Diagnosis, options: Mapping[str, Value], option_id: str) -> Value | None:
-    """The value the choices give the framework's option `option_id`, or None when the choice is
-    only the customer's current value that CANN takes from elsewhere (ASCEND_CACHE_PATH for the
-    cache dir, say): starting the wizard from a bundle does not turn an environment variable into
-    an option, so the cache page names the source the bundle names (docs/cann/op-cache.md#base-directory)."""
-    value = options.get(option_id)
-    effective = diagnosis.effective.get(option_id)
-    if value is None or (effective is not None and effective.value == value and effective.source != "profile"):
-        return None
-    return value
-
-
-def suggested_exports(diagnosis: Diagnosis, changes: Sequence[SuggestedChange], profile: Profile,
-                      versions: Mapping[str, str] | None = None, lang: str | None = None) -> list[SuggestedExport]:
-    """The files that apply `changes`: op_cache.ini edited in place (only the changed values; the
-    one writer, app.opcache.ini), and for each other format named, the suggested profile as that
-    format carries it (see `_profile_for`)."""
-    exports: list[SuggestedExport] = []
-    formats = list(dict.fromkeys(c.format for c in changes))
-    if INI_FORMAT in formats:
-        ini_changes = {c.key: c.value for c in changes if c.format == INI_FORMAT}
-        try:
-            if diagnosis.ini is not None:
-                data = render_op_cache_ini(diagnosis.ini, ini_changes)
-                result = SuggestedExport(INI_FORMAT, data.decode("utf-8", "replace"))
-            else:
-                options = {k: v for k, v in ini_changes.items() if k in load_catalog().options}
-                new = Profile(framework=profile.framework, device=profile.device, options=options)
-                made = export_text(new, INI_FORMAT, lang=lang, ini_versions=versions or None)
-                result = SuggestedExport(INI_FORMAT, made.text, tuple(made.findings))
-        except UsageError:
-            result = None  # a version line that differs is never rewritten by this tool
-        if result is not None:
-            exports.append(result)
-    for fmt in formats:
-        if fmt == INI_FORMAT:
-            continue
-        made = export_text(_profile_for(diagnosis, changes, profile, fmt), fmt, lang=lang, device=diagnosis.device)
-        text = made.text
-        if fmt == ENV_FORMAT:
-            text += _unset_defaults(diagnosis, changes, profile, lang)
-        exports.append(SuggestedExport(fmt, text, tuple(made.findings)))
-    return exports
-
-
-def _profile_for(diagnosis: Diagnosis, changes: Sequence[SuggestedChange], profile: Profile, fmt: str) -> Profile:
-    """The suggested profile as one format carries it: the changes for that format, and the
-    customer's values already set through the same channel (the same variable in an env file,
-    the script's own options), so an export never moves a value to another variable."""
-    catalog = load_catalog()
-    options: dict[str, Value] = {}
-    for oid, effective in diagnosis.effective.items():
-        option = catalog.options.get(oid)
-        if option is None or oid not in profile.options or effective.source == "default":
-            continue
-        if fmt == ENV_FORMAT:
-            same = effective.source == "env" and effective.variable == option.targets.env_for(profile.framework)
-        else:
-            same = effective.source == "profile"
-        if same:
-            options[oid] = profile.options[oid]
-    for change in changes:
-        if change.format == fmt and change.key in catalog.options:
-            options[change.key] = change.value
-    return Profile(framework=profile.framework, device=profile.device, options=options)
-
-
-def _unset_defaults(diagnosis: Diagnosis, changes: Sequence[SuggestedChange], profile: Profile,
-                    lang: str | None) -> str:
-    """Lines that remove a variable whose suggested value is CANN's default: an export leaves
-    defaults commented out, which would keep the customer's own value in force. Only catalog
-    variable names are written here, never a value from the bundle."""
-    catalog = load_catalog()
-    lines: list[str] = []
-    for change in changes:
-        effective = diagnosis.effective.get(change.key)
-        option = catalog.options.get(change.key)
-        if (change.format != ENV_FORMAT or option is None or effective is None or effective.source != "env"
-                or change.value != catalog.default_for(option.id, profile.framework)):
-            continue
-        variable = option.targets.env_for(profile.framework)
-        if variable and variable == effective.variable and re.fullmatch(r"[A-Z_][A-Z0-9_]*", variable):
-            comment = _t("support-label-export-unset", normalize_language(lang or current_language()),
-                         variable=variable, value=change.value)
-            lines += ["", f"# {_plain(comment)}", f"unset {variable}"]
-    return "\n".join(lines) + ("\n" if lines else "")
+# Suggested changes: app/support/fixes.py (the one source; imported here for the report's users).
+__all__ = ["SuggestedChange", "SuggestedExport", "SupportReport", "make_report", "option_in_effect",
+           "render_html", "render_markdown", "render_text", "report_format", "suggested_changes",
+           "suggested_exports", "suggested_profile", "write_report"]
 
 
 @dataclass

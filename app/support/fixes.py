@@ -1,0 +1,349 @@
+"""Suggested fixes: the one source of what to change so that every fixable finding goes away.
+
+Why this module exists: the report, `diagnose --json` (`suggested_changes`, `suggested_profile`,
+`suggested_exports`) and the wizard (Apply suggested fixes, the Export preview it leads to) must
+show the same fix. They all ask these functions; nothing else derives a fix.
+
+A finding may carry a `suggestion` ({option id: value}, app/findings.py). Each becomes a
+`SuggestedChange` with the export format that applies it where the value is really decided:
+op-cache-ini for a value op_cache.ini sets (or a finding about that file), env-bash for a value the
+environment sets, otherwise the framework's own format (the catalog's `exports`). When op_cache.ini
+lacks its version lines and the customer's installed versions are known (from a bundle), adding
+them is suggested too (docs/cann/op-cache.md#version-lines: CANN 8.5+ ignores the file without
+them - an inference from the source). Some fixes remove a variable instead: both
+PYTORCH_NPU_ALLOC_CONF and PYTORCH_ALLOC_CONF set is fixed by `unset PYTORCH_ALLOC_CONF`
+(docs/cann/torch-npu.md#both-variables). `suggested_profile()` is the customer's effective values
+with every suggestion applied: what the wizard opens with to apply the fixes.
+
+Checked by the same rules before they are shown: `recheck()` applies the suggested exports to the
+inputs as written (op-cache-ini into kernel_cache/op_cache.ini, env-bash lines into the job's
+environment) and diagnoses again; the fixes are right when no fixed error is left and no new
+warning appears (tests/app/support/test_fixes.py runs it over every fixture and bundle). A fix
+never sets expandable_segments:True beside max_split_size_mb or garbage_collection_threshold
+without replacing them: torch_npu stops at start with both (docs/cann/torch-npu.md#alloc-conf).
+
+Public API:
+    SuggestedChange, SuggestedExport
+    suggested_changes(diagnosis, versions=None) -> list[SuggestedChange]
+    suggested_profile(diagnosis, changes=None) -> Profile
+    suggested_exports(diagnosis, changes, profile, versions=None, lang=None) -> list[SuggestedExport]
+    option_in_effect(diagnosis, options, option_id) -> Value | None
+    recheck(diagnosis, exports, *, versions=None) -> Diagnosis      (the inputs with the fixes applied)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cann_config.app.allocconf import (
+    BOTH_VARIABLES_CODE,
+    EXPANDABLE_CONFLICT_CODE,
+    FALLBACK_VARIABLE,
+    expandable_conflicts,
+)
+from cann_config.app.allocconf import VARIABLES as ALLOC_VARIABLES
+from cann_config.app.catalog import Value, load_catalog
+from cann_config.app.device.table import DeviceInfo, device_from_choice
+from cann_config.app.errors import UsageError
+from cann_config.app.findings import Finding, make_finding
+from cann_config.app.i18n import current_language, normalize_language, pick
+from cann_config.app.opcache.ini import VERSION_KEYS, render_op_cache_ini
+from cann_config.app.profile import DEFAULT_FRAMEWORK, Profile
+from cann_config.app.support.diagnosis import Diagnosis
+from cann_config.app.textsafe import terminal_text
+
+INI_FORMAT = "op-cache-ini"
+ENV_FORMAT = "env-bash"
+# Findings whose fix removes a variable from the job's environment: code -> variable.
+UNSET_FIXES = {BOTH_VARIABLES_CODE: FALLBACK_VARIABLE}
+CONFLICT_CODE = EXPANDABLE_CONFLICT_CODE
+NO_FIXES_JSON: dict[str, Any] = {"suggested_changes": [], "suggested_profile": None, "suggested_exports": []}
+EXPANDABLE_ID = "npu_alloc_expandable_segments"
+
+
+def _exporters() -> Any:
+    # imported when a fix is made: a diagnosis with nothing to fix never pays for the exporters
+    # (a plain `diagnose` stays fast, tests/bench/bench_cli.py)
+    from cann_config.app.io import exporters
+
+    return exporters
+
+
+def fixes_json(diagnosis: Diagnosis, versions: Mapping[str, str] | None = None,
+               lang: str | None = None) -> dict[str, Any]:
+    """`suggested_changes`, `suggested_profile` and `suggested_exports` of `diagnose --json`
+    (docs/architecture.md#json-output); empty lists and a null profile when nothing is to fix."""
+    if not diagnosis.has_fixes(versions):
+        return NO_FIXES_JSON
+    changes = suggested_changes(diagnosis, versions)
+    profile = suggested_profile(diagnosis, changes)
+    exports = suggested_exports(diagnosis, changes, profile, versions, lang)
+    return {"suggested_changes": [c.to_json() for c in changes], "suggested_profile": profile.to_json(),
+            "suggested_exports": [{"format": e.format, "text": e.text} for e in exports]}
+
+
+def _t(code: str, lang: str, **params: Any) -> str:
+    return pick(make_finding(code, **params).text, lang)
+
+
+@dataclass(frozen=True)
+class SuggestedChange:
+    """One value to change, the finding it resolves, and the export format that applies it."""
+
+    code: str
+    key: str  # an option id, an op_cache.ini version key (adk_version, ops_version), or a variable to unset
+    value: Value
+    format: str
+    file: str | None = None
+    line: int | None = None
+    unset: bool = False  # remove the variable `key` from the job's environment (env-bash `unset`)
+
+    def to_json(self) -> dict[str, Any]:
+        data = {"finding": self.code, "option": self.key, "value": self.value, "format": self.format,
+                "file": self.file, "line": self.line}
+        if self.unset:
+            data.update(option=None, variable=self.key, value=None, unset=True)
+        return data
+
+
+@dataclass(frozen=True)
+class SuggestedExport:
+    format: str
+    text: str
+    findings: tuple[Finding, ...] = ()
+
+
+def _framework(diagnosis: Diagnosis) -> str:
+    framework = diagnosis.framework
+    return framework if framework is not None and framework in load_catalog().frameworks else DEFAULT_FRAMEWORK
+
+
+def _format_for(diagnosis: Diagnosis, finding: Finding, option_id: str) -> str:
+    """Where a suggested value belongs: where CANN decides that value now (docs/cann/op-cache.md#precedence:
+    op_cache.ini › environment › default)."""
+    catalog = load_catalog()
+    option = catalog.options[option_id]
+    framework = _framework(diagnosis)
+    effective = diagnosis.effective.get(option_id)
+    ini = diagnosis.ini
+    about_ini = ini is not None and finding.file is not None and finding.file == ini.source
+    if option.targets.ini and (about_ini or (effective is not None and effective.source == "op_cache.ini")):
+        return INI_FORMAT
+    if effective is not None and effective.source == "env" and (option.targets.env_for(framework)
+                                                                  or _from_alloc_variable(option, effective)):
+        return ENV_FORMAT
+    if option.targets.ini:
+        return INI_FORMAT
+    for fmt in catalog.frameworks[framework].exports:
+        if fmt != "profile" and _exporters().carrier(fmt, option, framework) is not None:
+            return fmt
+    return "profile"
+
+
+def _from_alloc_variable(option: Any, effective: Any) -> bool:
+    """A torch_npu allocator option the environment sets through PYTORCH_NPU_ALLOC_CONF (or
+    PYTORCH_ALLOC_CONF): the env file rewrites that variable whole (app/allocconf.py)."""
+    return bool(option.targets.alloc_conf) and effective.variable in ALLOC_VARIABLES
+
+
+def suggested_changes(diagnosis: Diagnosis, versions: Mapping[str, str] | None = None) -> list[SuggestedChange]:
+    """Every finding's suggestion as a change (invalid suggestions are left out), plus the
+    missing op_cache.ini version lines when `versions` (the installed ones) are known."""
+    catalog = load_catalog()
+    changes: list[SuggestedChange] = []
+    for finding in diagnosis.findings:
+        for key, value in finding.suggestion.items():
+            option = catalog.options.get(key)
+            if option is not None and option.check(value) is None:
+                changes.append(SuggestedChange(finding.code, key, value, _format_for(diagnosis, finding, key),
+                                               finding.file, finding.line))
+            elif key in VERSION_KEYS and isinstance(value, str) and value:
+                changes.append(SuggestedChange(finding.code, key, value, INI_FORMAT, finding.file, finding.line))
+    for finding in diagnosis.findings:
+        variable = UNSET_FIXES.get(finding.code)
+        if variable is not None and not any(c.unset and c.key == variable for c in changes):
+            changes.append(SuggestedChange(finding.code, variable, "", ENV_FORMAT, finding.file, finding.line, True))
+        elif finding.code == CONFLICT_CODE and not any(c.key == EXPANDABLE_ID for c in changes):
+            # The customer's own expandable_segments:True beside max_split_size_mb (or the GC
+            # threshold): the fix keeps their tuned keys and turns expandable segments off, as the
+            # finding's text offers (docs/cann/torch-npu.md#alloc-conf).
+            changes.append(SuggestedChange(finding.code, EXPANDABLE_ID, False,
+                                           _format_for(diagnosis, finding, EXPANDABLE_ID), finding.file, finding.line))
+    ini = diagnosis.ini
+    if ini is not None and versions:
+        present = ini.values_as_cann_reads()
+        missing_finding = next((f for f in diagnosis.findings if f.code == "cache-ini-missing-versions"), None)
+        if missing_finding is not None:
+            for key in VERSION_KEYS:
+                if key not in present and versions.get(key) and not any(c.key == key for c in changes):
+                    changes.append(SuggestedChange(missing_finding.code, key, versions[key], INI_FORMAT,
+                                                   missing_finding.file, missing_finding.line))
+    return changes
+
+
+def _profile_device(device: DeviceInfo | None) -> str | None:
+    for choice in (device.soc_version, device.series) if device else ():
+        if choice:
+            try:
+                device_from_choice(choice)
+            except ValueError:
+                continue
+            return choice
+    return None
+
+
+def suggested_profile(diagnosis: Diagnosis, changes: Sequence[SuggestedChange] | None = None) -> Profile:
+    """The customer's effective values (those not at their default) with every suggestion applied.
+
+    This is what the wizard opens with to review and export the fixes (docs/architecture.md#profile-format).
+    """
+    catalog = load_catalog()
+    options: dict[str, Value] = {}
+    for oid, effective in diagnosis.effective.items():
+        option = catalog.options.get(oid)
+        if option is not None and effective.source != "default" and option.check(effective.value) is None:
+            options[oid] = effective.value
+    changes = suggested_changes(diagnosis) if changes is None else changes
+    for change in changes:
+        if change.key in catalog.options and not change.unset:
+            options[change.key] = change.value
+    return Profile(framework=_framework(diagnosis), device=_profile_device(diagnosis.device),
+                   options=_alloc_safe(options, changes))
+
+
+def _alloc_safe(options: dict[str, Value], changes: Sequence[SuggestedChange]) -> dict[str, Value]:
+    """Never expandable_segments:True beside max_split_size_mb or garbage_collection_threshold
+    (torch_npu stops at start, docs/cann/torch-npu.md#alloc-conf): when a fix turns expandable
+    segments on, the clashing keys are replaced (left at their default); otherwise expandable
+    segments is turned off."""
+    clashing = expandable_conflicts(options)
+    if not clashing:
+        return options
+    if any(c.key == EXPANDABLE_ID and c.value is True for c in changes):
+        return {oid: v for oid, v in options.items() if oid not in clashing}
+    return {**options, EXPANDABLE_ID: False}
+
+
+def option_in_effect(diagnosis: Diagnosis, options: Mapping[str, Value], option_id: str) -> Value | None:
+    """The value the choices give the framework's option `option_id`, or None when the choice is
+    only the customer's current value that CANN takes from elsewhere (ASCEND_CACHE_PATH for the
+    cache dir, say): starting the wizard from a bundle does not turn an environment variable into
+    an option, so the cache page names the source the bundle names (docs/cann/op-cache.md#base-directory)."""
+    value = options.get(option_id)
+    effective = diagnosis.effective.get(option_id)
+    if value is None or (effective is not None and effective.value == value and effective.source != "profile"):
+        return None
+    return value
+
+
+def suggested_exports(diagnosis: Diagnosis, changes: Sequence[SuggestedChange], profile: Profile,
+                      versions: Mapping[str, str] | None = None, lang: str | None = None) -> list[SuggestedExport]:
+    """The files that apply `changes`: op_cache.ini edited in place (only the changed values; the
+    one writer, app.opcache.ini), and for each other format named, the suggested profile as that
+    format carries it (see `_profile_for`)."""
+    exports: list[SuggestedExport] = []
+    formats = list(dict.fromkeys(c.format for c in changes))
+    if INI_FORMAT in formats:
+        ini_changes = {c.key: c.value for c in changes if c.format == INI_FORMAT}
+        try:
+            if diagnosis.ini is not None:
+                data = render_op_cache_ini(diagnosis.ini, ini_changes)
+                result = SuggestedExport(INI_FORMAT, data.decode("utf-8", "replace"))
+            else:
+                options = {k: v for k, v in ini_changes.items() if k in load_catalog().options}
+                new = Profile(framework=profile.framework, device=profile.device, options=options)
+                made = _exporters().export_text(new, INI_FORMAT, lang=lang, ini_versions=versions or None)
+                result = SuggestedExport(INI_FORMAT, made.text, tuple(made.findings))
+        except UsageError:
+            result = None  # a version line that differs is never rewritten by this tool
+        if result is not None:
+            exports.append(result)
+    for fmt in formats:
+        if fmt == INI_FORMAT:
+            continue
+        made = _exporters().export_text(_profile_for(diagnosis, changes, profile, fmt), fmt, lang=lang, device=diagnosis.device)
+        text = made.text
+        if fmt == ENV_FORMAT:
+            text += _unset_defaults(diagnosis, changes, profile, lang) + _unset_variables(changes, lang)
+        exports.append(SuggestedExport(fmt, text, tuple(made.findings)))
+    return exports
+
+
+def _profile_for(diagnosis: Diagnosis, changes: Sequence[SuggestedChange], profile: Profile, fmt: str) -> Profile:
+    """The suggested profile as one format carries it: the changes for that format, and the
+    customer's values already set through the same channel (the same variable in an env file,
+    the script's own options), so an export never moves a value to another variable."""
+    catalog = load_catalog()
+    options: dict[str, Value] = {}
+    for oid, effective in diagnosis.effective.items():
+        option = catalog.options.get(oid)
+        if option is None or oid not in profile.options or effective.source == "default":
+            continue
+        if fmt == ENV_FORMAT:
+            same = effective.source == "env" and (effective.variable == option.targets.env_for(profile.framework)
+                                                  or _from_alloc_variable(option, effective))
+        else:
+            same = effective.source == "profile"
+        if same:
+            options[oid] = profile.options[oid]
+    for change in changes:
+        if change.format == fmt and change.key in catalog.options and not change.unset:
+            options[change.key] = change.value
+    return Profile(framework=profile.framework, device=profile.device, options=_alloc_safe(options, changes))
+
+
+def _unset_defaults(diagnosis: Diagnosis, changes: Sequence[SuggestedChange], profile: Profile,
+                    lang: str | None) -> str:
+    """Lines that remove a variable whose suggested value is CANN's default: an export leaves
+    defaults commented out, which would keep the customer's own value in force. Only catalog
+    variable names are written here, never a value from the bundle."""
+    catalog = load_catalog()
+    lines: list[str] = []
+    for change in changes:
+        effective = diagnosis.effective.get(change.key)
+        option = catalog.options.get(change.key)
+        if (change.format != ENV_FORMAT or option is None or effective is None or effective.source != "env"
+                or change.value != catalog.default_for(option.id, profile.framework)):
+            continue
+        variable = option.targets.env_for(profile.framework)
+        if variable and variable == effective.variable and re.fullmatch(r"[A-Z_][A-Z0-9_]*", variable):
+            comment = _t("support-label-export-unset", normalize_language(lang or current_language()),
+                         variable=variable, value=change.value)
+            lines += ["", f"# {terminal_text(comment)}", f"unset {variable}"]
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _unset_variables(changes: Sequence[SuggestedChange], lang: str | None) -> str:
+    """`unset NAME` for each fix that removes a variable (only names from UNSET_FIXES, never a
+    value from the customer's files), with the finding it fixes as the comment."""
+    lines: list[str] = []
+    for change in changes:
+        if change.unset and change.format == ENV_FORMAT and re.fullmatch(r"[A-Z_][A-Z0-9_]*", change.key):
+            comment = _t("support-label-export-unset-variable", normalize_language(lang or current_language()),
+                         variable=change.key, finding=change.code)
+            lines += ["", f"# {terminal_text(comment)}", f"unset {change.key}"]
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def recheck(diagnosis: Diagnosis, exports: Sequence[SuggestedExport], *,
+            versions: Mapping[str, str] | None = None) -> Diagnosis:
+    """The diagnosis of the same inputs with `exports` applied as written: op-cache-ini as the
+    op_cache.ini CANN reads, env-bash lines sourced into the job's environment (its `unset` lines
+    too). What the fixes are checked against before they are shown (module docstring)."""
+    from cann_config.app.io.envfile import parse_env_text
+    from cann_config.app.opcache.ini import parse_op_cache_ini
+    from cann_config.app.support.diagnosis import diagnose
+
+    environ: dict[str, str] = dict(diagnosis.environ)
+    ini = diagnosis.ini if diagnosis.read_by_cann else None
+    source = str(diagnosis.ini_path) if diagnosis.ini_path is not None else "op_cache.ini"
+    for export in exports:
+        if export.format == INI_FORMAT:
+            ini = parse_op_cache_ini(export.text.encode("utf-8"), source)
+        elif export.format == ENV_FORMAT:
+            environ = parse_env_text(export.text, "suggested.sh", base=environ).environ(environ)
+    return diagnose(environ=environ, op_cache_ini=ini, ini_path=source if ini is not None else None,
+                    device=diagnosis.device, framework=diagnosis.framework, installed_versions=dict(versions or {}))
