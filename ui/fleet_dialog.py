@@ -3,8 +3,11 @@
 "Open support bundle…" with more than one file selected reads them in a worker and shows
 app.support.fleet's comparison, the same table `cann-config fleet` prints: a row per device,
 CANN version and effective setting (value and source), a column per node, the rows that differ
-between nodes marked, and each node's error findings counted. Every decision (what is compared,
-what differs) is the core's; this module only lays the table out.
+between nodes marked, and each node's error findings counted. Every node gets a column of bounded
+width (a long path is elided, whole in its tooltip), so many nodes scroll sideways instead of
+pushing the others out of sight. Rows that differ only by each node's home directory are hidden
+until `fleetShowAll` is checked. Every decision (what is compared, what differs, what is noise)
+is the core's; this module only lays the table out.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from cann_config.app.i18n import current_language
 from PySide6.QtCore import QObject, QThread, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
+    QCheckBox,
     QDialog,
     QDialogButtonBox,
     QLabel,
@@ -27,6 +31,8 @@ from PySide6.QtWidgets import (
 
 # The tint of a row whose cells differ between nodes (readable in light and dark themes).
 DIFFERS_TINT = QColor(255, 190, 60, 90)
+# The widest a node's column starts (pixels): four nodes fit the dialog, more scroll sideways.
+MAX_COLUMN_WIDTH = 220
 
 
 class FleetWorker(QThread):
@@ -67,7 +73,8 @@ class FleetDialog(QDialog):
                                 "(value or source); each setting reads value (source)."), self)
         legend.setWordWrap(True)
         layout.addWidget(legend)
-        header, body = comparison.table(lang)
+        # Every row is in the table; the noise rows are hidden until fleetShowAll is checked.
+        header, body = comparison.table(lang, show_all=True)
         self.table = QTableWidget(len(body), len(comparison.nodes), self)
         self.table.setObjectName("fleetTable")
         self.table.setHorizontalHeaderLabels(header[2:])
@@ -76,7 +83,7 @@ class FleetDialog(QDialog):
         bold = QFont(self.table.font())
         bold.setBold(True)
         for r, row in enumerate(body):
-            differs = r < len(comparison.rows) and comparison.rows[r].differs
+            differs = r < len(comparison.rows) and comparison.rows[r].differs and not comparison.rows[r].noise
             for c, text in enumerate(row[2:]):
                 item = QTableWidgetItem(text)
                 item.setToolTip(text)
@@ -85,7 +92,16 @@ class FleetDialog(QDialog):
                     item.setBackground(QBrush(DIFFERS_TINT))
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
+        for c in range(self.table.columnCount()):
+            self.table.setColumnWidth(c, min(self.table.columnWidth(c), MAX_COLUMN_WIDTH))
+        self.table.setHorizontalScrollMode(QTableWidget.ScrollMode.ScrollPerPixel)
         layout.addWidget(self.table, 1)
+        self.show_all = QCheckBox(self.tr("Show the rows that differ only by each node's home directory"), self)
+        self.show_all.setObjectName("fleetShowAll")
+        self.show_all.setVisible(any(row.noise for row in comparison.rows))
+        self.show_all.toggled.connect(self._show_rows)
+        layout.addWidget(self.show_all)
+        self._show_rows(False)
         self.summary = QLabel(comparison.summary(lang), self)
         self.summary.setObjectName("fleetSummary")
         self.summary.setWordWrap(True)
@@ -95,6 +111,17 @@ class FleetDialog(QDialog):
         layout.addWidget(buttons)
         self.resize(900, 520)
 
+    def _show_rows(self, show_all: bool) -> None:
+        for r, row in enumerate(self.comparison.rows):
+            self.table.setRowHidden(r, row.noise and not show_all)
+        self.summary_text = self.comparison.summary(current_language(), show_all)
+        if hasattr(self, "summary"):
+            self.summary.setText(self.summary_text)
+
     def differing_rows(self) -> list[str]:
         """The keys of the rows shown as differing (for tests and accessibility)."""
-        return [row.key for row in self.comparison.rows if row.differs]
+        return [row.key for row in self.comparison.rows if row.differs and not row.noise]
+
+    def shown_rows(self) -> list[str]:
+        """The keys of the rows not hidden."""
+        return [row.key for r, row in enumerate(self.comparison.rows) if not self.table.isRowHidden(r)]

@@ -37,6 +37,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--report", metavar="FILE.md|FILE.html",
                    help="also write the comparison for a ticket, Markdown or HTML by the file name, in --lang")
     p.add_argument("--force", action="store_true", help="replace the --report file even when it is read-only")
+    p.add_argument("--all", dest="show_all", action="store_true",
+                   help="also show the rows that differ only by each node's home directory (hidden by default)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,11 +46,11 @@ def run(args: argparse.Namespace) -> int:
     fmt = report_format(args.report) if args.report else None  # a wrong name is refused before reading
     comparison = compare_bundles(args.inputs, args.same)
     if fmt is not None:
-        text = comparison.markdown(lang) if fmt == "markdown" else comparison.html(lang)
+        text = comparison.markdown(lang, args.show_all) if fmt == "markdown" else comparison.html(lang, args.show_all)
         # The bundles are customers' files: no control or bidi character reaches a reader.
         write_export(args.report, terminal_text(text, one_line=False).encode("utf-8", "replace"), force=args.force)
     if args.json:
         print(json_text(json.dumps(comparison.to_json(lang), ensure_ascii=False, indent=2)))
     else:
-        sys.stdout.write(terminal_text(comparison.to_text(lang), one_line=False))
+        sys.stdout.write(terminal_text(comparison.to_text(lang, args.show_all), one_line=False))
     return 1 if comparison.failed else 0

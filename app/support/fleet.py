@@ -6,20 +6,24 @@ Each bundle is read and diagnosed exactly as `diagnose --bundle` does (app.suppo
 the comparison lines up, per node: the device, the CANN versions, every effective setting with
 its source, and the number of error findings. A row whose cells differ between nodes (value or
 source: 500 from op_cache.ini on one node and 500 from the default on another means one node's
-file is ignored) is marked. `--same ID` names settings that must be equal everywhere (value
+file is ignored) is marked. A row that differs only by each node's home directory (the default
+cache dir `$HOME/atc_data` of users alice and bob) is `noise`: the text, the report and the GUI
+hide it unless asked to show all rows (`fleet --all`); JSON keeps it, flagged. `--same ID` names settings that must be equal everywhere (value
 only); a node with an error finding or a disagreement on such a setting makes the comparison
 fail (exit 1), as docs/architecture.md sets out.
 
 Public API:
     bundle_paths(inputs) -> list[Path]          files as given, a directory as its *.json (sorted)
     compare_bundles(paths, same=()) -> FleetComparison      (InputError for an unusable input)
-    FleetComparison: nodes, rows, same_findings; .failed; .to_json(lang); .to_text(lang);
-                     .blocks(lang) -> report Blocks; .markdown(lang); .html(lang)
+    FleetComparison: nodes, rows, same_findings; .failed; .to_json(lang); .to_text(lang, show_all);
+                     .blocks(lang, show_all) -> report Blocks; .markdown(lang, show_all); .html(...)
+    FleetRow.noise: the cells differ only by each node's home directory (hidden unless show_all)
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,6 +81,7 @@ class FleetNode:
     ini_versions: dict[str, str | None]  # op_cache.ini's version lines as CANN reads them
     effective: dict[str, tuple[Any, str]]  # option id -> (value, source)
     findings: list[Finding]  # bounded: a file's junk lines are summarized (app/opcache/ini.py)
+    home: str | None = None  # the node's HOME, to tell a per-user path from a real difference
 
     @classmethod
     def of(cls, name: str, bundle: Bundle, diagnosis: Diagnosis) -> FleetNode:
@@ -84,7 +89,7 @@ class FleetNode:
                    {key: bundle.versions.get(key) for key in VERSION_KEYS},
                    {key: _ini_version(bundle, key) for key in INI_VERSION_KEYS},
                    {oid: (eff.value, eff.source) for oid, eff in diagnosis.effective.items()},
-                   list(diagnosis.findings))
+                   list(diagnosis.findings), bundle.environ.get("HOME") or None)
 
     @property
     def errors(self) -> list[Finding]:
@@ -108,6 +113,7 @@ class FleetRow:
     values: list[Any]  # what is compared for --same (the value alone)
     cells: list[dict[str, Any]]  # {"value": ..., "source": ... | None} per node
     differs: bool
+    noise: bool = False  # differs only by each node's home directory
 
 
 @dataclass
@@ -149,7 +155,8 @@ class FleetComparison:
             "nodes": [{"name": n.name, "bundle": n.source, "errors": len(n.errors),
                        "error_codes": [f.code for f in n.errors], "warnings": len(n.warnings),
                        "findings": n.findings_json(lang)} for n in self.nodes],
-            "rows": [{"key": r.key, "kind": r.kind, "differs": r.differs, "cells": r.cells} for r in self.rows],
+            "rows": [{"key": r.key, "kind": r.kind, "differs": r.differs, "noise": r.noise, "cells": r.cells}
+                     for r in self.rows],
             "same": list(self.same),
             "findings": [f.to_json(lang) for f in self.same_findings],
             # every node's findings in one list, each naming its node (added for issue 24)
@@ -157,11 +164,15 @@ class FleetComparison:
             "failed": self.failed,
         }
 
-    def table(self, lang: str) -> tuple[list[str], list[list[str]]]:
+    def shown_rows(self, show_all: bool = False) -> list[FleetRow]:
+        """The rows a reader sees: all, or all but the noise."""
+        return [r for r in self.rows if show_all or not r.noise]
+
+    def table(self, lang: str, show_all: bool = False) -> tuple[list[str], list[list[str]]]:
         """Header and rows as text: mark, key, one column per node; the error counts last."""
         header = ["", _t("fleet-label-corner", lang)] + [n.name for n in self.nodes]
-        body = [[DIFFERS_MARK if r.differs else "", self.row_label(r, lang)]
-                + [self.cell_text(r, i, lang) for i in range(len(self.nodes))] for r in self.rows]
+        body = [[DIFFERS_MARK if r.differs and not r.noise else "", self.row_label(r, lang)]
+                + [self.cell_text(r, i, lang) for i in range(len(self.nodes))] for r in self.shown_rows(show_all)]
         body.append(["", _t("fleet-label-errors", lang)] + [str(len(n.errors)) for n in self.nodes])
         body.append(["", _t("fleet-label-warnings", lang)] + [str(len(n.warnings)) for n in self.nodes])
         return header, body
@@ -171,22 +182,27 @@ class FleetComparison:
         return [f"{n.name}: {severity_word(f.severity, lang)} {f.code}: {f.message(lang)}"
                 for n in self.nodes for f in n.findings if f.severity in ("error", "warning")]
 
-    def summary(self, lang: str) -> str:
+    def summary(self, lang: str, show_all: bool = False) -> str:
         failing = [n.name for n in self.nodes if n.errors]
-        return _t("fleet-label-summary", lang, differing=sum(r.differs for r in self.rows), rows=len(self.rows),
-                  failing=", ".join(failing) if failing else _t("fleet-label-none", lang))
+        text = _t("fleet-label-summary", lang, differing=sum(r.differs and not r.noise for r in self.rows),
+                  rows=len(self.rows), failing=", ".join(failing) if failing else _t("fleet-label-none", lang))
+        noise = [r.key for r in self.rows if r.noise]
+        if noise:
+            code = "fleet-label-noise-shown" if show_all else "fleet-label-noise-hidden"
+            text += " " + _t(code, lang, count=len(noise), keys=", ".join(noise))
+        return text
 
-    def to_text(self, lang: str | None = None) -> str:
+    def to_text(self, lang: str | None = None, show_all: bool = False) -> str:
         """The table for a terminal, columns aligned by display width (app.textwidth: CJK counts
         double); every text from a bundle passes app.textsafe.terminal_text."""
         lang = normalize_language(lang or current_language())
-        header, body = self.table(lang)
+        header, body = self.table(lang, show_all)
         rows = [[terminal_text(c) for c in header]] + [[terminal_text(c) for c in row] for row in body]
         out = [_t("fleet-label-title", lang, count=len(self.nodes)),
                _t("fleet-label-legend", lang, mark=DIFFERS_MARK), ""]
         out += table_lines(rows, indent="", header=True)
         out.append("")
-        out.append(self.summary(lang))
+        out.append(self.summary(lang, show_all))
         colon = "：" if lang == "zh_CN" else ": "
         out += [f"{_t('export-severity-error', lang)}{colon}{terminal_text(f.message(lang))}" for f in self.same_findings]
         lines = self.node_finding_lines(lang)
@@ -194,20 +210,21 @@ class FleetComparison:
             out += ["", _t("fleet-label-node-findings", lang)] + [f"  {terminal_text(line)}" for line in lines]
         return "\n".join(out) + "\n"
 
-    def blocks(self, lang: str | None = None) -> list[Block]:
+    def blocks(self, lang: str | None = None, show_all: bool = False) -> list[Block]:
         """The comparison as report Blocks (app.support.report), for Markdown and HTML."""
         lang = normalize_language(lang or current_language())
-        header, body = self.table(lang)
+        header, body = self.table(lang, show_all)
+        shown = self.shown_rows(show_all)
 
         def code(i: int, j: int) -> bool:
             # Keys and values are code; the mark, the "device" label and the error counts are prose.
-            return i < len(self.rows) and (j > 1 or (j == 1 and self.rows[i].kind != "device"))
+            return i < len(shown) and (j > 1 or (j == 1 and shown[i].kind != "device"))
 
         rows = tuple(tuple((Text(cell, code=code(i, j)),) for j, cell in enumerate(row)) for i, row in enumerate(body))
         blocks = [Block("h1", (_t("fleet-label-title", lang, count=len(self.nodes)),)),
                   Block("p", ((Text(_t("fleet-label-legend", lang, mark=DIFFERS_MARK)),),)),
                   Block("table", (tuple(header), rows)),
-                  Block("p", ((Text(self.summary(lang)),),))]
+                  Block("p", ((Text(self.summary(lang, show_all)),),))]
         if self.same_findings:
             blocks.append(Block("list", tuple((Text(f.message(lang)),) for f in self.same_findings)))
         lines = self.node_finding_lines(lang)
@@ -216,11 +233,11 @@ class FleetComparison:
             blocks.append(Block("list", tuple((Text(line),) for line in lines)))
         return blocks
 
-    def markdown(self, lang: str | None = None) -> str:
-        return markdown_of_blocks(self.blocks(lang), lang)
+    def markdown(self, lang: str | None = None, show_all: bool = False) -> str:
+        return markdown_of_blocks(self.blocks(lang, show_all), lang)
 
-    def html(self, lang: str | None = None) -> str:
-        return html_of_blocks(self.blocks(lang), lang)
+    def html(self, lang: str | None = None, show_all: bool = False) -> str:
+        return html_of_blocks(self.blocks(lang, show_all), lang)
 
 
 def _node_name(bundle: Bundle, path: Path, taken: set[str]) -> str:
@@ -236,10 +253,26 @@ def _node_name(bundle: Bundle, path: Path, taken: set[str]) -> str:
     return candidate
 
 
-def _row(key: str, kind: str, cells: list[dict[str, Any]]) -> FleetRow:
+def _without_home(value: Any, home: str | None) -> Any:
+    """`value` with the node's home directory written `~`, when it is a path under it."""
+    if not isinstance(value, str) or not home or home.rstrip("/") == "":
+        return value
+    home = home.rstrip("/")
+    if value == home or value.startswith(home + "/"):
+        # `//` is `/` to the kernel: HOME=/home/bob/ gives CANN /home/bob//atc_data.
+        return "~" + re.sub("/+", "/", value[len(home):])
+    return value
+
+
+def _row(key: str, kind: str, cells: list[dict[str, Any]], homes: Sequence[str | None] = ()) -> FleetRow:
     values = [c["value"] for c in cells]
     shown = {(repr(c["value"]), c.get("source")) for c in cells}
-    return FleetRow(key, kind, values, cells, len(shown) > 1)
+    differs = len(shown) > 1
+    noise = False
+    if differs and homes:
+        # The same path under each user's home (the default $HOME/atc_data): not a difference.
+        noise = len({(repr(_without_home(c["value"], h)), c.get("source")) for c, h in zip(cells, homes, strict=True)}) == 1
+    return FleetRow(key, kind, values, cells, differs, noise)
 
 
 def compare(nodes: Sequence[FleetNode], same: Sequence[str] = ()) -> FleetComparison:
@@ -260,7 +293,7 @@ def compare(nodes: Sequence[FleetNode], same: Sequence[str] = ()) -> FleetCompar
         for n in nodes:
             eff = n.effective.get(oid)
             cells.append({"value": eff[0], "source": eff[1]} if eff is not None else {"value": None, "source": None})
-        rows.append(_row(oid, "setting", cells))
+        rows.append(_row(oid, "setting", cells, [n.home for n in nodes]))
     keys = [r.key for r in rows]
     findings = []
     for oid in same:

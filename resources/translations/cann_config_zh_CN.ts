@@ -717,6 +717,10 @@
         <source>One column per support bundle. Rows marked ≠ differ between the nodes (value or source); each setting reads value (source).</source>
         <translation>每个支持信息包一列。标有 ≠ 的行在各节点间不一致（取值或来源）；每个设置显示为 取值（来源）。</translation>
     </message>
+    <message>
+        <source>Show the rows that differ only by each node&apos;s home directory</source>
+        <translation>显示仅因各节点主目录不同而不一致的行</translation>
+    </message>
 </context>
 <context>
     <name>IniPanel</name>

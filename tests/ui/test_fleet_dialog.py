@@ -78,3 +78,42 @@ def test_a_file_that_is_not_a_bundle_among_several_is_one_line(make_wizard, qtbo
     status = wizard.findChild(QLabel, "bundleStatus")
     assert "bad.json" in status.text() and status.isVisibleTo(wizard.device_page)
     assert wizard.controller.bundle is None
+
+
+def test_every_node_has_a_column_and_home_only_rows_hide_until_asked(qtbot, tmp_path):
+    """Six nodes, each its own user: every node is a column of bounded width (the table scrolls
+    sideways), and the default cache dir $HOME/atc_data, which differs only by user, is hidden
+    until fleetShowAll is checked."""
+    from cann_config.app.support.fleet import compare_bundles
+    from cann_config.ui.fleet_dialog import MAX_COLUMN_WIDTH, FleetDialog
+    from PySide6.QtWidgets import QCheckBox
+
+    base = json.loads((BUNDLES / "a2-910b3.json").read_text(encoding="utf-8"))
+    paths = []
+    for i in range(6):
+        data = copy.deepcopy(base)
+        data["environment"] = {"HOME": f"/home/a-rather-long-user-name-for-node-{i}"}
+        if i == 5:
+            data["environment"]["ASCEND_REMAIN_CACHE_SIZE_RATIO"] = "30"
+        path = tmp_path / f"node-{i}.json"
+        path.write_text(json.dumps(data), encoding="utf-8")
+        paths.append(str(path))
+    dialog = FleetDialog(compare_bundles(paths))
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    table = dialog.table
+    assert table.columnCount() == 6
+    assert [table.horizontalHeaderItem(c).text() for c in range(6)] == [f"node-{i}" for i in range(6)]
+    assert all(table.columnWidth(c) <= MAX_COLUMN_WIDTH for c in range(6))
+    assert table.horizontalScrollBar().maximum() > 0  # the sixth node is a scroll away, not gone
+    assert dialog.differing_rows() == ["remain_cache_size_ratio"]
+    assert "op_compiler_cache_dir" not in dialog.shown_rows()
+    show_all = dialog.findChild(QCheckBox, "fleetShowAll")
+    assert show_all.isVisible()
+    assert "hidden (op_compiler_cache_dir" in dialog.findChild(QLabel, "fleetSummary").text()
+    show_all.setChecked(True)
+    assert "op_compiler_cache_dir" in dialog.shown_rows()
+    row = [r.key for r in dialog.comparison.rows].index("op_compiler_cache_dir")
+    assert table.item(row, 0).toolTip() == "/home/a-rather-long-user-name-for-node-0/atc_data (default)"
+    assert "they are not marked" in dialog.findChild(QLabel, "fleetSummary").text()

@@ -148,4 +148,34 @@ def test_a_fleet_keeps_only_what_it_compares(three_hosts):
     comparison = compare_bundles([three_hosts])
     for node in comparison.nodes:
         assert not hasattr(node, "bundle") and not hasattr(node, "diagnosis")
-        assert set(vars(node)) == {"name", "source", "device", "versions", "ini_versions", "effective", "findings"}
+        assert set(vars(node)) == {"name", "source", "device", "versions", "ini_versions", "effective", "findings",
+                                   "home"}
+
+
+def test_a_path_that_differs_only_by_home_is_noise_hidden_unless_all(tmp_path, capsys):
+    """The default cache dir $HOME/atc_data of users alice and bob is not a difference worth a mark;
+    /data/x against /data/y is."""
+    folder = tmp_path / "bundles"
+    folder.mkdir()
+    for name, home, cache in (("n1", "/home/alice", None), ("n2", "/home/bob/", None), ("n3", "/home/carol", None)):
+        data = _base()
+        data["environment"] = {"HOME": home} if cache is None else {"HOME": home, "ASCEND_CACHE_PATH": cache}
+        (folder / f"{name}.json").write_text(json.dumps(data), encoding="utf-8")
+    assert main(["fleet", str(folder), "--json"]) == 0
+    rows = {r["key"]: r for r in json.loads(capsys.readouterr().out)["rows"]}
+    assert rows["op_compiler_cache_dir"]["differs"] and rows["op_compiler_cache_dir"]["noise"]
+    assert [c["value"] for c in rows["op_compiler_cache_dir"]["cells"]] == [
+        "/home/alice/atc_data", "/home/bob//atc_data", "/home/carol/atc_data"]  # as CANN composes it
+    assert main(["fleet", str(folder), "--lang", "en"]) == 0
+    text = capsys.readouterr().out
+    assert "op_compiler_cache_dir " not in text and "0 of" in text
+    assert "1 row(s) that differ only by each node's home directory are hidden (op_compiler_cache_dir; --all" in text
+    assert main(["fleet", str(folder), "--lang", "en", "--all"]) == 0
+    shown = [line for line in capsys.readouterr().out.splitlines() if "op_compiler_cache_dir " in line]
+    assert len(shown) == 1 and not shown[0].startswith("≠") and "/home/bob//atc_data" in shown[0]
+    # A real difference stays one: another node's ASCEND_CACHE_PATH.
+    data = _base()
+    data["environment"] = {"HOME": "/home/dave", "ASCEND_CACHE_PATH": "/data/other"}
+    (folder / "n4.json").write_text(json.dumps(data), encoding="utf-8")
+    row = compare_bundles([folder]).row("op_compiler_cache_dir")
+    assert row.differs and not row.noise
