@@ -3,7 +3,8 @@
 "Open support bundle…" with more than one file selected reads them in a worker and shows
 app.support.fleet's comparison, the same table `cann-config fleet` prints: a row per device,
 CANN version and effective setting (value and source), a column per node, the rows that differ
-between nodes marked, and each node's error findings counted. Every node gets a column of bounded
+between nodes marked, each node's error findings counted and its errors and warnings listed by
+node (`fleetFindings`: the cache a node's next start empties, say). Every node gets a column of bounded
 width (a long path is elided, whole in its tooltip), so many nodes scroll sideways instead of
 pushing the others out of sight. Rows that differ only by each node's home directory are hidden
 until `fleetShowAll` is checked. Every decision (what is compared, what differs, what is noise)
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QLabel,
+    QListWidget,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -106,6 +108,14 @@ class FleetDialog(QDialog):
         self.summary.setObjectName("fleetSummary")
         self.summary.setWordWrap(True)
         layout.addWidget(self.summary)
+        # Each node's errors and warnings, naming the node: the cache a start will empty, say.
+        self.findings = QListWidget(self)
+        self.findings.setObjectName("fleetFindings")
+        self.findings.setWordWrap(True)
+        self.findings.addItems(comparison.node_finding_lines(lang))
+        self.findings.setVisible(self.findings.count() > 0)
+        self.findings.setMaximumHeight(140)
+        layout.addWidget(self.findings)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)

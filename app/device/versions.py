@@ -8,7 +8,8 @@ selectors, signal) that reading a file never does. Here the files are read witho
 The files (docs/cann/devices.md#other-clues, docs/cann/op-cache.md#version-lines):
 - toolkit: `<toolkit>/<arch>-linux/ascend_toolkit_install.info` (`version=8.0.0`) under
   `$ASCEND_TOOLKIT_HOME`, `$ASCEND_HOME_PATH`, the `Install_Path` of
-  `/etc/Ascend/ascend_cann_install.info`, `/usr/local/Ascend/{cann,cann-*,ascend-toolkit/latest}`
+  `/etc/Ascend/ascend_cann_install.info`, the driver's `Driver_Install_Path_Param` of
+  `/etc/ascend_install.info`, `/usr/local/Ascend/{cann,cann-*,ascend-toolkit/latest}`
   (CANN 8.5+/9 install to `.../Ascend/cann`) and the same under `$HOME/Ascend`; a CANN 9 dir
   named `cann-9.0.0` without an info file gives its version from the name;
 - driver: `/usr/local/Ascend/driver/version.info` (`Version=24.1.0`; it names no chip);
@@ -75,6 +76,10 @@ def _toolkit_homes(root: Path, environ: Mapping[str, str]) -> list[Path]:
     install_path = _read_keys(under_root(root, "/etc/Ascend/ascend_cann_install.info")).get("install_path")
     if install_path:
         bases.append(under_root(root, install_path))
+    # The driver's install path (ascend-deployer reads it there too): CANN is installed beside it.
+    driver_base = _read_keys(under_root(root, "/etc/ascend_install.info")).get("driver_install_path_param")
+    if driver_base:
+        bases.append(under_root(root, driver_base))
     bases.append(under_root(root, "/usr/local/Ascend"))
     if environ.get("HOME"):
         bases.append(under_root(root, Path(environ["HOME"]) / "Ascend"))

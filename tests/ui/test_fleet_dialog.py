@@ -117,3 +117,26 @@ def test_every_node_has_a_column_and_home_only_rows_hide_until_asked(qtbot, tmp_
     row = [r.key for r in dialog.comparison.rows].index("op_compiler_cache_dir")
     assert table.item(row, 0).toolTip() == "/home/a-rather-long-user-name-for-node-0/atc_data (default)"
     assert "they are not marked" in dialog.findChild(QLabel, "fleetSummary").text()
+
+
+def test_a_node_whose_start_empties_its_cache_is_named_in_the_dialog(qtbot, tmp_path):
+    from cann_config.app.support.fleet import compare_bundles
+    from cann_config.ui.fleet_dialog import FleetDialog
+    from PySide6.QtWidgets import QListWidget
+
+    base = json.loads((BUNDLES / "a2-910b3.json").read_text(encoding="utf-8"))
+    paths = []
+    for name, adk in (("node-a", "8.5.0"), ("node-b", "8.0.0")):
+        data = copy.deepcopy(base)
+        data["op_cache_ini"]["text"] = (f"[op_compiler_cache]\nadk_version={adk}\nops_version=8.5.0\n"
+                                        "max_op_cache_size=2048\nremain_cache_size_ratio=80\n")
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(data), encoding="utf-8")
+        paths.append(str(path))
+    dialog = FleetDialog(compare_bundles(paths))
+    qtbot.addWidget(dialog)
+    assert "op_cache.ini adk_version" in dialog.differing_rows()
+    findings = dialog.findChild(QListWidget, "fleetFindings")
+    lines = [findings.item(i).text() for i in range(findings.count())]
+    assert any(line.startswith("node-b: ") and "cache-next-start-empties-versions" in line for line in lines), lines
+    assert not any(line.startswith("node-a: ") and "empties" in line for line in lines)

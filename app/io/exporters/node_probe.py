@@ -11,8 +11,8 @@ node's Python (the text on stdin, the choices as arguments) and reads one JSON o
 It mirrors, rule for rule, three functions of the tool (tests/app/io/test_node_probe.py checks
 that it gives the same answers on the same trees):
 - `app.device.hostprobe.installed_versions`: the toolkit home is the first of $ASCEND_TOOLKIT_HOME,
-  $ASCEND_HOME_PATH, then under the `Install_Path` of /etc/Ascend/ascend_cann_install.info,
-  /usr/local/Ascend and $HOME/Ascend: `cann`, `cann-*` (newest name first), `ascend-toolkit/latest`,
+  $ASCEND_HOME_PATH, then under the `Install_Path` of /etc/Ascend/ascend_cann_install.info, the
+  `Driver_Install_Path_Param` of /etc/ascend_install.info, /usr/local/Ascend and $HOME/Ascend: `cann`, `cann-*` (newest name first), `ascend-toolkit/latest`,
   `nnae/latest`, that holds an `ascend_toolkit_install.info` (directly or in `*-linux/`) with a
   version, or is named `cann-<version>`; ops_version is the `Version` of
   $ASCEND_OPP_PATH/version.info, else of <toolkit>/opp/version.info; adk_version the `Version` of
@@ -108,6 +108,9 @@ def toolkit_homes(root, environ):
     install_path = read_keys(under(root, "/etc/Ascend/ascend_cann_install.info")).get("install_path")
     if install_path:
         bases.append(under(root, install_path))
+    driver_base = read_keys(under(root, "/etc/ascend_install.info")).get("driver_install_path_param")
+    if driver_base:
+        bases.append(under(root, driver_base))
     bases.append(under(root, "/usr/local/Ascend"))
     if environ.get("HOME"):
         bases.append(under(root, os.path.join(environ["HOME"], "Ascend")))

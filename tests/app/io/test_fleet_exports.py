@@ -53,7 +53,13 @@ def _trees(root: Path) -> list[tuple[Path, dict[str, str]]]:
     _file(r / "data/Ascend/nnae/latest/compiler/version.info", "Version=7.5\n")
     _file(r / "data/Ascend/nnae/latest/opp/version.info", "Version=8.0.0\n")
     cases.append((r, {"ASCEND_HOME_PATH": "/nowhere"}))
-    # 4. Nothing installed.
+    # 4. ascend-deployer's driver record /etc/ascend_install.info names another base: CANN is beside it.
+    r = root / "r5"
+    _file(r / "etc/ascend_install.info", "UserName=HwHiAiUser\nDriver_Install_Path_Param=/opt/Ascend\n")
+    _file(r / "opt/Ascend/cann-8.5.0/compiler/version.info", "Version=8.5.0\n")
+    _file(r / "opt/Ascend/cann-8.5.0/opp/version.info", "Version=8.5.0\n")
+    cases.append((r, {"HOME": "/root"}))
+    # 5. Nothing installed.
     r = root / "r4"
     r.mkdir()
     cases.append((r, {"HOME": "/home/none"}))
@@ -67,7 +73,7 @@ def test_probe_finds_the_versions_installed_versions_finds(tmp_path):
         assert found == {"adk_version": expected["adk_version"], "ops_version": expected["ops_version"]}, root
     # The trees above do tell the rules apart.
     results = [installed_versions(r, e)["adk_version"] for r, e in _trees(tmp_path / "again")]
-    assert results == ["9.0.0", "7.6.T3", "7.5", None]
+    assert results == ["9.0.0", "7.6.T3", "7.5", "8.5.0", None]
     # An ASCEND_OPP_PATH version.info whose first Version is empty does not count: <toolkit>/opp does.
     assert installed_versions(*_trees(tmp_path / "third")[1])["ops_version"] == "from-toolkit"
 
