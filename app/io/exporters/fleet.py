@@ -222,7 +222,7 @@ def write_ansible(plan: Plan) -> str:
         task("fleet-ansible-task-diff"),
         "      ansible.builtin.debug:",
         '        msg: "{{ cann_node.diff.splitlines() }}"',
-        "      when: (ansible_check_mode or ansible_diff_mode) and cann_node.diff",
+        "      when: (ansible_check_mode or ansible_diff_mode) and cann_node.diff | length > 0",
         "",
         task("fleet-ansible-task-env"),
         "      ansible.builtin.copy:",

@@ -347,6 +347,19 @@ def test_every_variable_is_honoured_from_the_command_line_and_a_vars_file(plain)
     assert "\nexport ASCEND_MAX_OP_CACHE_SIZE=-1\n" in env_file.read_text()
 
 
+@pytest.mark.parametrize("version", [v for v in ("newest", "2.13.0") if v in PLAYBOOKS])
+def test_check_mode_shows_the_change_and_writes_nothing(plain, version):
+    root, ini = plain["root"], plain["homes"]["a1"] / "atc_data" / "kernel_cache" / "op_cache.ini"
+    before, backups = ini.read_bytes(), sorted(ini.parent.glob("op_cache.ini.*.bak"))
+    out = _run(PLAYBOOKS[version], root, plain["inventory"], plain["playbook"], "--check", "--diff",
+               "-e", "cann_max_op_cache_size=1234", "-e", "cann_hosts=a1", "-e", f"cann_env_file={root / 'check.sh'}")
+    assert out.returncode == 0, out.stdout
+    assert _recap(out.stdout)["a1"]["changed"] >= 1
+    assert "+max_op_cache_size=1234" in out.stdout and "-max_op_cache_size=" in out.stdout
+    assert ini.read_bytes() == before and not (root / "check.sh").exists()
+    assert sorted(ini.parent.glob("op_cache.ini.*.bak")) == backups
+
+
 def test_values_cann_refuses_fail_their_node_with_the_reason(plain):
     """From host_vars: a ratio CANN refuses, and chosen dirs with ~ or $ (CANN takes them literally;
     the probe does too, and refuses them rather than write where CANN never reads)."""
