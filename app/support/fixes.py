@@ -121,9 +121,12 @@ def _framework(diagnosis: Diagnosis) -> str:
     return framework if framework is not None and framework in load_catalog().frameworks else DEFAULT_FRAMEWORK
 
 
-def _format_for(diagnosis: Diagnosis, finding: Finding, option_id: str) -> str:
+def _format_for(diagnosis: Diagnosis, finding: Finding, option_id: str,
+                versions: Mapping[str, str] | None = None) -> str:
     """Where a suggested value belongs: where CANN decides that value now (docs/cann/op-cache.md#precedence:
-    op_cache.ini › environment › default)."""
+    op_cache.ini › environment › default). A new op_cache.ini is suggested only when its version
+    lines are known: without them CANN ignores it and the save is refused
+    (docs/cann/op-cache.md#ignored-saves), so the environment carries the value instead."""
     catalog = load_catalog()
     option = catalog.options[option_id]
     framework = _framework(diagnosis)
@@ -135,8 +138,9 @@ def _format_for(diagnosis: Diagnosis, finding: Finding, option_id: str) -> str:
     if effective is not None and effective.source == "env" and (option.targets.env_for(framework)
                                                                   or _from_alloc_variable(option, effective)):
         return ENV_FORMAT
+    new_ini_ignored = ini is None and not all((versions or {}).get(k) for k in VERSION_KEYS)
     if option.targets.ini:
-        return INI_FORMAT
+        return ENV_FORMAT if new_ini_ignored and option.targets.env_for(framework) else INI_FORMAT
     for fmt in catalog.frameworks[framework].exports:
         if fmt != "profile" and _exporters().carrier(fmt, option, framework) is not None:
             return fmt
@@ -158,7 +162,7 @@ def suggested_changes(diagnosis: Diagnosis, versions: Mapping[str, str] | None =
         for key, value in finding.suggestion.items():
             option = catalog.options.get(key)
             if option is not None and option.check(value) is None:
-                changes.append(SuggestedChange(finding.code, key, value, _format_for(diagnosis, finding, key),
+                changes.append(SuggestedChange(finding.code, key, value, _format_for(diagnosis, finding, key, versions),
                                                finding.file, finding.line))
             elif key in VERSION_KEYS and isinstance(value, str) and value:
                 changes.append(SuggestedChange(finding.code, key, value, INI_FORMAT, finding.file, finding.line))
@@ -171,7 +175,7 @@ def suggested_changes(diagnosis: Diagnosis, versions: Mapping[str, str] | None =
             # threshold): the fix keeps their tuned keys and turns expandable segments off, as the
             # finding's text offers (docs/cann/torch-npu.md#alloc-conf).
             changes.append(SuggestedChange(finding.code, EXPANDABLE_ID, False,
-                                           _format_for(diagnosis, finding, EXPANDABLE_ID), finding.file, finding.line))
+                                           _format_for(diagnosis, finding, EXPANDABLE_ID, versions), finding.file, finding.line))
     ini = diagnosis.ini
     if ini is not None and versions:
         present = ini.values_as_cann_reads()
@@ -256,7 +260,8 @@ def suggested_exports(diagnosis: Diagnosis, changes: Sequence[SuggestedChange], 
                 options = {k: v for k, v in ini_changes.items() if k in load_catalog().options}
                 new = Profile(framework=profile.framework, device=profile.device, options=options)
                 made = _exporters().export_text(new, INI_FORMAT, lang=lang, ini_versions=versions or None)
-                result = SuggestedExport(INI_FORMAT, made.text, tuple(made.findings))
+                # a file CANN would ignore is never suggested (docs/cann/op-cache.md#ignored-saves)
+                result = None if made.refused else SuggestedExport(INI_FORMAT, made.text, tuple(made.findings))
         except UsageError:
             result = None  # a version line that differs is never rewritten by this tool
         if result is not None:

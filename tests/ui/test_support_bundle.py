@@ -284,3 +284,24 @@ def test_no_text_of_the_support_workflow_is_cut_off_in_zh_CN(make_wizard, qtbot,
         problems += [f"{wizard.currentPage().objectName()} {text}" for text in clipped(wizard)]
         wizard.next()
     assert not problems, "\n".join(problems)
+
+
+def test_apply_and_the_export_preview_show_the_reports_fix(make_wizard):
+    # Issue 24 item 4: the report, diagnose --json and the wizard show the same fix (app/support/fixes.py).
+    wizard = make_wizard(bundle=A2)
+    c = wizard.controller
+    report = make_report(customer_diagnosis(wizard, c.bundle), c.bundle)
+    wizard.findChild(QPushButton, "applyFixesButton").click()
+    assert c.profile == report.profile
+    formats = wizard.export_page.format_combo
+    compared = 0
+    for export in report.exports("en"):
+        if export.format != "env-bash" or formats.findData(export.format) < 0:
+            continue
+        formats.setCurrentIndex(formats.findData(export.format))
+        preview = wizard.export_page.preview.toPlainText().splitlines()
+        for line in export.text.splitlines():
+            if line.startswith("export "):
+                assert line in preview, (export.format, line)
+                compared += 1
+    assert compared
