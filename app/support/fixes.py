@@ -214,8 +214,10 @@ def suggested_profile(diagnosis: Diagnosis, changes: Sequence[SuggestedChange] |
     for change in changes:
         if change.key in catalog.options and not change.unset:
             options[change.key] = change.value
+    # Without changes this is the customer's configuration as it is (the wizard's starting
+    # choices): a conflict there is shown as the error it is, never silently repaired.
     return Profile(framework=_framework(diagnosis), device=_profile_device(diagnosis.device),
-                   options=_alloc_safe(options, changes))
+                   options=_alloc_safe(options, changes) if changes else options)
 
 
 def _alloc_safe(options: dict[str, Value], changes: Sequence[SuggestedChange]) -> dict[str, Value]:

@@ -305,3 +305,20 @@ def test_apply_and_the_export_preview_show_the_reports_fix(make_wizard):
                 assert line in preview, (export.format, line)
                 compared += 1
     assert compared
+
+
+def test_a_bundles_allocator_conflict_is_shown_as_it_is_and_fixed_on_apply(make_wizard, tmp_path):
+    # Issue 24: the customer's expandable_segments:True beside max_split_size_mb is their value (an
+    # error on memoryPage), and the suggested fix turns expandable segments off, keeping max_split.
+    data = json.loads(A2.read_text(encoding="utf-8"))
+    data["environment"]["PYTORCH_NPU_ALLOC_CONF"] = "expandable_segments:True,max_split_size_mb:64"
+    bundle_path = tmp_path / "conflict.json"
+    bundle_path.write_text(json.dumps(data), encoding="utf-8")
+    wizard = make_wizard(bundle=bundle_path, framework="pytorch")
+    c = wizard.controller
+    assert c.value("npu_alloc_expandable_segments") is True and c.value("npu_alloc_max_split_size_mb") == 64
+    shown = wizard.findChild(QLabel, "memoryFindings")
+    assert not shown.isHidden() and "expandable_segments:True cannot be combined" in shown.accessibleDescription()
+    wizard.findChild(QPushButton, "applyFixesButton").click()
+    assert c.value("npu_alloc_expandable_segments") is False and c.value("npu_alloc_max_split_size_mb") == 64
+    assert shown.isHidden()
