@@ -254,6 +254,7 @@ def suggested_exports(diagnosis: Diagnosis, changes: Sequence[SuggestedChange], 
     formats = list(dict.fromkeys(c.format for c in changes))
     if INI_FORMAT in formats:
         ini_changes = {c.key: c.value for c in changes if c.format == INI_FORMAT}
+        result: SuggestedExport | None
         try:
             if diagnosis.ini is not None:
                 data = render_op_cache_ini(diagnosis.ini, ini_changes)
