@@ -179,7 +179,9 @@ def fleet(request, tmp_path_factory):
     backups_first = sorted(p.name for p in root.rglob("op_cache.ini.*.bak"))
     second = _run(playbook_bin, root, inventory, playbook)
     collected = _run(playbook_bin, root, inventory, collect, "-e", f"cann_tool_tarball={_tool_tarball(root)}",
-                     "-e", "cann_hosts=10.0.0.1:10.0.0.5", "-e", f"cann_tool_dir={root / 'tool'}")
+                     "-e", "cann_hosts=10.0.0.1:10.0.0.5",
+                     # One tool dir per fake node: on one machine a shared dir made the nodes' clean-ups race.
+                     "-e", f"cann_tool_dir={root}/tool-{{{{ inventory_hostname }}}}")
     return {"version": version, "root": root, "first": first, "second": second, "collected": collected,
             "before": before, "after_first": after_first, "backups": backups_first, "ini": ini, "homes": homes}
 
@@ -279,7 +281,7 @@ def test_collect_from_the_tarball_fetches_a_bundle_per_host_and_fleet_compares_t
     assert set(recap) == {"localhost", "node1", "node2"} and all(r["failed"] == 0 for r in recap.values()), out
     bundles = fleet["root"] / "bundles"  # beside the playbook
     assert sorted(p.name for p in bundles.iterdir()) == ["10.0.0.1.json", "10.0.0.5.json"]
-    assert not (fleet["root"] / "tool").exists()  # the unpacked tool is removed
+    assert not list(fleet["root"].glob("tool*"))  # the unpacked tool is removed on every node
     assert main(["fleet", str(bundles), "--json"]) in (0, 1)
     rows = {r["key"]: r for r in json.loads(capsys.readouterr().out)["rows"]}
     assert [c["value"] for c in rows["adk_version"]["cells"]] == ["7.5.T10", "7.6.T3"]
