@@ -689,7 +689,17 @@ def render_op_cache_ini(existing: OpCacheIni | None, changes: Mapping[str, Value
         start, end = _value_span(line, key)
         edits.append((start, end, encode_ini_text(text)))
     nl = existing.newline()
-    if additions and section is None:
+    empty_headers = [number for name, number in existing.layout.headers if name == SECTION]
+    if additions and section is None and empty_headers:
+        # An [op_compiler_cache] header with no keys under it (CANN keeps no block for it): the
+        # keys go right under the last such header, never under a second header of the same name.
+        anchor = existing.line(empty_headers[-1])
+        assert anchor is not None
+        block = b"".join(encode_ini_text(f"{k}={wanted[k]}") + nl for k in additions)
+        if not anchor.ending:  # the header is the last line, without a newline: keep the file so
+            block = nl + block[:-len(nl)]
+        edits.append((anchor.end, anchor.end, block))
+    elif additions and section is None:
         # No [op_compiler_cache] section: append one at the end.
         tail = b"" if not data or data.endswith((b"\n", b"\r")) else nl
         block = tail + encode_ini_text(f"[{SECTION}]") + nl

@@ -574,3 +574,18 @@ def test_findings_render_in_both_languages(name):
     for finding in read_op_cache_ini(INI_DIR / name).findings:
         assert finding.message("en") != finding.message("zh_CN")
         assert "{" not in finding.message("en") and "{" not in finding.message("zh_CN")
+
+
+@pytest.mark.parametrize("data", [b"[op_compiler_cache]", b"[op_compiler_cache]\n", b"# c\n[op_compiler_cache]\r\n",
+                                  b"[op_compiler_cache]\n[op_compiler_cache]\nx\n", b"[op_compiler_cache]\n\n# end\n"])
+def test_keys_go_under_a_header_that_has_none_never_under_a_second_one(data):
+    ini = parse_op_cache_ini(data, "op_cache.ini")
+    out = render_op_cache_ini(ini, {"adk_version": "9.0.0", "ops_version": "9.0.0", "max_op_cache_size": 600,
+                                    "remain_cache_size_ratio": 60})
+    assert out.count(b"[op_compiler_cache]") == data.count(b"[op_compiler_cache]")
+    assert out.startswith(data.split(b"[op_compiler_cache]")[0] + b"[op_compiler_cache]")
+    again = parse_op_cache_ini(out, "op_cache.ini")
+    assert again.cann_view.counts
+    assert {k: e.value.rstrip("\r") for k, e in again.cann_view.values.items()} == {
+        "adk_version": "9.0.0", "ops_version": "9.0.0", "max_op_cache_size": "600", "remain_cache_size_ratio": "60"}
+    assert out.endswith(b"\n") == data.endswith(b"\n")
