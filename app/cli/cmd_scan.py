@@ -78,11 +78,6 @@ def _label(code: str, lang: str, **params: Any) -> str:
     return make_finding(code, **params).message(lang)
 
 
-def _percent(value: float) -> str:
-    """Whole percent from 10 % up; one decimal below, so a small cache does not read as 0 %."""
-    return f"{value:.0f}" if value >= 10 else f"{value:.1f}"
-
-
 def _limit_source(effective: Effective) -> str:
     """`op_cache.ini:4`, `env ASCEND_MAX_OP_CACHE_SIZE`, `default`."""
     if effective.source == "op_cache.ini":
@@ -176,7 +171,7 @@ def _predict(usage: CacheUsage, max_mb: int, ratio: int, lang: str) -> dict[str,
 
 def report_text(measured: CacheMeasurement, dir_how: str, lang: str) -> str:
     """The readable report."""
-    kernel_cache, usage, predictions = measured.kernel_cache, measured.usage, measured.predictions
+    kernel_cache, usage = measured.kernel_cache, measured.usage
     max_e, ratio_e, findings = measured.max_e, measured.ratio_e, measured.findings
     lines = [_label("scan-label-cache", lang, path=kernel_cache) + (f"  ({dir_how})" if dir_how else "")]
     if usage is not None:
@@ -194,26 +189,7 @@ def report_text(measured: CacheMeasurement, dir_how: str, lang: str) -> str:
         lines.append("")
         if not usage.socs:
             lines.append(_label("scan-label-no-socs", lang))
-        for name, soc in sorted(usage.socs.items()):
-            pred = predictions[name]
-            row = f"{name}: " + _label("scan-label-soc", lang, files=format_count(soc.files),
-                                       apparent=human_bytes(soc.apparent_bytes),
-                                       allocated=human_bytes(soc.allocated_bytes), cann=human_bytes(soc.cann_bytes))
-            if pred.percent_of_limit is not None:
-                row += _label("scan-label-of-limit", lang, percent=_percent(pred.percent_of_limit))
-            lines.append(row)
-            empties = measured.soc_empties(name)
-            if empties is not None:
-                lines.append("    " + _label("scan-label-empties", lang, size=human_bytes(soc.cann_bytes),
-                                             reason=_label(f"scan-label-empties-{empties.reason}", lang)))
-            elif not pred.ageing:
-                lines.append("    " + _label("scan-label-no-ageing", lang))
-            elif not pred.triggers:
-                lines.append("    " + _label("scan-label-no-cleanup", lang))
-            else:
-                lines.append("    " + _label("scan-label-cleanup", lang, target=human_bytes(pred.target_bytes),
-                                             groups=format_count(len(pred.delete)), deleted=human_bytes(pred.counted_bytes),
-                                             recent=format_count(len(pred.kept_recent))))
+        lines += measured.soc_lines(lang)
         top = usage.top
         lines.append(_label("scan-label-other", lang, files=format_count(top.files), apparent=human_bytes(top.apparent_bytes),
                             allocated=human_bytes(top.allocated_bytes)))

@@ -20,7 +20,8 @@ Public API:
     measure_cache(kernel_cache, dir_info, max_e, ratio_e, *, findings=(), empties=None,
                   soc_version=None, walk=None, predict=None) -> CacheMeasurement
     CacheMeasurement: kernel_cache, dir_info, max_e, ratio_e, usage, predictions, findings, empties,
-        .to_json(lang) (the scan --json document), .text_lines(lang, dir_how), .soc_empties(name)
+        .to_json(lang) (the scan --json document), .soc_lines(lang, indent) (scan's and diagnose's
+        text per SoC dir), .soc_empties(name)
 """
 
 # No `from __future__ import annotations` here: typing compiles a NamedTuple's string annotations at
@@ -166,6 +167,41 @@ class CacheMeasurement:
     def soc_empties(self, name: str) -> Empties | None:
         """Why the next start empties SoC dir `name`, or None."""
         return self.empties if name in self.empties_socs else None
+
+    def soc_lines(self, lang: str | None, indent: str = "") -> list[str]:
+        """Each measured SoC dir as `scan` and `diagnose` both print it: its sizes and share of the
+        limit, then what CANN's next start does to it (one text for every view of the cache)."""
+        from cann_config.app.i18n import pick
+        from cann_config.app.textsafe import terminal_text
+        from cann_config.app.units import format_count
+
+        def label(code: str, **params: Any) -> str:
+            return pick(make_finding(code, **params).text, lang)
+
+        out: list[str] = []
+        for name, soc in sorted(self.usage.socs.items()) if self.usage is not None else ():
+            pred = self.predictions[name]
+            row = f"{indent}{terminal_text(name)}: " + label(
+                "scan-label-soc", files=format_count(soc.files), apparent=human_bytes(soc.apparent_bytes),
+                allocated=human_bytes(soc.allocated_bytes), cann=human_bytes(soc.cann_bytes))
+            if pred.percent_of_limit is not None:
+                percent = pred.percent_of_limit  # one decimal below 10 %, so a small cache does not read as 0 %
+                row += label("scan-label-of-limit", percent=f"{percent:.0f}" if percent >= 10 else f"{percent:.1f}")
+            out.append(row)
+            empties = self.soc_empties(name)
+            if empties is not None:
+                follow = label("scan-label-empties", size=human_bytes(soc.cann_bytes),
+                               reason=label(f"scan-label-empties-{empties.reason}"))
+            elif not pred.ageing:
+                follow = label("scan-label-no-ageing")
+            elif not pred.triggers:
+                follow = label("scan-label-no-cleanup")
+            else:
+                follow = label("scan-label-cleanup", target=human_bytes(pred.target_bytes),
+                               groups=format_count(len(pred.delete)), deleted=human_bytes(pred.counted_bytes),
+                               recent=format_count(len(pred.kept_recent)))
+            out.append(f"{indent}    {follow}")
+        return out
 
     def to_json(self, lang: str | None = None) -> dict[str, Any]:
         """The `scan --json` document (stable keys; texts in `lang`)."""

@@ -210,31 +210,8 @@ class Diagnosis:
         measured = self.measurement
         if measured is None or measured.usage is None:
             return []
-        from cann_config.app.units import format_count, human_bytes
-
         out = ["", _label("cache-label-measured", lang, path=terminal_text(str(measured.kernel_cache)))]
-        for name, soc in sorted(measured.usage.socs.items()):
-            pred = measured.predictions[name]
-            row = f"  {terminal_text(name)}: " + _label("scan-label-soc", lang, files=format_count(soc.files),
-                                                        apparent=human_bytes(soc.apparent_bytes),
-                                                        allocated=human_bytes(soc.allocated_bytes),
-                                                        cann=human_bytes(soc.cann_bytes))
-            if pred.percent_of_limit is not None:
-                percent = pred.percent_of_limit
-                row += _label("scan-label-of-limit", lang, percent=f"{percent:.0f}" if percent >= 10 else f"{percent:.1f}")
-            out.append(row)
-            empties = measured.soc_empties(name)
-            if empties is not None:
-                out.append("    " + _label("scan-label-empties", lang, size=human_bytes(soc.cann_bytes),
-                                           reason=_label(f"scan-label-empties-{empties.reason}", lang)))
-            elif not pred.ageing:
-                out.append("    " + _label("scan-label-no-ageing", lang))
-            elif not pred.triggers:
-                out.append("    " + _label("scan-label-no-cleanup", lang))
-            else:
-                out.append("    " + _label("scan-label-cleanup", lang, target=human_bytes(pred.target_bytes),
-                                           groups=format_count(len(pred.delete)), deleted=human_bytes(pred.counted_bytes),
-                                           recent=format_count(len(pred.kept_recent))))
+        out += measured.soc_lines(lang, indent="  ")
         return out
 
 
