@@ -199,6 +199,8 @@ def resolve_cache_dir(framework: str | None, option_value: str = "", environ: Ma
         ini_how=_text("cache-how-ini-location"),
         framework=framework,
         home_known=home_known,
+        # a `$NAME` left in the path: only the running shell knows the dir (app/io/shellread.py)
+        known=source == "default" or _UNRESOLVED.search(value) is None,
         findings=tuple(findings),
     )
 

@@ -131,6 +131,9 @@ class Effective(NamedTuple):
     detail: Mapping[str, str] | None = None  # how it was decided, zh and en
     runtime: bool = False  # set by a script to a value known only at run time (value None)
     expression: str | None = None  # the script's expression for a run-time value
+    # the launching environment's variable that replaces this value when it is set: the value is a
+    # default-if-unset (`${X:-d}`, os.environ.setdefault; app/support/envstates.py)
+    inherited: str | None = None
 
     def to_json(self, lang: str | None = None) -> dict[str, Any]:
         data: dict[str, Any] = {"value": self.value, "source": self.source, "file": self.file, "line": self.line}
@@ -141,6 +144,9 @@ class Effective(NamedTuple):
         if self.runtime:
             data["runtime"] = True
             data["expression"] = self.expression
+        if self.inherited:
+            data["inherited"] = True
+            data["inherited_from"] = self.inherited
         return data
 
 
@@ -218,7 +224,7 @@ def _env_where(env_file: EnvFile | None, name: str,
     if origins and name in origins:
         return origins[name].file, origins[name].line
     if env_file is not None and name in env_file.values:
-        return env_file.source, env_file.lines.get(name)
+        return env_file.files.get(name, env_file.source), env_file.lines.get(name)
     return None, None
 
 

@@ -183,6 +183,8 @@ class Diagnosis:
                 value = _label("cache-label-runtime", lang)
             else:
                 value = '""' if eff.value == "" else safe(f"{eff.value}{unit}")
+            if eff.inherited:
+                value += f" ({_label('shell-label-inherited', lang, variable=eff.inherited)})"
             where = f" {eff.file}:{eff.line}" if eff.file and eff.line else (f" {eff.file}" if eff.file else "")
             detail = f" - {pick(eff.detail, lang)}" if eff.detail else ""
             rows.append([oid, value, f"[{eff.source}{safe(where)}]{safe(detail)}"])
@@ -349,6 +351,11 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
         inputs["env_file"] = str(env_file)
     settings: dict[str, Setting] = {}
     env_origins: dict[str, EnvOrigin] = {}
+    if envfile is not None and envfile.runtime:
+        # variables only the running script knows (app/support/envstates.py)
+        from cann_config.app.support.envstates import runtime_inputs
+
+        settings, env_origins = runtime_inputs(envfile, framework)
     script_source = None
     if script is not None:
         # imported here: the script reader brings the exporters (for the fleet formats) and the
@@ -357,7 +364,8 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
 
         script_source, imported = str(Path(script)), import_script_file(script)
         findings.extend(imported.findings)
-        settings, environment, env_origins = script_inputs(imported, environment, script_source)
+        script_settings, environment, script_origins = script_inputs(imported, environment, script_source)
+        settings, env_origins = {**settings, **script_settings}, {**env_origins, **script_origins}
         ms_calls = mindspore_calls(script, script_source) if framework in (None, "mindspore") else []
         if framework is None and ms_calls:
             framework = "mindspore"  # its ge_options alone would name GE
@@ -415,6 +423,10 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
         resolution = resolve(cann_ini) if cann_ini is not None else first
     else:
         resolution = resolve(ini) if ini is not None else first
+    if envfile is not None and (envfile.inherited or envfile.runtime):
+        from cann_config.app.support.envstates import mark_env_states
+
+        resolution.effective = mark_env_states(resolution.effective, envfile, environment)
     findings.extend(resolution.findings)
     if resolution.framework == "mindspore":
         findings += mindspore_effective(ms_calls, environment, resolution, script_source, envfile, env_origins)

@@ -1,0 +1,84 @@
+"""How a launch script's variables that are not plain values enter the resolution and its result.
+
+Why this module exists: app/io/shellread.py reads a variable as a plain value, a default the
+launching environment may replace (`${X:-d}`: "inherited"), or a value only the run knows (an
+unset `$VAR`, `$(...)`, a run-time branch: "runtime"). The resolution (app/opcache/resolution.py)
+takes plain values from the environment; this module gives it the other two without changing its
+rules: a run-time variable becomes a run-time Setting (or a run-time EnvOrigin for a variable no
+option carries), exactly as a script's run-time value does, so no default is ever shown in its
+place; an inherited one is resolved with its default and each effective value it decided is
+then marked `inherited` (docs/architecture.md#default-if-unset).
+
+Public API:
+    runtime_inputs(envfile, framework) -> (settings, env_origins)
+    mark_env_states(effective, envfile, environ) -> effective
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from cann_config.app.allocconf import VARIABLE, VARIABLES, chosen_variable
+from cann_config.app.catalog import load_catalog
+from cann_config.app.io.envfile import EnvFile
+from cann_config.app.opcache.resolution import Effective, EnvOrigin, Setting
+
+
+def runtime_inputs(envfile: EnvFile, framework: str | None) -> tuple[dict[str, Setting], dict[str, EnvOrigin]]:
+    """The env file's run-time variables as the resolution's run-time inputs.
+
+    A variable an option reads (ASCEND_MAX_OP_CACHE_SIZE, ASCEND_CACHE_PATH, ...; for the
+    framework that reads it) becomes a run-time Setting of that option; PYTORCH_NPU_ALLOC_CONF /
+    PYTORCH_ALLOC_CONF one of every npu_alloc_* option; any other an EnvOrigin marked run time
+    (GE_USE_STATIC_MEMORY: app/opcache/resolution.py legacy_static_memory)."""
+    catalog = load_catalog()
+    settings: dict[str, Setting] = {}
+    origins: dict[str, EnvOrigin] = {}
+    for name, runtime in envfile.runtime.items():
+        file = envfile.files.get(name, envfile.source)
+        line = envfile.lines.get(name)
+        shown = runtime.shown()
+        options = []
+        if name in VARIABLES:
+            # torch_npu reads PYTORCH_NPU_ALLOC_CONF when it is set, else PYTORCH_ALLOC_CONF
+            # (docs/cann/torch-npu.md): the fallback matters only while the first is not set.
+            if name == VARIABLE or (VARIABLE not in envfile.values and VARIABLE not in envfile.runtime):
+                options = [o.id for o in catalog.options.values() if o.id.startswith("npu_alloc_")]
+        else:
+            for option in catalog.options.values():
+                for reader, variable in option.targets.env.items():
+                    if variable == name and (reader == "*" or framework in (None, reader)):
+                        options.append(option.id)
+        for oid in options:
+            settings[oid] = Setting(None, file, line, name, False, True, shown)  # type: ignore[arg-type]
+        origins[name] = EnvOrigin(file, line, True, shown)
+    return settings, origins
+
+
+def mark_env_states(effective: Mapping[str, Effective], envfile: EnvFile,
+                    environ: Mapping[str, str]) -> dict[str, Effective]:
+    """Each effective value an inherited variable decided, marked with the variable the launching
+    environment may set instead; for the torch_npu allocator variable, every npu_alloc_* entry
+    (a key it leaves out is at its default only while the variable is the file's). A run-time
+    value from the env file keeps the source "env" (the environment the file makes)."""
+    out = dict(effective)
+    files = set(envfile.files.values()) | {envfile.source}
+    for oid, eff in effective.items():
+        if eff.runtime and eff.source == "script" and eff.file in files and eff.variable in envfile.runtime:
+            out[oid] = eff._replace(source="env")
+    if not envfile.inherited:
+        return out
+    picked = chosen_variable(environ)
+    alloc_from = envfile.inherited.get(picked[0]) if picked is not None else None
+    for oid, eff in effective.items():
+        origin = None
+        if eff.source == "env" and eff.variable and eff.variable in envfile.inherited:
+            origin = envfile.inherited[eff.variable]
+        elif oid.startswith("npu_alloc_") and alloc_from is not None and eff.source in ("env", "default"):
+            origin = alloc_from
+        if origin is not None:
+            out[oid] = out[oid]._replace(inherited=origin)
+    return out
+
+
+__all__ = ["mark_env_states", "runtime_inputs"]
