@@ -53,7 +53,7 @@ class EnvFile:
         # NAME -> the file that set it (the env file, or a file it sources)
         self.files: dict[str, str] = {}
         # NAME -> the launching environment's variable that replaces its default (`${X:-d}`): the
-        # value in `values` is the default (docs/architecture.md#default-if-unset)
+        # value in `values` is the default (docs/cann/launch-scripts.md#default-if-unset)
         self.inherited: dict[str, str] = {}
         # NAME -> its value known only at run time (not in `values`): an unset `$VAR`, `$(...)`, or
         # different values on different branches

@@ -7,7 +7,7 @@ takes plain values from the environment; this module gives it the other two with
 rules: a run-time variable becomes a run-time Setting (or a run-time EnvOrigin for a variable no
 option carries), exactly as a script's run-time value does, so no default is ever shown in its
 place; an inherited one is resolved with its default and each effective value it decided is
-then marked `inherited` (docs/architecture.md#default-if-unset).
+then marked `inherited` (docs/cann/launch-scripts.md#default-if-unset).
 
 Public API:
     runtime_inputs(envfile, framework) -> (settings, env_origins)
