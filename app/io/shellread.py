@@ -72,6 +72,13 @@ _SCRIPT_DIR = re.compile(r"dirname\s+[\"']?\$\(?(?:\{BASH_SOURCE(?:\[0\])?\}|BAS
 
 _parser: Parser | None = None
 
+# tree-sitter-bash 0.25.1's scanner crashes the process (SIGSEGV) on some non-ASCII input, e.g.
+# "{\U000771a8k\U000d6963" (found by tests/app/io/test_envfile.py's random text). The grammar is
+# given a copy in which every byte >= 0x80 is "a": the same length, so node offsets still index the
+# real bytes (values are always cut from those), and the same meaning to bash, for which any
+# non-ASCII character is a word character like "a" (it splits words on IFS: space, tab, newline).
+_ASCII_MASK = bytes(range(128)) + b"a" * 128
+
 
 def _bash_parser() -> Parser:
     """One tree-sitter parser with the bash grammar, made at first use (import ~2 ms)."""
@@ -201,7 +208,7 @@ class _Reader:
         parser = _bash_parser()
         for _ in range(MAX_RECOVERIES):
             data = "\n".join(lines).encode("utf-8", "surrogateescape")
-            tree = parser.parse(data)
+            tree = parser.parse(data.translate(_ASCII_MASK))
             bad = _first_error(tree.root_node)
             if bad is None:
                 break

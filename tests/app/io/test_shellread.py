@@ -162,3 +162,19 @@ def test_a_cache_dir_known_only_at_run_time_is_not_known(capsys, tmp_path):
     main(["diagnose", "--env-file", str(script), "--lang", "en"])
     text = capsys.readouterr().out
     assert "1000 MB (unless the launching environment sets CACHE)" in text
+
+
+def test_non_ascii_that_crashed_the_bash_grammar_is_read_in_a_live_process(tmp_path):
+    """tree-sitter-bash 0.25.1 segfaulted on this text; a child process shows a crash as a signal."""
+    import subprocess
+    import sys
+
+    env_file = tmp_path / "odd.env"
+    env_file.write_text("{\U000771a8k\U000d6963\nexport ASCEND_CACHE_PATH=/data/缓存\U0001f600\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "cann_config.app", "diagnose", "--env-file", str(env_file),
+                           "--json", "--lang", "en"], capture_output=True, text=True, timeout=120)
+    assert done.returncode in (0, 1), done.stderr
+    import json
+
+    data = json.loads(done.stdout)
+    assert data["effective"]["op_compiler_cache_dir"]["value"] == "/data/缓存\U0001f600"
