@@ -115,6 +115,12 @@ def _number(text: str, kind: type = float) -> tuple[float | int | None, Refusal 
         return None, Refusal("ValueError", str(exc), "conversion")
 
 
+def _gb_number(value: str) -> tuple[float | int | None, Refusal | None]:
+    """A set_context size ("28GB"): the setter's regex check, then float() of what is before "GB"."""
+    refused = _regex_refusal(value, MEMORY_PATTERN)
+    return (None, refused) if refused else _number(value[:-2])
+
+
 def _type_refusal(name: str, value: Any, kind: type) -> Refusal | None:
     # _checkparam.args_type_check
     if not isinstance(value, kind):
@@ -126,20 +132,14 @@ def _context_setting(key: str, value: Any) -> Refusal | None:
     """One set_context keyword through its setter (context.py _Context.setters)."""
     where = "For 'context.set_context', the argument"
     if key == "max_device_memory":
-        refused = _regex_refusal(value, MEMORY_PATTERN)
-        if refused:
-            return refused
-        number, refused = _number(value[:-2])
+        number, refused = _gb_number(value)
         if refused:
             return refused
         if number == 0:
             return Refusal("ValueError", f"{where} 'max_device_memory' should not be \"0GB\".", "zero")
         return None
     if key == "variable_memory_max_size":
-        refused = _regex_refusal(value, MEMORY_PATTERN)
-        if refused:
-            return refused
-        number, refused = _number(value[:-2])
+        number, refused = _gb_number(value)
         if refused:
             return refused
         if number is not None and number > DEVICE_APP_MEMORY_SIZE:
@@ -147,10 +147,7 @@ def _context_setting(key: str, value: Any) -> Refusal | None:
                                          f"but got {value}GB.", "range")
         return _number(value[:-2], int)[1]  # int(): "30.0" is refused
     if key == "mempool_block_size":
-        refused = _regex_refusal(value, MEMORY_PATTERN)
-        if refused:
-            return refused
-        number, refused = _number(value[:-2])
+        number, refused = _gb_number(value)
         if refused:
             return refused
         if number is not None and number < 1.0:

@@ -24,12 +24,13 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+from cann_config.app.cli.cmd_scan import add_cache_dir_argument, given_kernel_cache
 from cann_config.app.collector import collector_paused
 from cann_config.app.errors import InputError
 from cann_config.app.findings import make_finding
 from cann_config.app.i18n import current_language
 from cann_config.app.io.inputfiles import input_exists, input_is_dir
-from cann_config.app.opcache.cachedir import INI_NAME, kernel_cache_of, resolve_cache_dir
+from cann_config.app.opcache.cachedir import INI_NAME, resolve_cache_dir
 from cann_config.app.opcache.clean import CleanResult, LockHeld, canns_delete_lock, delete_groups
 from cann_config.app.opcache.cleanup import CleanupPrediction, predict_cleanup
 from cann_config.app.opcache.ini import read_op_cache_ini
@@ -47,9 +48,7 @@ DESCRIPTION = ("Delete what CANN's cache cleaner means to delete from each SoC d
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The options of `cann-config clean` (app/cli/__init__.py creates the parser)."""
-    p.add_argument("--cache-dir", metavar="DIR",
-                   help="the cache base dir (as op_compiler_cache_dir / ASCEND_CACHE_PATH name it), or its "
-                        "kernel_cache (default: as CANN resolves it from this environment)")
+    add_cache_dir_argument(p)
     p.add_argument("--keep-mb", type=_keep_mb, metavar="MB",
                    help="delete down to MB (CANN's MB: 1048576 bytes) instead of max_op_cache_size x "
                         "remain_cache_size_ratio / 100")
@@ -75,13 +74,7 @@ def _kernel_cache(args: argparse.Namespace) -> Path:
     if not args.cache_dir:
         environ = os.environ
         return resolve_cache_dir(environment_framework(environ), "", environ).kernel_cache
-    given = Path(args.cache_dir)
-    is_dir = input_is_dir(given)
-    if is_dir is None:
-        raise InputError.from_code("scan-error-no-such-dir", given)
-    if not is_dir:
-        raise InputError.from_code("scan-error-not-dir-option", given)
-    return kernel_cache_of(given)
+    return given_kernel_cache(args.cache_dir)
 
 
 def _limits(kernel_cache: Path) -> tuple[int, int]:

@@ -68,10 +68,26 @@ DESCRIPTION = ("Measure <cache dir>/kernel_cache per SoC directory (files, appar
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """The options of `cann-config scan` (app/cli/__init__.py creates the parser)."""
+    add_cache_dir_argument(p)
+    p.add_argument("--json", action="store_true", help="print JSON (keys and codes never change with --lang)")
+
+
+def add_cache_dir_argument(p: argparse.ArgumentParser) -> None:
+    """`--cache-dir DIR`, as `scan` and `clean` take it."""
     p.add_argument("--cache-dir", metavar="DIR",
                    help="the cache base dir (as op_compiler_cache_dir / ASCEND_CACHE_PATH name it), or its "
                         "kernel_cache (default: as CANN resolves it from this environment)")
-    p.add_argument("--json", action="store_true", help="print JSON (keys and codes never change with --lang)")
+
+
+def given_kernel_cache(cache_dir: str) -> Path:
+    """The kernel_cache of a `--cache-dir` the user gave; InputError when it is no directory."""
+    given = Path(cache_dir)
+    is_dir = input_is_dir(given)
+    if is_dir is None:
+        raise InputError.from_code("scan-error-no-such-dir", given)
+    if not is_dir:
+        raise InputError.from_code("scan-error-not-dir-option", given)
+    return kernel_cache_of(given)
 
 
 def _label(code: str, lang: str, **params: Any) -> str:
@@ -214,14 +230,8 @@ def run(args: argparse.Namespace) -> int:
     lang = current_language()
     environ = os.environ
     if args.cache_dir:
-        given = Path(args.cache_dir)
-        is_dir = input_is_dir(given)
-        if is_dir is None:
-            raise InputError.from_code("scan-error-no-such-dir", given)
-        if not is_dir:
-            raise InputError.from_code("scan-error-not-dir-option", given)
-        kernel_cache = kernel_cache_of(given)
-        dir_info: dict[str, Any] = {"source": "option", "variable": "--cache-dir", "base": str(given),
+        kernel_cache = given_kernel_cache(args.cache_dir)
+        dir_info: dict[str, Any] = {"source": "option", "variable": "--cache-dir", "base": str(Path(args.cache_dir)),
                                     "how": "--cache-dir"}
         dir_how = "--cache-dir"
     else:

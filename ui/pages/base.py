@@ -51,7 +51,7 @@ class WizardPage(QWizardPage):
 
     def build(self) -> Iterator[None] | None:
         """Make the page's widgets (a generator may yield between slices)."""
-        raise NotImplementedError
+        raise NotImplementedError  # abstract
 
     def retranslate(self) -> None:
         """Set the page's own texts again, in the current language."""

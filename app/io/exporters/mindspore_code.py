@@ -19,27 +19,13 @@ from __future__ import annotations
 
 from cann_config.app.catalog import Value
 from cann_config.app.io.exporters.envvars import env_variables
-from cann_config.app.io.exporters.plan import Entry, Plan, text_of
+from cann_config.app.io.exporters.plan import Plan, text_of
+from cann_config.app.io.exporters.python_code import INDENT, comment_lines, option_lines
 from cann_config.app.io.exporters.quoting import python_str
-
-INDENT = "    "
-
-
-def _comments(lines: tuple[str, ...] | list[str], indent: str = "") -> list[str]:
-    return [f"{indent}# {line}" for line in lines]
 
 
 def _literal(value: Value) -> str:
     return python_str(value) if isinstance(value, str) else str(value)
-
-
-def _lines(entry: Entry, code: str, indent: str) -> list[str]:
-    lines = _comments(entry.comments, indent)
-    if entry.kind == "set":
-        lines.append(indent + code)
-    elif entry.kind == "default":
-        lines.append(f"{indent}# {code}")
-    return lines
 
 
 def _memory_call(plan: Plan) -> list[str]:
@@ -49,13 +35,13 @@ def _memory_call(plan: Plan) -> list[str]:
         return []
     runtime = api != "set_context"
     name = "ms.runtime.set_memory" if runtime else "ms.set_context"
-    lines = _comments(next(iter(e.comments for e in plan.in_slot("ms_api")), ()))
+    lines = comment_lines(next(iter(e.comments for e in plan.in_slot("ms_api")), ()))
     if not any(e.kind == "set" for e in entries):
-        lines += _comments([text_of("export-text-mindspore-memory-defaults", plan.lang)])
+        lines += comment_lines([text_of("export-text-mindspore-memory-defaults", plan.lang)])
     lines.append(f"{name}(")
     for entry in entries:
         keyword = entry.option.targets.ms_runtime if runtime else entry.option.targets.ms_context
-        lines += _lines(entry, f"{keyword}={_literal(entry.value)},", INDENT)
+        lines += option_lines(entry, f"{keyword}={_literal(entry.value)},", INDENT)
     lines.append(")")
     if not any(e.kind == "set" for e in entries):
         # nothing chosen: the call itself stays a comment (set_memory may be called once only)
@@ -69,16 +55,16 @@ def _ascend_config(plan: Plan) -> list[str]:
     if not atomic and not ge:
         return []
     chosen = any(e.kind == "set" for e in atomic + ge)
-    lines = _comments([text_of("export-text-mindspore-ascend-config", plan.lang)])
+    lines = comment_lines([text_of("export-text-mindspore-ascend-config", plan.lang)])
     lines.append("ms.set_context(ascend_config={")
     for entry in atomic:
         # an int: MindSpore lets True pass its check, and GE would get "True"
-        lines += _lines(entry, f"{python_str(entry.name or '')}: {int(entry.value)},", INDENT)
+        lines += option_lines(entry, f"{python_str(entry.name or '')}: {int(entry.value)},", INDENT)
     if ge:
         lines += [INDENT + '"ge_options": {"global": {']
         for entry in ge:
             # GE option values are strings, "2" not 2; MindSpore refuses an int (TypeError)
-            lines += _lines(entry, f"{python_str(entry.name or '')}: {python_str(str(entry.value))},", INDENT * 2)
+            lines += option_lines(entry, f"{python_str(entry.name or '')}: {python_str(str(entry.value))},", INDENT * 2)
         lines.append(INDENT + "}},")
     lines.append("})")
     if not chosen:
@@ -89,15 +75,15 @@ def _ascend_config(plan: Plan) -> list[str]:
 def write_mindspore(plan: Plan) -> str:
     environment: list[str] = []
     for variable in env_variables(plan):
-        environment += _comments(variable.comments)
+        environment += comment_lines(variable.comments)
         line = f"os.environ[{python_str(variable.name)}] = {python_str(variable.text)}"
         if variable.kind == "set":
             environment.append(line)
         elif variable.kind == "default":
             environment.append(f"# {line}")
     if environment:
-        environment = ["import os", *_comments([text_of("export-text-mindspore-before-import", plan.lang)]),
+        environment = ["import os", *comment_lines([text_of("export-text-mindspore-before-import", plan.lang)]),
                        *environment]
-    blocks = [_comments(plan.header), environment, ["import mindspore as ms"], _memory_call(plan),
-              _ascend_config(plan), [line for e in plan.trailing() for line in _comments(e.comments)]]
+    blocks = [comment_lines(plan.header), environment, ["import mindspore as ms"], _memory_call(plan),
+              _ascend_config(plan), [line for e in plan.trailing() for line in comment_lines(e.comments)]]
     return "\n\n".join("\n".join(block) for block in blocks if block) + "\n"

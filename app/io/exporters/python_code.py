@@ -33,17 +33,18 @@ def _literal(value: Value) -> str:
     return python_str(value) if isinstance(value, str) else str(value)
 
 
-def _comments(lines: tuple[str, ...] | list[str], indent: str = "") -> list[str]:
+def comment_lines(lines: tuple[str, ...] | list[str], indent: str = "") -> list[str]:
+    """Each line as a Python comment (the MindSpore writer uses it too)."""
     return [f"{indent}# {line}" for line in lines]
 
 
 def _head(plan: Plan) -> list[str]:
-    return _comments(plan.header)
+    return comment_lines(plan.header)
 
 
-def _option_lines(entry: Entry, code: str, indent: str = "") -> list[str]:
+def option_lines(entry: Entry, code: str, indent: str = "") -> list[str]:
     """The comments of one option, then its line (commented out when it is a default)."""
-    lines = _comments(entry.comments, indent)
+    lines = comment_lines(entry.comments, indent)
     if entry.kind == "set":
         lines.append(indent + code)
     elif entry.kind == "default":
@@ -54,7 +55,7 @@ def _option_lines(entry: Entry, code: str, indent: str = "") -> list[str]:
 def _trailing(plan: Plan) -> list[str]:
     lines: list[str] = []
     for entry in plan.trailing():
-        lines += _comments(entry.comments)
+        lines += comment_lines(entry.comments)
     return lines
 
 
@@ -69,7 +70,7 @@ def _call(name: str, fixed: list[str], entries: list[Entry]) -> list[str]:
     lines = [f"{name}("]
     lines += [INDENT + item for item in fixed]
     for entry in entries:
-        lines += _option_lines(entry, f"{entry.name}={_literal(entry.value)},", INDENT)
+        lines += option_lines(entry, f"{entry.name}={_literal(entry.value)},", INDENT)
     lines.append(")")
     return lines
 
@@ -98,8 +99,8 @@ def write_tf1_session(plan: Plan) -> str:
             value = f"tf.compat.as_bytes({_literal(str(entry.value))})"
         else:
             value = _literal(entry.value)
-        body += _option_lines(entry, f"custom_op.parameter_map[{python_str(pm.key)}].{pm.field} = {value}")
-    rewrites = _comments([text_of("export-text-rewriter-off", plan.lang)])
+        body += option_lines(entry, f"custom_op.parameter_map[{python_str(pm.key)}].{pm.field} = {value}")
+    rewrites = comment_lines([text_of("export-text-rewriter-off", plan.lang)])
     rewrites += ["config.graph_options.rewrite_options.remapping = RewriterConfig.OFF",
                  "config.graph_options.rewrite_options.memory_optimization = RewriterConfig.OFF"]
     return _finish([_head(plan), imports, body, rewrites, _trailing(plan)])
@@ -109,7 +110,7 @@ def write_tf2(plan: Plan) -> str:
     imports = ["import npu_device as npu"]
     body: list[str] = []
     for entry in plan.in_slot("tf2"):
-        body += _option_lines(entry, f"npu.global_options().{entry.name} = {_literal(entry.value)}")
+        body += option_lines(entry, f"npu.global_options().{entry.name} = {_literal(entry.value)}")
     body.append("npu.open().as_default()")
     return _finish([_head(plan), imports, body, _trailing(plan)])
 
@@ -120,7 +121,7 @@ def write_ge_options(plan: Plan) -> str:
     for entry in entries:
         # GE option values are strings, "2" not 2 (docs/cann/memory.md#engine-option-names).
         line = f"{python_str(entry.name or '')}: {python_str(str(entry.value))},"
-        body += _option_lines(entry, line, INDENT)
+        body += option_lines(entry, line, INDENT)
     if entries:
         body.append("}")
     return _finish([_head(plan), body, _trailing(plan)])
@@ -130,9 +131,9 @@ def write_torch_npu(plan: Plan) -> str:
     environment = ["import os"]
     variables = env_variables(plan)
     if variables:
-        environment += _comments([text_of("export-text-torch-npu-before-import", plan.lang)])
+        environment += comment_lines([text_of("export-text-torch-npu-before-import", plan.lang)])
     for variable in variables:
-        environment += _comments(variable.comments)
+        environment += comment_lines(variable.comments)
         line = f"os.environ[{python_str(variable.name)}] = {python_str(variable.text)}"
         if variable.kind == "set":
             environment.append(line)
@@ -142,15 +143,15 @@ def write_torch_npu(plan: Plan) -> str:
     entries = plan.in_slot("set_option")
     options: list[str] = []
     if entries:
-        options = _comments([text_of("export-text-torch-npu-set-option", plan.lang)])
+        options = comment_lines([text_of("export-text-torch-npu-set-option", plan.lang)])
         if any(e.kind == "set" for e in entries):
             options.append("torch_npu.npu.set_option({")
             for entry in entries:
-                options += _option_lines(entry, f"{python_str(entry.name or '')}: {python_str(str(entry.value))},",
+                options += option_lines(entry, f"{python_str(entry.name or '')}: {python_str(str(entry.value))},",
                                          INDENT)
             options.append("})")
         else:
             for entry in entries:
                 call = f"torch_npu.npu.set_option({{{python_str(entry.name or '')}: {python_str(str(entry.value))}}})"
-                options += _option_lines(entry, call)
+                options += option_lines(entry, call)
     return _finish([_head(plan), environment, imports, options, _trailing(plan)])
