@@ -23,18 +23,12 @@ from cann_config.app.errors import UsageError
 from cann_config.app.findings import make_finding
 from cann_config.app.i18n import current_language, pick
 from cann_config.app.io.outputfiles import is_stdout
-from cann_config.app.support.bundle import (
-    DEFAULT_SCAN_SECONDS,
-    bundle_from_json,
-    bundle_variables,
-    collect_bundle,
-    default_bundle_name,
-    write_bundle,
-)
+from cann_config.app.support.bundle import bundle_from_json, bundle_variables, default_bundle_name, write_bundle
+from cann_config.app.support.collect_host import DEFAULT_SCAN_SECONDS, collect_bundle
 from cann_config.app.textsafe import terminal_text
 from cann_config.app.units import human_bytes
 
-# app.support.bundle.DEFAULT_SCAN_SECONDS, named here so that building the parser imports no core module
+# app.support.collect_host.DEFAULT_SCAN_SECONDS, named here so that building the parser imports no core module
 # (a test keeps the two equal).
 SCAN_SECONDS_SHOWN = 20.0
 

@@ -99,3 +99,31 @@ def test_the_core_never_imports_qt():
           if any(n.startswith("PySide6") for n in ([node.module or ""] if isinstance(node, ast.ImportFrom)
                                                    else [a.name for a in node.names]))]
     assert not qt, qt
+
+
+# Rules in modules named for them (issue 24 item 9): the module that defines a file format reads
+# and writes it anywhere; what runs only on the host being described lives in a module of its own.
+HOST_SIDE = {
+    # the support bundle is read on support's desk, in `fleet` and in the wizard; collecting it
+    # (npu-smi, the cache walk) is app/support/collect_host.py
+    "app/support/bundle.py": ("cann_config.app.opcache.scanner", "cann_config.app.device.hostprobe.probe_host",
+                              "cann_config.app.device.hostprobe.run_command", "cann_config.app.support.collect_host",
+                              "subprocess", "socket"),
+}
+
+
+def _imported_names(path: Path) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+            names.update(f"{node.module}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            names.update(a.name for a in node.names)
+    return names
+
+
+def test_a_format_module_does_not_collect():
+    found = [f"{rel} imports {name}" for rel, banned in HOST_SIDE.items()
+             for name in sorted(_imported_names(ROOT / rel)) if name in banned]
+    assert not found, "\n".join(found)

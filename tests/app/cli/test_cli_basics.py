@@ -231,7 +231,7 @@ def test_lazy_choices_still_check_and_list_the_catalogs_values(capsys):
 
 def test_collect_help_names_the_bundles_default_time_limit(capsys):
     from cann_config.app.cli import cmd_collect
-    from cann_config.app.support.bundle import DEFAULT_SCAN_SECONDS
+    from cann_config.app.support.collect_host import DEFAULT_SCAN_SECONDS
 
     assert cmd_collect.SCAN_SECONDS_SHOWN == DEFAULT_SCAN_SECONDS
     try:

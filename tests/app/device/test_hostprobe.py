@@ -148,8 +148,8 @@ def test_find_npu_smi_path_first_then_the_drivers_places(tmp_path):
 
 
 def test_the_bundle_runs_npu_smi_info_m_with_the_probes_npu_smi(host):
-    """app.support.bundle finds npu-smi with find_npu_smi, so `npu-smi info -m` runs the same binary."""
-    from cann_config.app.support.bundle import collect_bundle
+    """app.support.collect_host finds npu-smi with find_npu_smi, so `npu-smi info -m` runs the same binary."""
+    from cann_config.app.support.collect_host import collect_bundle
 
     runner = FakeNpuSmi({"info": fixture("310b4.txt"), "info -m": ""})
     collect_bundle(environ=NO_PATH, root=host, runner=runner, scan_seconds=0)

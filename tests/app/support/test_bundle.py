@@ -26,13 +26,12 @@ from cann_config.app.support.bundle import (
     TOP_KEYS,
     bundle_from_json,
     bundle_variables,
-    collect_bundle,
     default_bundle_name,
     dumps_bundle,
     load_bundle,
-    tf_adapter_versions,
     write_bundle,
 )
+from cann_config.app.support.collect_host import collect_bundle, tf_adapter_versions
 from cann_config.app.support.diagnosis import diagnose
 from cann_config.app.support.report import make_report, render_html, render_markdown, render_text
 from hypothesis import HealthCheck, given, settings
