@@ -223,13 +223,16 @@ class WizardController(QObject):
         return self.session.host_diagnosis(self._profile.framework)
 
     def suggested_profile(self) -> Profile | None:
-        """The customer's values with every suggested fix applied (None on this host)."""
+        """The customer's configuration with every suggested fix that passes its check applied
+        (app.support.fixes.plan_fixes: the profile `diagnose --json` and the report suggest);
+        the customer's values when nothing is to fix; None on this host."""
         diagnosis = self.bundle_diagnosis()
         if diagnosis is None:
             return None
-        from cann_config.app.support.fixes import suggested_profile
+        from cann_config.app.support.fixes import plan_fixes, suggested_profile
 
-        return suggested_profile(diagnosis)
+        planned = plan_fixes(diagnosis).profile
+        return planned if planned is not None else suggested_profile(diagnosis, [])
 
     def apply_suggested_fixes(self) -> None:
         """Replace the choices with the bundle's suggested profile (the one explicit fix action)."""

@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from cann_config.app.catalog import load_catalog
 from cann_config.app.cli.choices import LazyChoices
@@ -70,17 +71,19 @@ def run(args: argparse.Namespace) -> int:
     host = this_host(cache_dir=args.cache_dir, device=device)
     result = host.diagnosis(ini_path=args.ini, env_file=args.env_file, script=args.script, framework=args.framework)
     lang = current_language()
-    if args.json:
-        # The same fixes as the report and the wizard (app/support/fixes.py), for every fixable
-        # finding; with nothing to fix the exporters are not even imported (tests/bench/bench_cli.py).
-        data = result.to_json(lang)
-        versions = (host.installed_versions if args.env_file is None else None) or None
-        if result.has_fixes(versions):
-            from cann_config.app.support.fixes import fixes_json
+    # The same fixes as the report and the wizard (app/support/fixes.py), only those that pass their
+    # check: planned before anything is printed, so that a finding whose fix fails says why in the
+    # text and the JSON alike. With nothing to fix the exporters are not even imported
+    # (tests/bench/bench_cli.py).
+    versions = (host.installed_versions if args.env_file is None else None) or None
+    fixes: dict[str, Any] = {"suggested_changes": [], "suggested_profile": None, "suggested_exports": []}
+    if result.has_fixes(versions):
+        from cann_config.app.support.fixes import fixes_json
 
-            data.update(fixes_json(result, versions, lang))
-        else:
-            data.update(suggested_changes=[], suggested_profile=None, suggested_exports=[])
+        fixes = fixes_json(result, versions, lang)
+    if args.json:
+        data = result.to_json(lang)
+        data.update(fixes)
         print(json_text(json.dumps(data, ensure_ascii=False, indent=2)))
     else:
         print(result.to_text(lang))

@@ -496,7 +496,11 @@ class Bundle:
 
     def suggested_profile(self, *, framework: str | None = None, device: DeviceInfo | None = None) -> Profile:
         """A Profile with the customer's effective values and every finding's suggestion applied."""
-        return suggested_profile(self.diagnosis(framework=framework, device=device))
+        from cann_config.app.support.fixes import plan_fixes
+
+        diagnosis = self.diagnosis(framework=framework, device=device)
+        planned = plan_fixes(diagnosis).profile  # only fixes that pass their check
+        return planned if planned is not None else suggested_profile(diagnosis, [])
 
     def cache_findings(self, effective: Mapping[str, Any]) -> list[Finding]:
         """What the bundle's cache measurement says, checked against the limits resolved here:

@@ -73,7 +73,8 @@ class Diagnosis:
                  ini_path: Path | None = None, env_file: EnvFile | None = None, script: str | None = None,
                  resolution: Resolution | None = None, inputs: dict[str, Any] | None = None,
                  read_by_cann: bool = True, cann_ini_path: Path | None = None,
-                 ini_base_from: str | None = None, environ: Mapping[str, str] | None = None) -> None:
+                 ini_base_from: str | None = None, environ: Mapping[str, str] | None = None,
+                 installed_versions: Mapping[str, str] | None = None) -> None:
         self.device = device
         self.framework = framework
         self.effective = effective
@@ -94,6 +95,11 @@ class Diagnosis:
         # The environment CANN runs with as resolved (env file and script applied): what a fix's
         # env lines are applied to (app/support/fixes.py recheck).
         self.environ: dict[str, str] = dict(environ or {})
+        # The installed CANN versions the version lines were checked against (None: not known,
+        # as for a customer's env file read here): the version lines a fix may add.
+        self.installed_versions: dict[str, str] | None = dict(installed_versions) if installed_versions else None
+        # The checked suggested fixes (app.support.fixes.plan_fixes), once asked for.
+        self.fix_plan: Any = None
         # The cache measurement (app/opcache/measurement.py) when the Host measured one
         # (app/support/host.py), and its JSON: the `scan --json` document, or a bundle's record.
         self.measurement: Any = None
@@ -458,6 +464,7 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
         cann_ini_path=choice.cann_path if choice is not None else None,
         ini_base_from=choice.base_from if choice is not None else None,
         environ=environment,
+        installed_versions=installed_versions,
     )
 
 

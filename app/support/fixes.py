@@ -29,6 +29,15 @@ Public API:
     suggested_exports(diagnosis, changes, profile, versions=None, lang=None) -> list[SuggestedExport]
     option_in_effect(diagnosis, options, option_id) -> Value | None
     recheck(diagnosis, exports, *, versions=None) -> Diagnosis      (the inputs with the fixes applied)
+    plan_fixes(diagnosis, versions=None) -> FixPlan   the fixes that pass recheck; what every view shows
+    FixPlan: changes, profile, refused; .exports(lang), .to_json(lang)
+
+Only fixes that pass `recheck` are shown (`plan_fixes`): applying every suggested fix to the inputs
+and diagnosing again gives no error a fix was offered for, no new error and no new warning. A
+finding whose fix fails that check is not offered one: its suggestion is dropped and its fix text
+says why ("No single fix: ..."), in `diagnose`'s text and JSON, the report and the wizard alike.
+The suggested profile is the configuration after the fixes, as the recheck resolves it (so the
+wizard's Export preview after "Apply suggested fixes" shows what the report suggests).
 """
 
 from __future__ import annotations
@@ -75,14 +84,11 @@ def _exporters() -> Any:
 def fixes_json(diagnosis: Diagnosis, versions: Mapping[str, str] | None = None,
                lang: str | None = None) -> dict[str, Any]:
     """`suggested_changes`, `suggested_profile` and `suggested_exports` of `diagnose --json`
-    (docs/architecture.md#json-output); empty lists and a null profile when nothing is to fix."""
-    if not diagnosis.has_fixes(versions):
+    (docs/architecture.md#json-output), only fixes that pass `recheck` (`plan_fixes`); empty
+    lists and a null profile when nothing is to fix."""
+    if not diagnosis.has_fixes(_versions(diagnosis, versions)):
         return NO_FIXES_JSON
-    changes = suggested_changes(diagnosis, versions)
-    profile = suggested_profile(diagnosis, changes)
-    exports = suggested_exports(diagnosis, changes, profile, versions, lang)
-    return {"suggested_changes": [c.to_json() for c in changes], "suggested_profile": profile.to_json(),
-            "suggested_exports": [{"format": e.format, "text": e.text} for e in exports]}
+    return plan_fixes(diagnosis, versions).to_json(lang)
 
 
 def _t(code: str, lang: str, **params: Any) -> str:
@@ -337,10 +343,13 @@ def _unset_variables(changes: Sequence[SuggestedChange], lang: str | None) -> st
 
 
 def recheck(diagnosis: Diagnosis, exports: Sequence[SuggestedExport], *,
-            versions: Mapping[str, str] | None = None) -> Diagnosis:
+            versions: Mapping[str, str] | None = None, changes: Sequence[SuggestedChange] = ()) -> Diagnosis:
     """The diagnosis of the same inputs with `exports` applied as written: op-cache-ini as the
     op_cache.ini CANN reads, env-bash lines sourced into the job's environment (its `unset` lines
-    too). What the fixes are checked against before they are shown (module docstring)."""
+    too). What the fixes are checked against before they are shown (module docstring).
+
+    The values a script or profile set (source "profile") stay set, and each of `changes` carried
+    by another format (a framework's snippet, set in the script) is set the same way."""
     from cann_config.app.io.envfile import parse_env_text
     from cann_config.app.opcache.ini import parse_op_cache_ini
     from cann_config.app.support.diagnosis import diagnose
@@ -353,5 +362,172 @@ def recheck(diagnosis: Diagnosis, exports: Sequence[SuggestedExport], *,
             ini = parse_op_cache_ini(export.text.encode("utf-8"), source)
         elif export.format == ENV_FORMAT:
             environ = parse_env_text(export.text, "suggested.sh", base=environ).environ(environ)
+    catalog = load_catalog()
+    chosen: dict[str, Value] = {oid: e.value for oid, e in diagnosis.effective.items()
+                                if e.source == "profile" and not e.runtime and oid in catalog.options
+                                and catalog.options[oid].check(e.value) is None}
+    chosen.update({c.key: c.value for c in changes
+                   if c.format not in (INI_FORMAT, ENV_FORMAT) and not c.unset and c.key in catalog.options})
+    profile = Profile(framework=_framework(diagnosis), options=chosen) if chosen else None
     return diagnose(environ=environ, op_cache_ini=ini, ini_path=source if ini is not None else None,
-                    device=diagnosis.device, framework=diagnosis.framework, installed_versions=dict(versions or {}))
+                    device=diagnosis.device, framework=diagnosis.framework, profile=profile,
+                    installed_versions=dict(versions or {}))
+
+
+# ---------------------------------------------------------------------------------------------
+# Only fixes that hold are shown
+# ---------------------------------------------------------------------------------------------
+
+NONE_LEFT_CODE = "support-fix-none-left"
+NONE_NEW_CODE = "support-fix-none-new"
+_CHECK_LANG = "en"  # the exports' comments differ by language, their settings do not
+
+
+def _versions(diagnosis: Diagnosis, versions: Mapping[str, str] | None) -> dict[str, str] | None:
+    """The installed versions a fix may write as version lines: the caller's, else those the
+    diagnosis checked the file against (a bundle's, this host's; none for a customer's env file)."""
+    chosen = versions if versions is not None else diagnosis.installed_versions
+    return dict(chosen) if chosen else None
+
+
+class FixPlan:
+    """The suggested fixes of one diagnosis that pass `recheck` (module docstring).
+
+    `changes` are the fixes shown; `profile` the configuration after them (None when nothing is to
+    fix); `refused` the findings whose fix failed, each with the finding that says why (its
+    `fix` is "No single fix: ..."); `after` the recheck's diagnosis of the fixes shown."""
+
+    def __init__(self, diagnosis: Diagnosis, versions: Mapping[str, str] | None, changes: list[SuggestedChange],
+                 export_profile: Profile, profile: Profile | None, refused: list[tuple[Finding, Finding]],
+                 after: Diagnosis | None) -> None:
+        self.diagnosis = diagnosis
+        self.versions = dict(versions or {})
+        self.changes = changes
+        self.export_profile = export_profile
+        self.profile = profile
+        self.refused = refused
+        self.after = after
+
+    def exports(self, lang: str | None = None) -> list[SuggestedExport]:
+        """The files that apply the fixes shown (`suggested_exports`), in `lang`."""
+        if not self.changes:
+            return []
+        return suggested_exports(self.diagnosis, self.changes, self.export_profile, self.versions or None, lang)
+
+    def to_json(self, lang: str | None = None) -> dict[str, Any]:
+        if not self.changes:
+            return dict(NO_FIXES_JSON)
+        return {"suggested_changes": [c.to_json() for c in self.changes],
+                "suggested_profile": self.profile.to_json() if self.profile is not None else None,
+                "suggested_exports": [{"format": e.format, "text": e.text} for e in self.exports(lang)]}
+
+
+def _serious(findings: Sequence[Finding]) -> set[str]:
+    return {f.code for f in findings if f.severity in ("error", "warning")}
+
+
+def _failures(diagnosis: Diagnosis, changes: Sequence[SuggestedChange], versions: Mapping[str, str] | None
+              ) -> tuple[list[Finding], Diagnosis, Profile]:
+    """Apply `changes` as written and diagnose again: the findings that make them fail (an error
+    a fix was offered for left, a new error, a new warning), the new diagnosis and the profile
+    the exports were made from."""
+    profile = suggested_profile(diagnosis, changes)
+    exports = suggested_exports(diagnosis, changes, profile, versions, _CHECK_LANG)
+    after = recheck(diagnosis, exports, versions=versions, changes=changes)
+    fixed = {c.code for c in changes}
+    errors_before = {f.code for f in diagnosis.findings if f.severity == "error"}
+    serious_before = _serious(diagnosis.findings)
+    failed = [f for f in after.findings
+              if (f.severity == "error" and (f.code in fixed or f.code not in errors_before))
+              or (f.severity == "warning" and f.code not in serious_before)]
+    return failed, after, profile
+
+
+def _groups(changes: Sequence[SuggestedChange]) -> list[str]:
+    """The findings the changes fix, in order: a fix is kept or refused whole, per finding."""
+    return list(dict.fromkeys(c.code for c in changes))
+
+
+def plan_fixes(diagnosis: Diagnosis, versions: Mapping[str, str] | None = None) -> FixPlan:
+    """The fixes every view shows (module docstring), computed once per diagnosis.
+
+    Every suggested change is checked with `recheck`; when all of them together fail, the
+    findings whose fix is to blame are left out one by one (a fix whose own error is left, else
+    the one whose removal makes the rest hold, else the last one) until the rest hold. A finding
+    left without its fix gets "No single fix: ..." as its fix, and `diagnosis.findings` is
+    updated: `diagnose`'s text, its JSON, the report and the wizard show the same words.
+    """
+    cached = diagnosis.fix_plan
+    if isinstance(cached, FixPlan) and (versions is None or dict(versions) == cached.versions):
+        return cached
+    chosen = _versions(diagnosis, versions)
+    changes = suggested_changes(diagnosis, chosen)
+    refused: list[tuple[Finding, Finding]] = []
+    after: Diagnosis | None = None
+    export_profile = suggested_profile(diagnosis, [])
+    if changes:
+        kept = list(changes)
+        while kept:
+            failed, after, export_profile = _failures(diagnosis, kept, chosen)
+            if not failed:
+                break
+            groups = _groups(kept)
+            blamed = [g for g in groups if any(f.severity == "error" and f.code == g for f in failed)]
+            if not blamed:
+                blamed = [g for g in groups if len(groups) > 1
+                          and not _failures(diagnosis, [c for c in kept if c.code != g], chosen)[0]][:1]
+            culprit = (blamed or groups[-1:])[0]
+            dropped = [c for c in kept if c.code == culprit]
+            kept = [c for c in kept if c.code != culprit]
+            refused += [(f, _no_fix(f, dropped, failed)) for f in diagnosis.findings if f.code == culprit]
+        changes = kept
+        if not changes:
+            after, export_profile = None, suggested_profile(diagnosis, [])
+    profile = _profile_after(diagnosis, after, changes, export_profile) if changes else None
+    if refused:
+        replaced = {id(old): new for old, new in refused}
+        diagnosis.findings = [replaced.get(id(f), f) for f in diagnosis.findings]
+    plan = FixPlan(diagnosis, chosen, changes, export_profile, profile, refused, after)
+    diagnosis.fix_plan = plan
+    return plan
+
+
+def _no_fix(finding: Finding, dropped: Sequence[SuggestedChange], failed: Sequence[Finding]) -> Finding:
+    """`finding` without its suggestion, its fix saying why none is offered (in both languages)."""
+    what = ", ".join(f"{c.key}={c.value}" if not c.unset else f"unset {c.key}" for c in dropped)
+    reason = next((f for f in failed if f.severity == "error" and f.code == finding.code), None)
+    blame = reason or failed[0]
+    code = NONE_LEFT_CODE if reason is not None else NONE_NEW_CODE
+    fix = {}
+    for key, lang in (("en", "en"), ("zh", "zh_CN")):
+        from cann_config.app.findings import severity_word
+
+        fix[key] = _t(code, lang, changes=what, finding=blame.code, message=blame.message(lang),
+                      kind=severity_word(blame.severity, lang))
+    return finding._replace(fix=fix, suggestion={})
+
+
+def _profile_after(diagnosis: Diagnosis, after: Diagnosis | None, changes: Sequence[SuggestedChange],
+                   export_profile: Profile) -> Profile:
+    """The suggested profile: the configuration the recheck resolved with the fixes applied (the
+    values CANN then uses, those not at their default), with every change a format outside
+    op_cache.ini and the environment carries. It agrees with the exports: a size the customer
+    wrote in an op_cache.ini CANN ignored is the size once the fix makes CANN read the file."""
+    if after is None:
+        return export_profile
+    catalog = load_catalog()
+    options: dict[str, Value] = {}
+    for oid, effective in after.effective.items():
+        option = catalog.options.get(oid)
+        if (option is not None and effective.source != "default" and not effective.runtime
+                and option.check(effective.value) is None):
+            options[oid] = effective.value
+    for oid, value in export_profile.options.items():
+        before = diagnosis.effective.get(oid)
+        if oid not in after.effective or (before is not None and before.runtime):
+            options.setdefault(oid, value)
+    for change in changes:
+        if change.key in catalog.options and not change.unset:
+            options[change.key] = change.value
+    return Profile(framework=export_profile.framework, device=export_profile.device,
+                   options=_alloc_safe(options, changes))

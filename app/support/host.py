@@ -89,7 +89,7 @@ class Host:
             result = self.bundle.diagnosis(framework=framework, device=chosen, script=script, profile=profile)
             cache = self.bundle.cache
             result.cache = cache.to_json() if cache is not None else None
-            return result
+            return _with_fixes(result)
         live = env_file is None
         result = diagnose(ini_path=ini_path, env_file=env_file, script=script, device=chosen,
                           cache_dir=self.cache_dir, framework=framework, profile=profile,
@@ -101,7 +101,7 @@ class Host:
                 result.cache = measured.to_json()
                 extra = [f for f in measured.findings if f.code not in _NOT_DIAGNOSED]
                 result.findings = sort_findings(unique_findings(result.findings + extra))
-        return result
+        return _with_fixes(result)
 
     def measure(self, diagnosis: Diagnosis) -> CacheMeasurement | None:
         """This host's cache measured with the limits `diagnosis` resolved (None for a remote host,
@@ -132,6 +132,17 @@ class Host:
         resolution = diagnosis.resolution.findings if diagnosis.resolution is not None else []
         shown = limit_findings(resolution, ini.findings if ini is not None else [])
         return measure_cache(kernel_cache, dir_info, max_e, ratio_e, findings=shown, empties=empties, soc_version=soc)
+
+
+def _with_fixes(diagnosis: Diagnosis) -> Diagnosis:
+    """`diagnosis` with its suggested fixes checked (app.support.fixes.plan_fixes): a finding
+    whose fix fails the check says why, in every view of this host. Nothing is imported when
+    nothing is to fix (a plain `diagnose` stays fast, tests/bench/bench_cli.py)."""
+    if diagnosis.has_fixes(diagnosis.installed_versions):
+        from cann_config.app.support.fixes import plan_fixes
+
+        plan_fixes(diagnosis)
+    return diagnosis
 
 
 def this_host(*, cache_dir: str | os.PathLike[str] | None = None, environ: Mapping[str, str] | None = None,

@@ -52,9 +52,11 @@ from cann_config.app.io.outputfiles import write_output
 from cann_config.app.profile import Profile
 from cann_config.app.support.diagnosis import Diagnosis
 from cann_config.app.support.fixes import (
+    FixPlan,
     SuggestedChange,
     SuggestedExport,
     option_in_effect,
+    plan_fixes,
     suggested_changes,
     suggested_exports,
     suggested_profile,
@@ -99,9 +101,15 @@ class SupportReport:
     tool_version: str = __version__
 
     def versions(self) -> dict[str, str]:
-        return self.bundle.installed_versions() if self.bundle is not None else {}
+        if self.bundle is not None:
+            return self.bundle.installed_versions()
+        return dict(self.diagnosis.installed_versions or {})
 
     def exports(self, lang: str | None = None) -> list[SuggestedExport]:
+        """The files that apply the fixes shown: the checked ones (app.support.fixes.plan_fixes)."""
+        plan = self.diagnosis.fix_plan
+        if isinstance(plan, FixPlan) and plan.changes == self.changes:
+            return plan.exports(lang)
         return suggested_exports(self.diagnosis, self.changes, self.profile, self.versions(), lang)
 
     def triage(self) -> Any:
@@ -122,15 +130,19 @@ class SupportReport:
             data["triage"] = triage.to_json(lang) if triage is not None else None
         data["bundle"] = self.bundle.metadata() if self.bundle is not None else None
         data["suggested_changes"] = [c.to_json() for c in self.changes]
-        data["suggested_profile"] = self.profile.to_json()
+        # null when nothing is to fix, as on every other path of `diagnose --json`
+        data["suggested_profile"] = self.profile.to_json() if self.changes else None
         data["suggested_exports"] = [{"format": e.format, "text": e.text} for e in self.exports(lang)]
         return data
 
 
 def make_report(diagnosis: Diagnosis, bundle: Bundle | None = None) -> SupportReport:
+    """The report of `diagnosis`, with the fixes that pass their check (app.support.fixes.plan_fixes;
+    a finding whose fix fails says why instead)."""
     versions = bundle.installed_versions() if bundle is not None else None
-    changes = suggested_changes(diagnosis, versions)
-    return SupportReport(diagnosis, bundle, changes, suggested_profile(diagnosis, changes))
+    plan = plan_fixes(diagnosis, versions)
+    profile = plan.profile if plan.profile is not None else suggested_profile(diagnosis, [])
+    return SupportReport(diagnosis, bundle, list(plan.changes), profile)
 
 
 def _as_report(report: SupportReport | Diagnosis) -> SupportReport:

@@ -141,3 +141,29 @@ def test_a_bundle_alone_as_a_fleet_node_in_the_report_and_in_the_wizard(make_wiz
     (row,) = page.gauge.rows
     assert row.empties and row.limit_bytes == 1 * MIB
     assert said["message"] in wizard.findChild(QLabel, "scanFindings").text()
+
+
+def test_the_export_preview_after_apply_is_the_reports_suggested_file(make_wizard, qtbot):
+    """Issue 24's second case: for tests/data/bundles/ignored-ini.json (an op_cache.ini without
+    version lines holding 600/80, the environment 400/50) diagnose and the report suggest "add the
+    version lines, keep 600/80". With that bundle open, "Apply suggested fixes" is enabled (the
+    customer's choices, 400/50 as CANN uses them now, do not hold the fix), and after it the Export
+    page's op-cache-ini preview is the report's suggested op_cache.ini, byte for byte."""
+    from PySide6.QtWidgets import QComboBox, QPlainTextEdit
+
+    path = DATA / "bundles" / "ignored-ini.json"
+    bundle = load_bundle(path)
+    report = make_report(host_from_bundle(bundle).diagnosis(framework="pytorch"), bundle)
+    (suggested,) = [e.text for e in report.exports("en") if e.format == "op-cache-ini"]
+    assert "adk_version=8.5.0" in suggested and "max_op_cache_size=600" in suggested
+
+    wizard = make_wizard(bundle=str(path), framework="pytorch")
+    apply_button = wizard.findChild(QPushButton, "applyFixesButton")
+    assert apply_button.isEnabled()
+    apply_button.click()
+    assert not apply_button.isEnabled(), wizard.device_page.pending_fixes()  # the choices now hold every suggested fix
+    wizard.setCurrentId(wizard.pageIds()[3])
+    combo = wizard.findChild(QComboBox, "exportFormatCombo")
+    combo.setCurrentIndex(combo.findData("op-cache-ini"))
+    preview = wizard.findChild(QPlainTextEdit, "exportPreview")
+    assert preview.toPlainText() == suggested

@@ -1,10 +1,13 @@
 """Suggested fixes are checked by the same rules before they are shown (issue 24 item 4).
 
-For every fixture (each op_cache.ini and env file in tests/data) and every support bundle: apply
-every suggested export as written (op-cache-ini into kernel_cache/op_cache.ini, env-bash lines into
-the job's environment) and diagnose again (app.support.fixes.recheck). No error a fix was offered
-for is left, and no warning appears that was not there before. The report, `diagnose --json` and
-the wizard show these same fixes (they all call app.support.fixes).
+For every fixture under tests/data that `diagnose` reads (each op_cache.ini, env file, launch
+script and Python script, every support bundle, alone and as a fleet node) the fixes every view
+shows (app.support.fixes.plan_fixes) are applied as written (op-cache-ini into
+kernel_cache/op_cache.ini, env-bash lines into the job's environment, a framework snippet's values
+as the script's) and diagnosed again (app.support.fixes.recheck): no error is left but those no fix
+is offered for, and no warning appears that was not there before. A fix that fails is not offered:
+its finding says why ("No single fix: ..."). The report, `diagnose --json` and the wizard show
+these same fixes (they all call app.support.fixes).
 """
 
 from __future__ import annotations
@@ -14,45 +17,63 @@ from pathlib import Path
 
 import pytest
 from cann_config.app.cli import main
+from cann_config.app.errors import InputError
 from cann_config.app.support.bundle import load_bundle
 from cann_config.app.support.diagnosis import diagnose
-from cann_config.app.support.fixes import recheck
-from cann_config.app.support.report import make_report
+from cann_config.app.support.fixes import plan_fixes, recheck
+from cann_config.app.support.host import FLEET_NODE, host_from_bundle
+from cann_config.app.support.report import make_report, render_text
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 VERSIONS = {"adk_version": "8.5.0", "ops_version": "8.5.0"}
 HOME = {"HOME": "/home/u"}
 BUNDLES = sorted(p.name for p in (DATA / "bundles").glob("*.json") if p.name not in ("truncated.json",))
-INIS = sorted(p.name for p in (DATA / "ini").glob("*.ini"))
-ENVS = sorted(p.name for p in (DATA / "env").iterdir() if p.is_file())
+INIS = sorted(str(p.relative_to(DATA / "ini")) for p in (DATA / "ini").rglob("*.ini"))
+ENVS = sorted(str(p.relative_to(DATA)) for folder in ("env", "shell") for p in (DATA / folder).iterdir() if p.is_file())
+SCRIPTS = sorted(str(p.relative_to(DATA)) for p in (DATA / "scripts").rglob("*.py"))
+NO_FIX = "No single fix"
 
 
-def fixed_codes(report):
-    return {c.code for c in report.changes}
-
-
-def assert_fixes_hold(diagnosis, report, versions):
-    exports = report.exports("en")
-    after = recheck(diagnosis, exports, versions=versions)
-    fixed = fixed_codes(report)
-    left = [f for f in after.findings if f.severity == "error" and f.code in fixed]
-    assert not left, [(f.code, f.message("en")) for f in left]
+def assert_fixes_hold(diagnosis, versions=None):
+    """The property: the fixes shown, applied as written, leave no error but those without a fix
+    and bring no new warning; each finding whose fix failed says why."""
     before = {f.code for f in diagnosis.findings if f.severity in ("error", "warning")}
+    plan = plan_fixes(diagnosis, versions)
+    after = recheck(diagnosis, plan.exports("en"), versions=plan.versions, changes=plan.changes)
+    fixed = {c.code for c in plan.changes}
+    unfixed = {f.code for f in diagnosis.findings if f.severity == "error" and f.code not in fixed}
+    left = [f for f in after.findings if f.severity == "error" and f.code not in unfixed]
+    assert not left, [(f.code, f.message("en")) for f in left]
     new = [f for f in after.findings if f.severity == "warning" and f.code not in before]
     assert not new, [(f.code, f.message("en")) for f in new]
-    return after
+    # An error without a fix is one the tool offers none for: its own words say what to do by
+    # hand, or why the suggested change was not offered.
+    for finding in diagnosis.findings:
+        if finding.severity == "error" and finding.code in unfixed:
+            assert not finding.suggestion, finding.code
+    for old, new_finding in plan.refused:
+        assert new_finding in diagnosis.findings and old not in diagnosis.findings
+        assert new_finding.fix_text("en").startswith(NO_FIX) and not new_finding.suggestion
+    # The suggested profile is the configuration after the fixes (what the wizard applies).
+    if plan.profile is not None and after is not None:
+        for oid, effective in after.effective.items():
+            if effective.source in ("op_cache.ini", "env") and not effective.runtime and oid in plan.profile.options:
+                assert plan.profile.options[oid] == effective.value, oid
+    return plan
 
 
 @pytest.mark.parametrize("name", BUNDLES)
-def test_every_bundles_fixes_leave_no_fixed_error_and_no_new_warning(name):
+@pytest.mark.parametrize("framework", [None, "pytorch", "vllm-ascend", "mindspore", "tf1"])
+def test_every_bundles_fixes_hold(name, framework):
     try:
         bundle = load_bundle(DATA / "bundles" / name)
-    except Exception:  # noqa: BLE001 - a bundle the reader refuses has no fixes to check
+    except InputError:
         pytest.skip("refused by the reader")
-    for framework in (None, "pytorch"):
-        diagnosis = bundle.diagnosis(framework=framework)
+    for kind in ("bundle", FLEET_NODE):
+        diagnosis = host_from_bundle(bundle, kind=kind).diagnosis(framework=framework)
+        assert_fixes_hold(diagnosis)
         report = make_report(diagnosis, bundle)
-        assert_fixes_hold(diagnosis, report, bundle.installed_versions() or None)
+        assert [e.text for e in report.exports("en")] == [e.text for e in plan_fixes(diagnosis).exports("en")]
 
 
 @pytest.mark.parametrize("name", INIS)
@@ -61,13 +82,76 @@ def test_every_ini_fixtures_fixes_hold(name):
 
     ini = read_op_cache_ini(DATA / "ini" / name)
     diagnosis = diagnose(op_cache_ini=ini, ini_path=DATA / "ini" / name, environ=HOME, installed_versions=VERSIONS)
-    assert_fixes_hold(diagnosis, make_report(diagnosis), VERSIONS)
+    assert_fixes_hold(diagnosis)
 
 
 @pytest.mark.parametrize("name", ENVS)
-def test_every_env_fixtures_fixes_hold(name):
-    diagnosis = diagnose(env_file=DATA / "env" / name, environ=HOME, framework="pytorch", installed_versions={})
-    assert_fixes_hold(diagnosis, make_report(diagnosis), None)
+@pytest.mark.parametrize("framework", [None, "pytorch", "vllm-ascend"])
+def test_every_env_and_launch_scripts_fixes_hold(name, framework):
+    diagnosis = diagnose(env_file=DATA / name, environ=HOME, framework=framework, installed_versions={})
+    assert_fixes_hold(diagnosis)
+
+
+@pytest.mark.parametrize("name", SCRIPTS)
+def test_every_scripts_fixes_hold(name):
+    try:
+        diagnosis = diagnose(script=DATA / name, environ=HOME, installed_versions={})
+    except InputError:
+        pytest.skip("refused by the reader (exit 2)")
+    assert_fixes_hold(diagnosis)
+
+
+# -- a fix that fails its check is not offered ---------------------------------------------------
+
+
+TINY_IGNORED = b"[op_compiler_cache]\nmax_op_cache_size=10\nremain_cache_size_ratio=80\n"
+
+
+def test_a_fix_that_brings_a_new_warning_is_not_offered_and_the_finding_says_why(capsys, tmp_path):
+    """Adding the version lines to a file CANN ignores would make its 10 MB count: a new
+    cache-limit-tiny warning. The fix is not offered anywhere; the finding says why."""
+    ini = tmp_path / "op_cache.ini"
+    ini.write_bytes(TINY_IGNORED)
+    diagnosis = diagnose(ini_path=ini, environ=HOME, installed_versions=VERSIONS)
+    plan = assert_fixes_hold(diagnosis)
+    assert not plan.changes and plan.profile is None and not plan.exports("en")
+    ((old, said),) = plan.refused
+    assert old.code == said.code == "cache-ini-missing-versions"
+    assert "cache-limit-tiny" in said.fix_text("en") and "adk_version=8.5.0" in said.fix_text("en")
+    assert said.fix_text("zh_CN").startswith("没有单一的修复")
+    # The report says the same and suggests no file.
+    text = render_text(make_report(diagnose(ini_path=ini, environ=HOME, installed_versions=VERSIONS)), "en")
+    assert NO_FIX in text and "Suggested op-cache-ini" not in text
+    # So do `diagnose --bundle` (text and JSON) for a customer's host with that file.
+    bundle = json.loads((DATA / "bundles" / "ignored-ini.json").read_text(encoding="utf-8"))
+    bundle["op_cache_ini"]["text"] = TINY_IGNORED.decode()
+    path = tmp_path / "tiny.json"
+    path.write_text(json.dumps(bundle), encoding="utf-8")
+    code, data = diagnose_json(capsys, "--bundle", str(path))
+    assert code == 1
+    assert data["suggested_exports"] == [] and data["suggested_changes"] == [] and data["suggested_profile"] is None
+    (finding,) = [f for f in data["findings"] if f["code"] == "cache-ini-missing-versions"]
+    assert finding["fix"].startswith(NO_FIX) and "cache-limit-tiny" in finding["fix"] and "suggestion" not in finding
+    main(["diagnose", "--lang", "en", "--bundle", str(path)])
+    out = capsys.readouterr().out
+    assert "Fix: No single fix: applying the suggested change (adk_version=8.5.0, ops_version=8.5.0)" in out
+    assert "Suggested op-cache-ini" not in out
+
+
+def test_the_ignored_file_of_issue_24_keeps_the_customers_sizes_everywhere(capsys):
+    """The issue's bundle: op_cache.ini without version lines (600/80), the environment 400/50.
+    diagnose --json and the report suggest adding the version lines and keeping 600/80, and the
+    suggested profile (what the wizard's Apply opens) holds the same 600/80."""
+    path = DATA / "bundles" / "ignored-ini.json"
+    code, data = diagnose_json(capsys, "--bundle", str(path))
+    (ini,) = [e for e in data["suggested_exports"] if e["format"] == "op-cache-ini"]
+    assert ini["text"] == ("[op_compiler_cache]\nadk_version=8.5.0\nops_version=8.5.0\n"
+                           "max_op_cache_size=600\nremain_cache_size_ratio=80\n")
+    options = data["suggested_profile"]["options"]
+    assert (options["max_op_cache_size"], options["remain_cache_size_ratio"]) == (600, 80)
+    bundle = load_bundle(path)
+    report = make_report(host_from_bundle(bundle).diagnosis(), bundle)
+    assert [e.text for e in report.exports("en") if e.format == "op-cache-ini"] == [ini["text"]]
 
 
 # -- through the command line --------------------------------------------------------------------

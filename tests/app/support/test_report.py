@@ -104,6 +104,10 @@ def hostile_bundle():
     data["environment"]["ASCEND_CACHE_PATH"] = "/data/" + HOSTILE
     data["environment"]["ASCEND_MAX_OP_CACHE_SIZE"] = HOSTILE
     data["op_cache_ini"]["path"] = "/x/" + HOSTILE
+    # 600 MB, not the fixture's 1 MB: completing the file's size pair must not bring a new
+    # cache-limit-tiny warning, or its fix is not offered (app.support.fixes.plan_fixes) and the
+    # suggested op_cache.ini, whose fence is checked below, is not in the report.
+    data["op_cache_ini"]["text"] = data["op_cache_ini"]["text"].replace("max_op_cache_size=1\n", "max_op_cache_size=600\n")
     data["op_cache_ini"]["text"] += "# ```\n# " + HOSTILE + "\n"
     data["cache"]["kernel_cache"] = HOSTILE
     data["cache"]["fs_type"] = HOSTILE
