@@ -150,8 +150,8 @@ class Session:
         return (self.known_versions() or None) if self.is_remote else None
 
     def versions_for_save(self) -> dict[str, str]:
-        """adk_version/ops_version a save of op_cache.ini writes (app.opcache.resolution.versions_for_save)."""
-        from cann_config.app.opcache.resolution import versions_for_save
+        """adk_version/ops_version a save of op_cache.ini writes (app.opcache.ini_save.versions_for_save)."""
+        from cann_config.app.opcache.ini_save import versions_for_save
 
         return versions_for_save(self.known_versions(), self.ini_versions)
 

@@ -17,7 +17,7 @@ Exit status (docs/architecture.md#exit-status):
     2  bad usage or unreadable input, one line on stderr. This includes a format that does not
        fit the framework (tf2 with --framework pytorch): the command line asks for something
        that does not exist, before any choice is looked at, like an unknown format would.
-op-cache-ini writes a file CANN uses or nothing (app.opcache.resolution.plan_ini_save): both
+op-cache-ini writes a file CANN uses or nothing (app.opcache.ini_save.plan_ini_save): both
 size values, and the version lines a new or edited file lacks, from --adk-version/--ops-version,
 else from the CANN installed here (--add-versions: those, or exit 2 when not found); with none
 known it exits 1 and names those flags and the environment route (env-bash). `-o` onto an

@@ -293,7 +293,7 @@ def test_closing_during_a_scan_stops_and_joins_the_worker(make_wizard, qtbot, tm
 
 
 def test_saving_a_size_into_a_file_without_the_other_writes_the_value_cann_uses_now(make_wizard, tmp_path, monkeypatch):
-    # The core decides (app.opcache.resolution.plan_ini_edit), as for `export op-cache-ini`.
+    # The core decides (app.opcache.ini_save.plan_ini_edit), as for `export op-cache-ini`.
     ini = tmp_path / "op_cache.ini"
     ini.write_bytes(b"[op_compiler_cache]\nadk_version=8.5.0\nops_version=8.5.0\nmax_op_cache_size=800\n")
     monkeypatch.setenv("ASCEND_REMAIN_CACHE_SIZE_RATIO", "70")

@@ -134,7 +134,7 @@ def export_text(profile: Profile, fmt: str, *, changed_only: bool = False,
     installed CANN (app.opcache.ini.installed_op_cache_versions), written into the new file.
     `device`: the Profile's device as the caller knows it (detected, chosen by hand); default:
     built from `profile.device`. `environ` (op-cache-ini): the environment CANN runs with, for
-    the size value CANN uses now that a save must add (app.opcache.resolution.plan_ini_edit);
+    the size value CANN uses now that a save must add (app.opcache.ini_save.plan_ini_edit);
     default: none set, CANN's defaults. `answers`: the user's answers to the catalog notes'
     questions (their severity, app.catalog.Note.for_answers). `baseline`: the values "changed"
     is measured against with `changed_only` (a support bundle's customer values; default: the

@@ -3,7 +3,7 @@
 op-cache-ini is written by app.opcache.ini (one writer for the whole tool, so the export and the
 wizard's "save" produce the same bytes): a new file gets CANN's documented template, an existing
 file keeps every byte except the values that change. Which size keys are written is decided by
-app.opcache.resolution.plan_ini_edit, for the export and the wizard alike: CANN uses the file's
+app.opcache.ini_save.plan_ini_edit, for the export and the wizard alike: CANN uses the file's
 sizes only when both are valid, and takes both from the environment otherwise
 (docs/cann/op-cache.md#precedence, `UpdateOpCacheSizeCfg`). A new file without adk_version and
 ops_version is ignored by CANN 8.5+ (an inference from the source): the export writes them when
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from cann_config.app.findings import Finding
 from cann_config.app.io.exporters.plan import Plan
 from cann_config.app.io.outputfiles import write_output
-from cann_config.app.opcache.resolution import plan_ini_save
+from cann_config.app.opcache.ini_save import plan_ini_save
 from cann_config.app.profile import Profile
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -43,7 +43,7 @@ def write_op_cache_ini(plan: Plan, existing: OpCacheIni | None, versions: Mappin
                        environ: Mapping[str, str] | None = None, file: str | None = None
                        ) -> tuple[bytes, list[Finding], bool]:
     """The op_cache.ini bytes, what to know, and whether the save is refused: as
-    app.opcache.resolution.plan_ini_save decides (both sizes, the version lines; refused when CANN
+    app.opcache.ini_save.plan_ini_save decides (both sizes, the version lines; refused when CANN
     would ignore the file written, InputError when the edit would land where CANN does not read)."""
     save = plan_ini_save(existing, ini_chosen(plan), environ or {}, file=file, versions=versions)  # type: ignore[arg-type]
     return save.data, list(save.findings), save.refused

@@ -187,7 +187,7 @@ class IniPanel(QGroupBox):
             return False
         if save.refusal is not None:
             # CANN would ignore the file written: the same refusal as `export op-cache-ini` (exit 1),
-            # decided by the core (app.opcache.resolution.plan_ini_save); nothing is written.
+            # decided by the core (app.opcache.ini_save.plan_ini_save); nothing is written.
             refusal = save.refusal  # its message starts "Not saved:" in both languages
             self._set_save_message(lambda: " ".join(t for t in (refusal.message(), refusal.fix_text() or "") if t))
             return False

@@ -17,14 +17,8 @@ from cann_config.app.errors import InputError
 from cann_config.app.io.inputfiles import input_exists
 from cann_config.app.opcache.cachedir import CacheDirResolution, resolve_cache_dir
 from cann_config.app.opcache.ini import VERSION_KEYS, cann_stoi, read_op_cache_ini
-from cann_config.app.opcache.resolution import (
-    IniSave,
-    Resolution,
-    plan_ini_save,
-    resolve_settings,
-    size_in_range,
-    versions_for_save,
-)
+from cann_config.app.opcache.ini_save import IniSave, plan_ini_save, versions_for_save
+from cann_config.app.opcache.resolution import Resolution, resolve_settings, size_in_range
 from cann_config.app.opcache.which_ini import which_ini
 from cann_config.ui.controller import WizardController
 
@@ -174,7 +168,7 @@ class CacheState:
         return not all(k in present for k in VERSION_KEYS)
 
     def ini_save(self) -> IniSave:
-        """What a save writes, as the core decides it (app.opcache.resolution.plan_ini_save);
+        """What a save writes, as the core decides it (app.opcache.ini_save.plan_ini_save);
         InputError when the edit would land where CANN does not read."""
         c = self.controller
         chosen = {oid: c.profile.options[oid] for oid in self.ini_options() if oid in c.profile.options}
