@@ -199,7 +199,8 @@ def test_message_table_of_the_cache_area_is_consistent():
     table = message_table()
     messages = tomllib.loads((root / "resources" / "messages" / "cache.toml").read_text(encoding="utf-8"))
     sources = "".join((root / "app" / f).read_text(encoding="utf-8") for f in (
-        "opcache/ini.py", "io/envfile.py", "opcache/cachedir.py", "opcache/resolution.py", "support/diagnosis.py",
+        "opcache/ini.py", "io/envfile.py", "opcache/cachedir.py", "opcache/resolution.py", "opcache/ini_save.py",
+        "support/diagnosis.py",
         "opcache/which_ini.py", "io/shellread.py",
         "io/importers.py"))
     used = set(re.findall(r"[\"'](cache-[a-z0-9-]+)[\"']", sources))
