@@ -29,6 +29,10 @@ Public API:
       .report_diagnosis(ini_path) -> Diagnosis   what the wizard's report describes
       .recorded_cache(), .recorded_cache_findings(effective)   a remote host's measurement
       .ini_from_bundle() -> bool
+      .remote_source -> str | None        where a remote host's picture came from (its bundle file)
+      .job_environ() -> dict | None       the job's environment when known (env file, remote host)
+      .choice_findings() -> list[Finding]  what `export` says about the choices (check_choices)
+      .page_findings() -> dict[page, list[Finding]]   those errors and warnings per wizard page
 """
 
 from __future__ import annotations
@@ -40,6 +44,10 @@ from typing import TYPE_CHECKING, Any
 
 from cann_config.app.device.table import DeviceInfo, DeviceOrigin
 from cann_config.app.profile import Profile
+
+# The wizard's pages that show the choices' findings (`deviceFindings`, `memoryFindings`,
+# `cacheFindings`); memory and cache are also the catalog's `page` of each option.
+FINDINGS_PAGES = ("device", "memory", "cache")
 
 if TYPE_CHECKING:  # pragma: no cover - typing only (imported when first asked for)
     from cann_config.app.findings import Finding
@@ -94,6 +102,21 @@ class Session:
 
             return Host(THIS_HOST, "", self.base_environ, device=self.device, installed_versions=self.known_versions())
         return self._host
+
+    @property
+    def remote_source(self) -> str | None:
+        """Where the picture of a remote host came from (its support bundle's file), None for
+        this host: what the wizard names when it says whose configuration it shows."""
+        bundle = self.bundle
+        return bundle.source if self.is_remote and bundle is not None else None
+
+    def job_environ(self) -> dict[str, str] | None:
+        """The job's environment when the wizard knows it: an env file opened, or a remote host's
+        recorded variables; None otherwise (this computer's shell says nothing about the job's
+        PYTORCH_NPU_ALLOC_CONF, as `triage` without --env-file/--bundle)."""
+        if self.env_file is None and not self.is_remote:
+            return None
+        return self.environ
 
     @property
     def environ(self) -> dict[str, str]:
@@ -207,3 +230,53 @@ class Session:
         (app.support.bundle.Bundle.cache_findings, with "the next start empties"); [] here."""
         bundle = self.bundle
         return list(bundle.cache_findings(effective)) if bundle is not None else []
+
+    # -- the one validation of the choices ------------------------------------------------------
+
+    def choice_findings(self) -> list[Finding]:
+        """What `cann-config export` says about the current choices, for any format
+        (app.io.exporters.check_choices, with the device as known and the user's answers): an
+        error is a choice export refuses with exit 1, and the wizard's Save buttons refuse alike."""
+        from cann_config.app.io.exporters.plan import check_choices
+
+        return check_choices(self.profile, self.device, self.answers)
+
+    def page_findings(self) -> dict[str, list[Finding]]:
+        """The choices' errors and warnings (`choice_findings`) by the wizard page that shows them,
+        with the CLI's words: on the memory and cache pages those that go away when that page's
+        choices are undone (each option back to its default), on the device page those that go
+        away without the device (a choice the device cannot take: on both the device page and
+        its option's page). A finding no page's choices explain is the memory page's. The
+        catalog's notes on a chosen value are left out: each option's row shows them already.
+        """
+        from dataclasses import replace
+
+        from cann_config.app.catalog import load_catalog
+        from cann_config.app.io.exporters.plan import check_choices
+
+        catalog = load_catalog()
+        notes = {note.code for option in catalog.options.values() for note in option.notes}
+
+        def shown(findings: list[Finding]) -> list[Finding]:
+            return [f for f in findings if f.severity in ("error", "warning") and f.code not in notes]
+
+        def key(finding: Finding) -> tuple[str, str, str]:
+            return finding.severity, finding.code, finding.message("en")
+
+        now = shown(check_choices(self.profile, self.device, self.answers))
+        if not now:
+            return {page: [] for page in FINDINGS_PAGES}
+
+        def gone(profile: Profile, device: DeviceInfo | None) -> list[Finding]:
+            left = {key(f) for f in shown(check_choices(profile, device, self.answers))}
+            return [f for f in now if key(f) not in left]
+
+        result: dict[str, list[Finding]] = {}
+        for page in ("memory", "cache"):
+            ids = {o.id for o in catalog.on_page(page)}
+            undone = replace(self.profile, options={k: v for k, v in self.profile.options.items() if k not in ids})
+            result[page] = gone(undone, self.device)
+        result["device"] = gone(replace(self.profile, device=None), None) if (self.device or self.profile.device) else []
+        explained = {key(f) for page in FINDINGS_PAGES for f in result[page]}
+        result["memory"] += [f for f in now if key(f) not in explained]
+        return result

@@ -81,4 +81,6 @@ def create_wizard(device: DeviceInfo | str | None = None, profile: Profile | str
         ini_path = Path(ini)
         controller.set_ini(read_op_cache_ini(ini_path) if input_exists(ini_path) else None, ini_path, explicit=True,
                            notify=False)
-    return ConfigWizard(controller, detect=info is None and bundle is None, probe=probe, deferred=deferred)
+    # This computer's device is detected only when it is the host shown (the Session decides).
+    return ConfigWizard(controller, detect=info is None and not controller.session.is_remote, probe=probe,
+                        deferred=deferred)

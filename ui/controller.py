@@ -66,6 +66,7 @@ class WizardController(QObject):
         self.detection_error = ""
         self._dirty = False
         self._availability: dict[str, Any] = {}
+        self._page_findings: tuple[Any, dict[str, list[Finding]]] | None = None
         self.usage: str | None = None
         self.preferred_format: str = self.catalog.frameworks[self._profile.framework].exports[0]
 
@@ -246,11 +247,19 @@ class WizardController(QObject):
 
     def choice_findings(self) -> list[Finding]:
         """What `cann-config export` says about the current choices, for any format: the one
-        validation (app.io.exporters.check_choices) every page shows with the CLI's severity and
-        words; an error is a choice export refuses (exit 1) and Save refuses alike."""
-        from cann_config.app.io.exporters.plan import check_choices
+        validation (app.io.exporters.check_choices, asked through the Session) every page shows
+        with the CLI's severity and words; an error is a choice export refuses (exit 1) and Save
+        refuses alike."""
+        return self.session.choice_findings()
 
-        return check_choices(self._profile, self._device, self.answers)
+    def page_findings(self, page: str) -> list[Finding]:
+        """The choices' errors and warnings the page `page` ("device", "memory", "cache") shows
+        (app.session.Session.page_findings), worked out once per state of the choices."""
+        state = (self._profile, self._device, tuple(sorted(self.answers.items())))
+        cached = self._page_findings
+        if cached is None or cached[0] != state:
+            cached = self._page_findings = (state, self.session.page_findings())
+        return cached[1].get(page, [])
 
     def set_answer(self, question: str, answer: bool) -> None:
         if self.answers.get(question) != answer:

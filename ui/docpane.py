@@ -20,9 +20,11 @@ from PySide6.QtGui import QTextOption
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
+    from collections.abc import Sequence
+
     from cann_config.app.findings import Finding
     from PySide6.QtCore import QMimeData
-    from PySide6.QtWidgets import QListWidget, QListWidgetItem
+    from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem
 
 SEVERITY_COLOURS = {"error": "#b3261e", "warning": "#8a5a00", "info": "#31587a"}
 
@@ -60,6 +62,17 @@ def severity_label(severity: str) -> str:
 def severity_prefix(severity: str) -> str:
     """The severity label with the language's colon ("Error:", "错误：")."""
     return translate("DocPane", "%1:").replace("%1", severity_label(severity))
+
+
+def show_findings_label(label: QLabel, findings: Sequence[Finding]) -> None:
+    """The choices' findings in a page's label (`memoryFindings`, `cacheFindings`,
+    `deviceFindings`): one line each, the severity word and the message in the severity's colour;
+    the label's accessibleDescription() is the same lines as plain text; hidden while there is none."""
+    lines = [f"<span style='color:{SEVERITY_COLOURS.get(f.severity, '#000')}'><b>{escape(severity_prefix(f.severity))}</b> "
+             f"{escape(f.message())}</span>" for f in findings]
+    label.setText("<br>".join(lines))
+    label.setAccessibleDescription("\n".join(f"{severity_prefix(f.severity)} {f.message()}" for f in findings))
+    label.setVisible(bool(findings))
 
 
 def add_finding_item(findings_list: QListWidget, finding: Finding, *, fix_in_tooltip: bool = False) -> QListWidgetItem:

@@ -75,10 +75,7 @@ class TriageDialog(QDialog):
     def job_environ(self) -> dict[str, str] | None:
         """The job's variables when the wizard has them (an env file or a bundle), else None: the
         suggestions then say that the current PYTORCH_NPU_ALLOC_CONF is not known, as the CLI does."""
-        controller = self.controller
-        if controller.env_file is None and controller.bundle is None:
-            return None
-        return dict(controller.environ)
+        return self.controller.session.job_environ()
 
     def analyse(self) -> None:
         """Triage the pasted text as `cann-config triage` does, and show the result."""

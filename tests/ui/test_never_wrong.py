@@ -39,7 +39,7 @@ def test_gui_ini_elsewhere_says_not_read_and_shows_what_cann_uses(make_wizard, t
     assert "500" in size and "op_cache.ini" not in size  # CANN's default, not the file's 400
     status = wizard.findChild(QLabel, "iniStatus").text()
     assert "not read by CANN" in status and cann_path in status
-    assert cann_path in wizard.findChild(QLabel, "cacheFindings").text()
+    assert cann_path in wizard.findChild(QLabel, "iniFindings").text()
     # The editors still show the opened file's values: they are what a save of it keeps.
     assert editor(wizard, "max_op_cache_size").property("value") == 400
 

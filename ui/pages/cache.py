@@ -25,7 +25,9 @@ from typing import TYPE_CHECKING
 
 from cann_config.app.catalog import Option, Value
 from cann_config.ui.controller import WizardController
+from cann_config.ui.docpane import show_findings_label
 from cann_config.ui.pages.options import OptionsPage
+from cann_config.ui.qtprops import rich_text
 from PySide6.QtWidgets import QFrame, QGroupBox, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -72,6 +74,14 @@ class CachePage(OptionsPage):
         self.state = state = CacheState(self.controller)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
+        # What export would say about this page's choices (a cache mode the framework cannot
+        # take, ...), in its words and severity, shown while it holds and gone when undone.
+        self.findings_label = QLabel(self)
+        self.findings_label.setObjectName("cacheFindings")
+        self.findings_label.setWordWrap(True)
+        rich_text(self.findings_label)
+        self.findings_label.hide()
+        outer.addWidget(self.findings_label)
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
@@ -162,6 +172,12 @@ class CachePage(OptionsPage):
                                         if is_graph_cache(row.option)))
         for panel in self.panels():
             panel.refresh()
+        self._show_findings()
+
+    def _show_findings(self) -> None:
+        """`cacheFindings`: the errors and warnings `export` gives for this page's choices
+        (app.session.Session.page_findings, through the controller)."""
+        show_findings_label(self.findings_label, self.controller.page_findings("cache"))
 
     def retranslate_page(self) -> None:
         self.setTitle(self.tr("Operator compile cache"))
@@ -169,6 +185,7 @@ class CachePage(OptionsPage):
                                  "CANN would delete next."))
         for panel in self.panels():
             panel.retranslate()
+        self._show_findings()
         self.graph_group.setTitle(self.tr("MindSpore graph compile cache — not CANN's operator cache"))
         self.graph_hint.setText(self.tr("MindSpore's own cache of compiled graphs (MS_COMPILER_CACHE_ENABLE, "
                                         "MS_COMPILER_CACHE_PATH). op_cache.ini, the size limit, the gauge and "

@@ -28,7 +28,7 @@ from cann_config.app.device.table import DeviceOrigin, load_device_table
 from cann_config.app.i18n import current_language, pick
 from cann_config.app.profile import Profile
 from cann_config.ui.controller import WizardController
-from cann_config.ui.docpane import SEVERITY_COLOURS, add_finding_item
+from cann_config.ui.docpane import SEVERITY_COLOURS, add_finding_item, show_findings_label
 from cann_config.ui.pages.base import WizardPage
 from cann_config.ui.qtprops import USER_ROLE, escape, rich_text, selectable_text
 from PySide6.QtCore import Signal
@@ -143,6 +143,14 @@ class DevicePage(WizardPage):
         self.device_notes.setObjectName("deviceNotes")
         self.device_notes.setWordWrap(True)
         form.addRow("", self.device_notes)
+        # What `export` says about choices this device cannot take (1 GB huge pages on an
+        # Ascend310P3, say), with its severity and words; hidden while there is none.
+        self.findings_label = QLabel(self)
+        self.findings_label.setObjectName("deviceFindings")
+        self.findings_label.setWordWrap(True)
+        rich_text(self.findings_label)
+        self.findings_label.hide()
+        form.addRow("", self.findings_label)
 
         self.usage_combo = QComboBox(self)
         self.usage_combo.setObjectName("usageCombo")
@@ -242,6 +250,8 @@ class DevicePage(WizardPage):
         controller.detectionChanged.connect(self.refresh_banner)
         controller.profileChanged.connect(self._sync_usage)
         controller.profileChanged.connect(self.refresh_drop_offer)
+        controller.profileChanged.connect(self.refresh_findings)
+        controller.deviceChanged.connect(self.refresh_findings)
         controller.findingsImported.connect(self.refresh_imports)
         controller.bundleChanged.connect(self.refresh_bundle)
         controller.bundleChanged.connect(self.refresh_banner)
@@ -333,6 +343,16 @@ class DevicePage(WizardPage):
         self.refresh_imports()
         self.refresh_bundle()
         self.refresh_drop_offer()
+        self.refresh_findings()
+
+    def refresh_findings(self) -> None:
+        """`deviceFindings`: the errors and warnings `export` gives because of the device (the
+        core decides, app.session.Session.page_findings); gone when the choice or the device is."""
+        if not hasattr(self, "findings_label"):
+            return
+        c = self.controller
+        # Nothing chosen (as at start-up): nothing to check, and the core's checks not imported.
+        show_findings_label(self.findings_label, c.page_findings("device") if c.profile.options else [])
 
     def finish_after_paint(self) -> None:
         """After the first paint (the wizard's slices): Tab in reading order, and the wheel over
@@ -467,10 +487,11 @@ class DevicePage(WizardPage):
         state = c.detection_state
         detected = getattr(c.detected, "device", None)
         detected_known = detected is not None and (detected.soc_version or detected.series)
-        if c.bundle is not None:
+        remote = c.session.remote_source  # the Session says whose host is shown (app/session.py)
+        if remote is not None:
             lines.append(self.tr("<b>Support bundle:</b> %1 — the customer's host as it was collected; this "
                                  "computer's device, environment and cache are not used.")
-                         .replace("%1", escape(c.bundle.source)))
+                         .replace("%1", escape(remote)))
             if c.device is None:
                 lines.append(self.tr("The bundle names no device: choose the customer's device below."))
         if c.device is not None and c.device_origin not in (DeviceOrigin.DETECTED, DeviceOrigin.NONE):
@@ -572,17 +593,19 @@ class DevicePage(WizardPage):
         """The support bundle panel: the file, what it holds, its findings with their fixes, and
         what "Apply suggested fixes" would change."""
         c = self.controller
-        bundle = c.bundle
-        self.bundle_box.setVisible(bundle is not None)
-        if bundle is None:
+        # The Session decides whose configuration is shown: a remote host's diagnosis, else none.
+        diagnosis = c.bundle_diagnosis()
+        self.bundle_box.setVisible(diagnosis is not None)
+        if diagnosis is None:
             return
+        bundle = c.session.host.bundle  # the file the remote host's picture came from
+        assert bundle, "a remote host's diagnosis comes from its bundle"
         lang = current_language()
         lines = [self.tr("<b>File:</b> %1").replace("%1", escape(bundle.source)), escape(bundle.summary(lang))]
         if bundle.created or bundle.tool_version:
             lines.append(self.tr("Collected %1 by cann-config %2").replace("%1", escape(bundle.created or "?"))
                          .replace("%2", escape(bundle.tool_version or "?")))
         self.bundle_summary.setText("<br>".join(lines))
-        diagnosis = c.bundle_diagnosis()
         findings = self.bundle_findings_list()
         findings.clear()
         for finding in diagnosis.findings:

@@ -21,9 +21,9 @@ from typing import Any
 
 from cann_config.ui import settings
 from cann_config.ui.controller import WizardController
-from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
+from cann_config.ui.docpane import show_findings_label
 from cann_config.ui.pages.options import OptionsPage
-from cann_config.ui.qtprops import escape, rich_text
+from cann_config.ui.qtprops import rich_text
 from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 # The question the concurrency note of resources/catalog.toml asks (its `question`).
@@ -153,20 +153,10 @@ class MemoryPage(OptionsPage):
         super().refresh()
 
     def _show_findings(self) -> None:
-        """The choices' errors and warnings as `export` gives them (the controller asks the core).
-        The catalog's notes on a value are shown in its row already, so they are not repeated."""
-        notes = {note.code for option in self.controller.catalog.options.values() for note in option.notes}
-        shown = [f for f in self.controller.choice_findings()
-                 if f.severity in ("error", "warning") and f.code not in notes]
-        lines = []
-        for finding in shown:
-            colour = SEVERITY_COLOURS.get(finding.severity, "#000")
-            lines.append(f"<span style='color:{colour}'><b>{escape(severity_prefix(finding.severity))}</b> "
-                         f"{escape(finding.message())}</span>")
-        self.findings_label.setText("<br>".join(lines))
-        self.findings_label.setAccessibleDescription("\n".join(
-            f"{severity_prefix(f.severity)} {f.message()}" for f in shown))
-        self.findings_label.setVisible(bool(shown))
+        """`memoryFindings`: the errors and warnings `export` gives for this page's choices (the
+        controller asks the core, app.session.Session.page_findings). The catalog's notes on a
+        value are shown in its row already, so they are not repeated."""
+        show_findings_label(self.findings_label, self.controller.page_findings("memory"))
 
     def for_pytorch(self) -> bool:
         """The framework takes torch_npu's allocator options (the catalog says which does)."""

@@ -1,4 +1,4 @@
-"""The op_cache.ini being edited (`iniStatus`, `cacheFindings`, `saveIniButton`, `reloadIniButton`,
+"""The op_cache.ini being edited (`iniStatus`, `iniFindings`, `saveIniButton`, `reloadIniButton`,
 `iniSaveStatus`: what became of the last save, beside the button that made it).
 
 The file is read, rendered and saved by app.opcache.ini: a lossless render of the change, shown
@@ -60,7 +60,7 @@ class IniPanel(QGroupBox):
         buttons.addWidget(self.reload_ini_button)
         buttons.addWidget(self.save_status, 1)
         self.findings_label = rich_text(QLabel(self), selectable=False)
-        self.findings_label.setObjectName("cacheFindings")
+        self.findings_label.setObjectName("iniFindings")
         self.findings_label.setWordWrap(True)
         # The versions of the CANN that will read the file, asked for when neither this computer
         # nor a bundle knows them: without them CANN 8.5+ ignores the file
@@ -177,6 +177,12 @@ class IniPanel(QGroupBox):
 
         c = self.controller
         path = self.state.ini_path()
+        refused = [f for f in c.choice_findings() if f.severity == "error"]
+        if refused:
+            # A choice `export op-cache-ini` refuses (exit 1, nothing written) is refused here the
+            # same way, in the same words (app.session.Session.choice_findings).
+            self._not_saved(" ".join(f.message() for f in refused))
+            return False
         try:
             save = self.state.ini_save()
         except (InputError, ValueError) as exc:
