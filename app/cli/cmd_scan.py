@@ -49,6 +49,7 @@ from cann_config.app.opcache.measurement import (
     measure_cache,
     next_start_empties,
 )
+from cann_config.app.opcache.parallel import ScanPool, scan_pool
 from cann_config.app.opcache.resolution import Effective, environment_framework, resolve_settings
 from cann_config.app.opcache.scanner import CacheUsage, ScanProgress, scan_cache
 from cann_config.app.textsafe import json_text, terminal_text
@@ -144,11 +145,11 @@ def _terminal_progress(lang: str) -> _Progress | None:
     return _Progress(stream, lang) if stream is not None and stream.isatty() else None
 
 
-def _scan(kernel_cache: Path, lang: str, start: int | None) -> CacheUsage:
+def _scan(kernel_cache: Path, lang: str, start: int | None, pool: ScanPool | None = None) -> CacheUsage:
     progress = _terminal_progress(lang)
     usage = None
     try:
-        for item in scan_cache(kernel_cache, candidates_from=start):
+        for item in scan_cache(kernel_cache, candidates_from=start, splitter=pool):
             if progress is not None:
                 progress.update(item)
             usage = item.usage
@@ -159,7 +160,8 @@ def _scan(kernel_cache: Path, lang: str, start: int | None) -> CacheUsage:
     return usage
 
 
-def _predict(usage: CacheUsage, max_mb: int, ratio: int, lang: str) -> dict[str, CleanupPrediction]:
+def _predict(usage: CacheUsage, max_mb: int, ratio: int, lang: str,
+             pool: ScanPool | None = None) -> dict[str, CleanupPrediction]:
     """CANN's next cleanup for every SoC dir, in full (see the module docstring: no time limit).
 
     predict_cleanup asks `should_stop` before reading each json group; here the question only
@@ -179,7 +181,8 @@ def _predict(usage: CacheUsage, max_mb: int, ratio: int, lang: str) -> dict[str,
 
     try:
         ask = read_on if progress is not None else None
-        return {name: predict_cleanup(soc, max_mb, ratio, should_stop=ask) for name, soc in usage.socs.items()}
+        return {name: predict_cleanup(soc, max_mb, ratio, should_stop=ask, pool=pool)
+                for name, soc in usage.socs.items()}
     finally:
         if progress is not None:
             progress.clear()
@@ -257,9 +260,11 @@ def run(args: argparse.Namespace) -> int:
     found += limit_findings(resolution.findings, list(ini.findings) if ini is not None else [])
     mode = resolution.effective.get("op_compiler_cache_mode")
     empties = next_start_empties(ini, installed, mode.value if mode is not None else None)
-    measured = measure_cache(kernel_cache, dir_info, max_e, ratio_e, findings=found, empties=empties,
-                             walk=lambda path, start: _scan(path, lang, start),
-                             predict=lambda usage, max_mb, ratio: _predict(usage, max_mb, ratio, lang))
+    # The walk and the prediction shared among the free cores (app/opcache/parallel.py).
+    with scan_pool() as pool:
+        measured = measure_cache(kernel_cache, dir_info, max_e, ratio_e, findings=found, empties=empties,
+                                 walk=lambda path, start: _scan(path, lang, start, pool),
+                                 predict=lambda usage, max_mb, ratio: _predict(usage, max_mb, ratio, lang, pool))
     if args.json:
         print(json_text(json.dumps(measured.to_json(lang), ensure_ascii=False, indent=2)))
     else:

@@ -64,6 +64,7 @@ Public API:
 import errno
 import os
 import time
+from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple, cast
@@ -591,8 +592,11 @@ class _GroupReader:
     """
 
     def __init__(self, soc: SocUsage, read_json: Callable[[str], Any],
-                 should_stop: Callable[[], bool] | None) -> None:
+                 should_stop: Callable[[], bool] | None, pool: Any = None) -> None:
         self.soc = soc
+        # app.opcache.parallel.ScanPool: a step's reads shared with its workers (only with the
+        # tool's own reader: a reader a caller gave is called here).
+        self.pool = pool if pool is not None and pool.workers > 1 and read_json is _read_json else None
         self.soc_dir = str(soc.path)
         self.read_json = read_json
         self.should_stop = should_stop
@@ -638,6 +642,28 @@ class _GroupReader:
         return [in_dir[name] for in_dir, name in wanted]
 
     def _read(self, unread: dict[str, list[tuple[str, int, int]]]) -> None:
+        pool = self.pool
+        if pool is None or sum(map(len, unread.values())) < pool.min_groups:
+            self._read_here(unread)
+            return
+        # Shares of about equal size, whole directories each (one directory fd per share).
+        shares: list[list[tuple[str, list[tuple[str, int, int]]]]] = [[] for _ in range(pool.workers)]
+        sizes = [0] * pool.workers
+        for folder, todo in unread.items():
+            least = sizes.index(min(sizes))
+            shares[least].append((folder, todo))
+            sizes[least] += len(todo)
+        left = pool.start_read(self.soc_dir, shares[1:])
+        self._read_here(dict(shares[0]))
+        for share in left:
+            self._read_here(dict(share))
+        for share, answer in pool.finish_read():
+            if answer is None:  # the worker failed: read here
+                self._read_here(dict(share))
+            else:
+                decode_share(self.cache, share, answer)
+
+    def _read_here(self, unread: dict[str, list[tuple[str, int, int]]]) -> None:
         soc_dir, cache = self.soc_dir, self.cache
         if self.root is None:
             self.root = self._open_dir(soc_dir, None) if self.read_json is _read_json else -1
@@ -685,17 +711,76 @@ class _GroupReader:
         return fd
 
 
+# A share's groups as they travel from a worker (app.opcache.parallel): per directory an array of
+# binary sizes for the common group (the json and the binary named like it, no note), their
+# suffixes, and the other groups whole by position.
+EncodedFolder = tuple[array, list[str | None], dict[int, tuple[tuple[str | int, ...], tuple[str, ...]]]]
+
+
+def read_share(soc_dir: str, share: list[tuple[str, list[tuple[str, int, int]]]]) -> list[EncodedFolder]:
+    """Resolve the groups of `share` ((dir path, [(json name, access second, size)])) below the
+    SoC dir `soc_dir`, as _GroupReader reads them, in the compact form decode_share takes."""
+    root = _GroupReader._open_dir(soc_dir, None)
+    plain: dict[str, str] = {}
+    out: list[EncodedFolder] = []
+    try:
+        for folder, todo in share:
+            fd = _GroupReader._open_dir(folder[len(soc_dir) + 1:], root) if root >= 0 else -1
+            where = _Folder(folder, fd, _read_json)
+            resolve = _resolve_at if where.by_fd else _resolve
+            bins = array("q")
+            suffixes: list[str | None] = []
+            others: dict[int, tuple[tuple[str | int, ...], tuple[str, ...]]] = {}
+            try:
+                for pos, (name, atime, size) in enumerate(todo):
+                    group = resolve(where, name, atime, size, soc_dir)
+                    files = group.files
+                    if len(files) == 4 and type(files[2]) is _StemSuffix and not group.notes:
+                        bins.append(files[3])  # type: ignore[arg-type]
+                        suffix = str(files[2])
+                        suffixes.append(plain.setdefault(suffix, suffix))
+                    else:
+                        bins.append(-1)
+                        suffixes.append(None)
+                        others[pos] = (files, group.notes)
+            finally:
+                if fd >= 0 and fd != root:
+                    os.close(fd)
+            out.append((bins, suffixes, others))
+    finally:
+        if root >= 0:
+            os.close(root)
+    return out
+
+
+def decode_share(cache: dict[str, dict[str, Group]], share: list[tuple[str, list[tuple[str, int, int]]]],
+                 answer: list[EncodedFolder]) -> None:
+    """Put the groups read_share gave for `share` into `cache` (a SocUsage.group_cache)."""
+    of = Group._of
+    for (folder, todo), (bins, suffixes, others) in zip(share, answer, strict=True):
+        in_dir = cache[folder]
+        for pos, (name, atime, size) in enumerate(todo):
+            bin_size = bins[pos]
+            if bin_size >= 0:
+                in_dir[name] = of(folder, (name, size, _stem_suffix(suffixes[pos]), bin_size),  # type: ignore[arg-type]
+                                  atime, ())
+            else:
+                files, notes = others[pos]
+                in_dir[name] = of(folder, files, atime, notes)
+
+
 def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = None, *,
                     read_json: Callable[[str], Any] = _read_json,
                     should_stop: Callable[[], bool] | None = None,
-                    atime_rule: str | None = None) -> CleanupPrediction:
+                    atime_rule: str | None = None, pool: Any = None) -> CleanupPrediction:
     """What CANN would delete from `soc` at a compiler start at time `now` (default: now).
 
     `max_mb` and `ratio` are the effective `max_op_cache_size` and `remain_cache_size_ratio`
     (app.opcache.resolution); `max_mb == -1` means no ageing. `atime_rule` (app.opcache.atime):
     whether CANN's own read of a json refreshes its access time and so saves its group; by
     default the rule of the SoC dir's filesystem (`soc.mount`). `cann-config clean` passes
-    "noatime": what CANN means to delete.
+    "noatime": what CANN means to delete. `pool` (app.opcache.parallel.ScanPool): each step's
+    reads are shared with its worker processes; the answer is the same.
 
     In CANN's order (oldest access first, stopping at the first json used in the last 30
     minutes or when the bytes counted reach the target), each json is decided from its `stat`
@@ -730,7 +815,7 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
     # CANN stops at the first group accessed in the last 30 minutes: those come last in this
     # order, from `recent` on (an access time of now - 1799 s or later).
     recent = bisect_left(keys, soc.first_key_of_second(now_s - MIN_CACHE_AGING_SECONDS + 1))
-    reader = _GroupReader(soc, read_json, should_stop)
+    reader = _GroupReader(soc, read_json, should_stop, pool)
     candidate, read_after_change, refreshes = soc.candidate, soc.read_after_change, _atime.read_refreshes
     always_kept = rule == _atime.RULE_STRICTATIME
     delete: list[Group] = []

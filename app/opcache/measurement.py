@@ -37,6 +37,7 @@ from cann_config.app.findings import Finding, make_finding, sort_findings
 from cann_config.app.io.inputfiles import input_is_dir
 from cann_config.app.opcache.cleanup import AGEING_OFF, CleanupPrediction, cache_findings, predict_cleanup
 from cann_config.app.opcache.ini import VERSION_KEYS, OpCacheIni
+from cann_config.app.opcache.parallel import ScanPool, scan_pool
 from cann_config.app.opcache.resolution import Effective
 from cann_config.app.opcache.scanner import CacheUsage, scan_cache
 from cann_config.app.units import CANN_MB, human_bytes
@@ -287,23 +288,23 @@ def candidates_from(kernel_cache: Path, max_mb: int) -> int | None:
     return 0 if (vfs.f_blocks - vfs.f_bfree) * vfs.f_frsize >= max_bytes else max_bytes
 
 
-def _walk(kernel_cache: Path, candidates: int | None) -> CacheUsage:
+def _walk(kernel_cache: Path, candidates: int | None, pool: ScanPool | None = None) -> CacheUsage:
     usage = None
-    for item in scan_cache(kernel_cache, candidates_from=candidates):
+    for item in scan_cache(kernel_cache, candidates_from=candidates, splitter=pool):
         usage = item.usage
     assert usage is not None
     return usage
 
 
-def _predict(usage: CacheUsage, max_mb: int, ratio: int) -> dict[str, CleanupPrediction]:
-    return {name: predict_cleanup(soc, max_mb, ratio) for name, soc in usage.socs.items()}
+def _predict(usage: CacheUsage, max_mb: int, ratio: int, pool: ScanPool | None = None) -> dict[str, CleanupPrediction]:
+    return {name: predict_cleanup(soc, max_mb, ratio, pool=pool) for name, soc in usage.socs.items()}
 
 
 def measure_cache(kernel_cache: Path, dir_info: Mapping[str, Any], max_e: Effective, ratio_e: Effective, *,
                   findings: Iterable[Finding] = (), empties: Empties | None = None, soc_version: str | None = None,
                   walk: Callable[[Path, int | None], CacheUsage] | None = None,
                   predict: Callable[[CacheUsage, int, int], dict[str, CleanupPrediction]] | None = None,
-                  ) -> CacheMeasurement:
+                  workers: int | None = None) -> CacheMeasurement:
     """Walk `kernel_cache`, predict CANN's next cleanup of each SoC dir with the effective limits
     `max_e`/`ratio_e`, and gather the findings (`findings`: those of the limits' resolution the
     caller wants shown with it). A kernel_cache that does not exist is an empty, valid cache
@@ -312,6 +313,8 @@ def measure_cache(kernel_cache: Path, dir_info: Mapping[str, Any], max_e: Effect
     `empties` (next_start_empties) marks the SoC dirs the next start empties: `soc_version`'s
     when the device is known (it is the one that starts), else every SoC dir of the cache.
     `walk` and `predict` replace the plain walk and prediction (a terminal's progress line).
+    `workers`: the processes the plain walk and prediction share the work among (app.opcache.parallel;
+    default `worker_count()`: the free cores); the answer does not depend on it.
     """
     found = list(findings)
     max_mb, ratio = int(max_e.value), int(ratio_e.value)
@@ -324,9 +327,11 @@ def measure_cache(kernel_cache: Path, dir_info: Mapping[str, Any], max_e: Effect
     else:
         # The walk and the prediction make one object per candidate and group, none in a cycle
         # (app/collector.py).
-        with collector_paused():
-            usage = (walk or _walk)(kernel_cache, candidates_from(kernel_cache, max_mb))
-            predictions = (predict or _predict)(usage, max_mb, ratio)
+        own = walk is None or predict is None  # a caller's walk and prediction bring their own pool
+        with collector_paused(), scan_pool(workers if own else 1) as pool:
+            start = candidates_from(kernel_cache, max_mb)
+            usage = walk(kernel_cache, start) if walk is not None else _walk(kernel_cache, start, pool)
+            predictions = predict(usage, max_mb, ratio) if predict is not None else _predict(usage, max_mb, ratio, pool)
         found += cache_findings(usage, predictions, max_mb)
         if empties is not None:
             sizes = {n: (str(soc.path), soc.cann_bytes) for n, soc in usage.socs.items()}

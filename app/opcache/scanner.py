@@ -47,7 +47,7 @@ from collections.abc import Callable, Iterator, Mapping
 from itertools import compress, islice
 from operator import attrgetter, eq, methodcaller
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from cann_config.app.errors import InputError, Message, os_reason
 
@@ -343,6 +343,29 @@ class _Frame:
         return self.pos >= len(self.names)
 
 
+# One part of a split walk (app.opcache.parallel): a subtree of a SoC dir, or a SoC dir's own
+# entries, as plain picklable data: files, dirs, apparent, allocated, cann, hard_links, symlinks,
+# other_users_files, jsons, read_marks (SocUsage's), unreadable, other_fs, other uids, and the
+# inodes with several links whose bytes it counted (_Walker.links).
+WalkPart = tuple[int, int, int, int, int, int, int, int, list[tuple[str, list[str], array, array]], list[bytes],
+                 list[tuple[str, str]], list[str], list[int], list[tuple[int, int, int, int]]]
+
+
+class WalkSplitter(Protocol):
+    """Who walks the units of a split walk besides this process (app.opcache.parallel.ScanPool)."""
+
+    workers: int
+
+    def start_walk(self, kernel_cache: str, dev: int, collect: bool, units: list[tuple[int, str, str]]) -> list[int]:
+        """Hand the units (id, SoC dir name, subdir name) out; returns the ids left to this process."""
+
+    def finish_walk(self) -> tuple[dict[int, WalkPart], list[int]]:
+        """The parts the workers walked, and the ids of units left undone (a worker failed)."""
+
+    def abandon(self) -> None:
+        """Stop the workers' walk (the scan was stopped)."""
+
+
 class _Walker:
     """The walk's state shared by all SoC dirs (hard links seen, errors, device)."""
 
@@ -356,6 +379,10 @@ class _Walker:
         self.other_uids: set[int] = set()
         # Whether the names of "*.json" files are kept (cleanup candidates) as the walk goes.
         self.collect = True
+        # A split walk (app.opcache.parallel) records each inode with several links the first
+        # time it counts its bytes, (dev, ino, size, blocks), so that the parts can be joined in
+        # the serial walk's order with every inode counted once; None: not recorded.
+        self.links: list[tuple[int, int, int, int]] | None = None
 
     def open_dir(self, name: str, parent_fd: int, path: str) -> _Frame | None:
         """Open a subdir relative to its parent without following a symlink; None if unreadable."""
@@ -463,6 +490,8 @@ class _Walker:
                     size = -1
                 else:
                     seen.add(key)
+                    if self.links is not None:
+                        self.links.append((st.st_dev, st.st_ino, size, st.st_blocks))
             if size >= 0:
                 apparent += size
                 blocks += st.st_blocks
@@ -487,6 +516,35 @@ class _Walker:
             acc.jsons.append((frame.path, json_names, json_atimes, json_sizes))
             acc.read_marks.append(_read_marks(json_sts))
 
+
+    def walk_frames(self, frames: list[_Frame], acc: SocUsage) -> Iterator[str]:
+        """Walk the open `frames` (a stack, the last on top) to their end, depth first as the
+        serial walk goes, yielding the current dir's path after each step; closes every fd."""
+        try:
+            while frames:
+                frame = frames[-1]
+                if not frame.exhausted:
+                    self.read_chunk(frame, acc)
+                elif frame.next < len(frame.subdirs):
+                    child = frame.subdirs[frame.next]
+                    frame.next += 1
+                    opened = self.open_dir(child, frame.fd, frame.path + "/" + child)
+                    if opened is not None:
+                        frames.append(opened)
+                else:
+                    os.close(frame.fd)
+                    frames.pop()
+                yield frame.path
+        finally:
+            for frame in frames:
+                os.close(frame.fd)
+            frames.clear()
+
+    def part(self, acc: SocUsage) -> "WalkPart":
+        """What this walker and `acc` found, as one part of a split walk (see WalkPart)."""
+        return (acc.files, acc.dirs, acc.apparent_bytes, acc.allocated_bytes, acc.cann_bytes, acc.hard_links,
+                acc.symlinks, acc.other_users_files, acc.jsons, acc.read_marks, self.unreadable, self.other_fs,
+                sorted(self.other_uids), self.links or [])
 
     def catch_up(self, acc: SocUsage, frames: list[_Frame], finished: list[str]) -> None:
         """The candidates of what was walked before collecting began: the names already read of
@@ -528,6 +586,82 @@ class _Walker:
         if json_names:
             acc.jsons.append((folder, json_names, array("d", map(_get_atime, sts)), array("q", map(_get_size, sts))))
             acc.read_marks.append(_read_marks(sts))
+
+
+def walk_part(parent_fd: int, name: str, path: str, dev: int, collect: bool,
+              listdir: ListdirFunc = os.listdir) -> WalkPart:
+    """Walk the subdir `name` of the open dir `parent_fd` (without following a symlink; `path`
+    names it) with the serial walk's rules, as one part of a split walk; `collect`: gather the
+    cleanup candidates. Never raises for what it cannot read: that is listed in the part."""
+    walker = _Walker(dev, listdir)
+    walker.collect = collect
+    walker.links = []
+    acc = SocUsage("", Path())
+    frame = walker.open_dir(name, parent_fd, path)
+    if frame is not None:
+        for _path in walker.walk_frames([frame], acc):
+            pass
+    return walker.part(acc)
+
+
+def join_part(acc: SocUsage, part: WalkPart, seen: set[tuple[int, int]], unreadable: list[tuple[str, str]],
+              other_fs: list[str], other_uids: set[int]) -> None:
+    """Add `part` to the SoC dir `acc` and to the walk's lists, as if the serial walk had walked
+    it here: parts joined in the serial walk's order give its totals, and an inode counted by an
+    earlier part is taken out again (its name stays a hard link, as the serial walk counts it)."""
+    (files, dirs, apparent, allocated, cann, hard_links, symlinks, others, jsons, read_marks, part_unreadable,
+     part_other_fs, part_uids, links) = part
+    acc.files += files
+    acc.dirs += dirs
+    acc.apparent_bytes += apparent
+    acc.allocated_bytes += allocated
+    acc.cann_bytes += cann
+    acc.hard_links += hard_links
+    acc.symlinks += symlinks
+    acc.other_users_files += others
+    acc.jsons += jsons
+    acc.read_marks += read_marks
+    unreadable += part_unreadable
+    other_fs += part_other_fs
+    other_uids.update(part_uids)
+    for dev, ino, size, blocks in links:
+        key = (dev, ino)
+        if key in seen:
+            acc.apparent_bytes -= size
+            acc.allocated_bytes -= blocks * 512
+            acc.hard_links += 1
+        else:
+            seen.add(key)
+
+
+def collect_all(acc: SocUsage, dev: int, listdir: ListdirFunc = os.listdir) -> None:
+    """Gather every cleanup candidate of the SoC dir `acc` by listing its dirs again (a split
+    walk that did not gather them, when the SoC dir turned out to reach `candidates_from`):
+    the `*.json` names that are not dirs, in the dirs of its filesystem, symlinks not followed."""
+    try:
+        fd = os.open(acc.path, _DIR_FLAGS)
+    except OSError:
+        return
+    stack = [(fd, str(acc.path))]
+    while stack:
+        fd, folder = stack.pop()
+        try:
+            names = listdir(fd)
+        except OSError:
+            os.close(fd)
+            continue
+        _Walker._collect_names(acc, fd, folder, names)
+        for name in names:
+            try:
+                st = os.lstat(name, dir_fd=fd)
+            except OSError:
+                continue
+            if st.st_mode & _S_IFMT == _S_IFDIR and st.st_dev == dev:
+                try:
+                    stack.append((os.open(name, _DIR_FLAGS, dir_fd=fd), folder + "/" + name))
+                except OSError:
+                    continue
+        os.close(fd)
 
 
 def parse_mounts(text: str) -> list[MountInfo]:
@@ -607,7 +741,8 @@ def scan_cache(path: str | Path, *, batch_seconds: float = 0.1,
                listdir: ListdirFunc = os.listdir,
                mounts_text: str | None = None,
                clock: Callable[[], float] = time.monotonic,
-               candidates_from: int | None = 0) -> Iterator[ScanProgress]:
+               candidates_from: int | None = 0,
+               splitter: "WalkSplitter | None" = None) -> Iterator[ScanProgress]:
     """Walk the kernel_cache dir `path`, yielding a ScanProgress per batch; the last is final.
 
     `should_stop` is polled at every batch boundary; when it returns True the walk ends and
@@ -616,6 +751,8 @@ def scan_cache(path: str | Path, *, batch_seconds: float = 0.1,
     `candidates_from`: gather a SoC dir's cleanup candidates once its `cann_bytes` reach this
     many bytes (0: always, for a caller that may predict with any limit; None: never, ageing
     off); a SoC dir that stays below has `candidates_complete=False`.
+    `splitter` (app.opcache.parallel.ScanPool): share the walk with its worker processes; the
+    result is the serial walk's (progress counts this process's part until the end).
     Raises InputError at the first step when `path` is not a directory that can be opened.
     """
     started = clock()
@@ -671,7 +808,8 @@ def scan_cache(path: str | Path, *, batch_seconds: float = 0.1,
             top.apparent_bytes -= size
             top.allocated_bytes -= allocated
 
-        for name in top_frame.subdirs:
+        split = splitter is not None and splitter.workers > 1 and bool(top_frame.subdirs)
+        for name in top_frame.subdirs if not split else ():
             if stopped:
                 break
             acc = socs[name]
@@ -711,6 +849,81 @@ def scan_cache(path: str | Path, *, batch_seconds: float = 0.1,
                         stopped = True
                         break
             acc.candidates_complete = walker.collect
+
+        if split:
+            assert splitter is not None
+            # A split walk (app.opcache.parallel): each SoC dir's own entries here, then its
+            # subdirs as units shared among the processes, then every part joined in the serial
+            # walk's order, so the totals and lists are the serial walk's.
+            collect = candidates_from == 0
+            soc_fds: dict[str, int] = {}
+            own_parts: dict[str, WalkPart] = {}
+            units: list[tuple[int, str, str]] = []
+            units_of: dict[str, list[int]] = {}
+            parts: dict[int, WalkPart] = {}
+            try:
+                for name in top_frame.subdirs:
+                    part_walker = _Walker(walker.dev, listdir)
+                    part_walker.collect, part_walker.links = collect, []
+                    part_acc = SocUsage("", root)
+                    frame = part_walker.open_dir(name, root_fd, str(root / name))
+                    units_of[name] = []
+                    if frame is not None:
+                        frames.append(frame)
+                        soc_fds[name] = frame.fd
+                        while not frame.exhausted:
+                            part_walker.read_chunk(frame, part_acc)
+                        for sub in frame.subdirs:
+                            units_of[name].append(len(units))
+                            units.append((len(units), name, sub))
+                    own_parts[name] = part_walker.part(part_acc)
+                todo = splitter.start_walk(str(root), walker.dev, collect, units)
+                todo.reverse()
+                joined = False
+                while not stopped:
+                    if not todo:
+                        if joined:
+                            break
+                        # The workers' parts; a unit a failed worker left undone is walked here.
+                        found, todo = splitter.finish_walk()
+                        parts.update(found)
+                        todo.reverse()
+                        joined = True
+                        continue
+                    unit_id = todo.pop()
+                    _uid, soc_name, sub = units[unit_id]
+                    part_walker = _Walker(walker.dev, listdir)
+                    part_walker.collect, part_walker.links = collect, []
+                    part_acc = SocUsage("", root)
+                    frame = part_walker.open_dir(sub, soc_fds[soc_name], f"{root}/{soc_name}/{sub}")
+                    if frame is not None:
+                        for current in part_walker.walk_frames([frame], part_acc):  # noqa: B007 - progress() shows it
+                            if clock() >= next_batch:
+                                yield progress()
+                                next_batch = clock() + batch_seconds
+                                if should_stop():
+                                    stopped = True
+                                    break
+                    if not stopped:
+                        parts[unit_id] = part_walker.part(part_acc)
+            finally:
+                if stopped:
+                    splitter.abandon()
+            for name in top_frame.subdirs:
+                acc = socs[name]
+                join_part(acc, own_parts[name], walker.seen, walker.unreadable, walker.other_fs, walker.other_uids)
+                for unit_id in units_of[name]:
+                    if unit_id in parts:
+                        join_part(acc, parts[unit_id], walker.seen, walker.unreadable, walker.other_fs,
+                                  walker.other_uids)
+                if name not in soc_fds:
+                    continue
+                if candidates_from is None:
+                    acc.candidates_complete = False
+                elif not collect:
+                    acc.candidates_complete = not stopped and acc.cann_bytes >= candidates_from
+                    if acc.candidates_complete:
+                        collect_all(acc, walker.dev, listdir)
 
         usage = CacheUsage(
             kernel_cache=root,
