@@ -3,7 +3,7 @@
 Why: a cache over its limit is measured by a walk (an `lstat` per file) and by reading the kernel
 jsons CANN would reach, in its order, up to its stop point (app/opcache/cleanup.py). Both are
 system calls and parsing in one Python thread; threads would share one interpreter lock, so the
-work is shared among processes instead (issue 30; docs/cann/op-cache.md#measuring-fast).
+work is shared among processes instead (issue 30; docs/architecture.md#scanning).
 
 How:
 - the walk: this process lists kernel_cache and each SoC dir's own entries, then hands the SoC
