@@ -27,7 +27,7 @@ Public API:
       .can_scan -> bool                   the cache is on this machine
       .can_save_ini -> bool               an edited op_cache.ini can be saved here
       .report_diagnosis(ini_path) -> Diagnosis   what the wizard's report describes
-      .recorded_cache(), .recorded_cache_findings(effective)   a remote host's measurement
+      .recorded_cache(), .recorded_cache_error(), .recorded_cache_findings(effective)   a remote host's measurement
       .ini_from_bundle() -> bool
       .remote_source -> str | None        where a remote host's picture came from (its bundle file)
       .job_environ() -> dict | None       the job's environment when known (env file, remote host)
@@ -220,10 +220,16 @@ class Session:
                                    measure=False)
 
     def recorded_cache(self) -> Any:
-        """The cache measurement recorded on a remote host (app.support.bundle.CacheSummary: what
-        `collect` measured and predicted there), else None: this host's cache is scanned here."""
+        """The cache measurement recorded on a remote host (app.opcache.measurement.CacheMeasurement
+        read back from the bundle: what `collect` measured and predicted there), else None: this
+        host's cache is scanned here."""
         bundle = self.bundle
         return bundle.cache if bundle is not None else None
+
+    def recorded_cache_error(self) -> str | None:
+        """Why a remote host's cache could not be measured there (None: it was, or this host)."""
+        bundle = self.bundle
+        return bundle.cache_error if bundle is not None else None
 
     def recorded_cache_findings(self, effective: Mapping[str, Any]) -> list[Finding]:
         """What a remote host's recorded measurement says against the limits resolved now

@@ -22,10 +22,10 @@ The file (format version 1; every key optional when read, see "Reading" below):
      "environment": {NAME: value},                     # only bundle_variables(), when set
      "op_cache_ini": {"path": P, "exists": bool, "text": TEXT|null, "base64": B64|null,
                       "error": REASON|null},
-     "cache": {"kernel_cache": P, "source": ..., "exists": bool, "partial": bool, ...,
-               "limits": {"max_op_cache_size": N, "remain_cache_size_ratio": N, "source": ...},
-               "socs": {SOC: {"files", "dirs", "apparent_bytes", "allocated_bytes", "cann_bytes",
-                              "prediction": CleanupPrediction.to_json() | null}}},
+     "cache": the `scan --json` document (app.opcache.measurement.CacheMeasurement.to_json) with
+              `unreadable`/`other_filesystems` cut to their first entry, plus
+              "time_limit_seconds": S, "error": REASON|null   (docs/architecture.md#json-output;
+              older bundles: their own layout, read by _old_cache_document),
      "unreadable": [{"what": ..., "why": ...}],
      "left_out": [{"what": ..., "why": ...}]}            # what collect kept back on purpose, and why
 
@@ -39,8 +39,10 @@ What leaves the host, and what does not:
   already names it: it adds no information, and `diagnose` needs it to resolve the same paths.
 - The host name is left out unless the customer asks for it (`collect --hostname`): it can
   name a customer's project or site, and support does not need it to diagnose.
-- The cache: totals and counts per SoC dir and the cleanup prediction's counts and bytes
-  (app/opcache/cleanup.py, computed on the host with the effective limits), never a file list.
+- The cache: the one measurement (app/opcache/measurement.py, computed on the host with the
+  effective limits): totals and counts per SoC dir, the mount options, the cleanup prediction's
+  counts, bytes and atime rule; of each list only its first entry (what a finding names) and its
+  count, never a file list.
 - op_cache.ini as its exact bytes (UTF-8 text, or base64 when the bytes are not UTF-8), so
   every finding about line ends, BOM or encoding is the same on support's desk - and only from a
   regular file at its place in the cache directory: a symlink is recorded as a symlink with its
@@ -71,7 +73,9 @@ app.support.collect_host.collect_bundle):
     bundle_from_json(data, source="<bundle>") -> Bundle
     Bundle: source, format_version, created, tool_version, hostname, device: DeviceInfo,
             environ: dict[str, str], op_cache_ini: OpCacheIni | None, ini_path: str | None,
-            versions: dict[str, str | None], cache: CacheSummary | None,
+            versions: dict[str, str | None], cache: CacheMeasurement | None (the one measurement,
+            app.opcache.measurement, read back: CacheMeasurement.recorded), cache_layout, cache_path,
+            cache_error, cache_time_limit,
             unreadable: list[tuple[str, str]], left_out: list[tuple[str, str]] (kept back on purpose),
             findings: list[Finding] (what could not be read)
         .diagnosis(*, framework=None, device=None, script=None, profile=None) -> Diagnosis
@@ -94,7 +98,7 @@ import binascii
 import json
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
@@ -111,16 +115,18 @@ from cann_config.app.findings import Finding, make_finding, sort_findings
 from cann_config.app.i18n import pick
 from cann_config.app.io.inputfiles import parse_json_bounded, read_input_bytes
 from cann_config.app.io.outputfiles import write_output
+from cann_config.app.opcache.atime import CONFIRMED_RULES
 from cann_config.app.opcache.cachedir import CACHE_PATH_ENV, WORK_PATH_ENV
-from cann_config.app.opcache.cleanup import (
-    CacheFacts,
-    SocFacts,
-    facts_findings,
-    percent_of_limit,
-)
+from cann_config.app.opcache.cleanup import facts_findings, percent_of_limit
 from cann_config.app.opcache.ini import MAX_FILE_BYTES as MAX_INI_BYTES
 from cann_config.app.opcache.ini import VERSION_KEYS, OpCacheIni, parse_op_cache_ini
-from cann_config.app.opcache.measurement import Empties, empties_findings, next_start_empties
+from cann_config.app.opcache.measurement import (
+    CacheMeasurement,
+    Empties,
+    empties_findings,
+    next_start_empties,
+    one_finding_per_cause,
+)
 from cann_config.app.profile import Profile, json_type
 from cann_config.app.support.diagnosis import Diagnosis, diagnose
 from cann_config.app.support.fixes import suggested_profile
@@ -178,146 +184,95 @@ def _human(n: int | float | None) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# The cache summary (written by collect, read back tolerantly)
+# The cache: the one measurement's document (app.opcache.measurement), and the layout before it
 # ---------------------------------------------------------------------------------------------
 
-# CleanupPrediction.to_json() keys the bundle keeps, with their JSON types.
-_PREDICTION_INTS = ("max_mb", "ratio", "used_bytes", "target_bytes", "delete_groups", "delete_bytes", "freed_bytes",
-                    "kept_recent_groups", "kept_recent_bytes", "candidate_groups")
-_PREDICTION_OPTIONAL_INTS = ("max_bytes", "keep_threshold_bytes")
-_PREDICTION_BOOLS = ("ageing", "triggers", "target_reached")
-# Recorded since the cleanup findings are shared with `scan` (0 when a bundle lacks them).
-_PREDICTION_COUNTS = ("unparsed_jsons", "unread_jsons", "read_saved_groups", "skipped_pre_jsons",
-                      "skipped_unparsed_jsons")
-# The access-time rule the host's prediction followed (app.opcache.atime; None in older bundles):
-# with `read_saved_groups` it is the aggregate of the mount's flags and the jsons' three times
-# that the remote findings need, instead of a file list.
-_PREDICTION_TEXTS = ("atime_rule",)
-_SOC_INTS = ("files", "dirs", "apparent_bytes", "allocated_bytes", "cann_bytes")
-_CACHE_INTS = ("files", "apparent_bytes", "allocated_bytes", "free_bytes", "fs_size_bytes", "unreadable_entries",
-               "other_filesystems", "symlinks", "other_users_files")
-# The details the cleanup findings name (app.opcache.cleanup.CacheFacts); None in older bundles.
-_CACHE_TEXTS = ("mount_point", "mount_options", "other_uids", "first_unreadable", "first_unreadable_reason",
-                "first_other_filesystem")
+# Keys only a bundle's `cache` has, beside the measurement's document: the collect time limit, and
+# why the cache could not be measured at all (then the object holds nothing else of use).
+CACHE_BUNDLE_KEYS = ("time_limit_seconds", "error")
+# The `cache` object of bundles written before it was the measurement's document (tool versions
+# up to 0.1.0 of issue 24): its own keys, read into the same CacheMeasurement (_old_cache_document).
+_OLD_PREDICTION_SHAPE = {
+    "ageing": "bool", "triggers": "bool", "target_reached": "bool", "max_mb": "sint", "ratio": "sint",
+    "used_bytes": "int", "target_bytes": "int", "delete_groups": "int", "delete_bytes": "int", "freed_bytes": "int",
+    "kept_recent_groups": "int", "kept_recent_bytes": "int", "candidate_groups": "int", "max_bytes": "int",
+    "keep_threshold_bytes": "int", "unparsed_jsons": "int", "unread_jsons": "int", "read_saved_groups": "int",
+    "skipped_pre_jsons": "int", "skipped_unparsed_jsons": "int", "atime_rule": "text"}
+_OLD_SOC_SHAPE = {"files": "int", "dirs": "int", "apparent_bytes": "int", "allocated_bytes": "int",
+                  "cann_bytes": "int", "prediction": _OLD_PREDICTION_SHAPE}
+_OLD_CACHE_SHAPE = {
+    "kernel_cache": "text", "source": "text", "variable": "text", "exists": "bool", "partial": "bool",
+    "prediction_stopped": "bool", "elapsed_seconds": "num", "files": "int", "apparent_bytes": "int",
+    "allocated_bytes": "int", "free_bytes": "int", "fs_size_bytes": "int", "unreadable_entries": "int",
+    "other_filesystems": "int", "symlinks": "int", "other_users_files": "int", "fs_type": "text",
+    "nfs_lock_problem": "text", "mount_point": "text", "mount_options": "text", "other_uids": "text",
+    "first_unreadable": "text", "first_unreadable_reason": "text", "first_other_filesystem": "text",
+    "limits": {"max_op_cache_size": "sint", "remain_cache_size_ratio": "sint", "source": "text"},
+    "socs": ("map", _OLD_SOC_SHAPE, MAX_SOCS)}
+# What the old layout did not record, said once when such a bundle is read.
+_OLD_LAYOUT_MISSING = ("socs.*.hard_links", "socs.*.symlinks", "socs.*.other_users_files", "totals.dirs",
+                       "other.files/dirs/bytes", "cache_dir.how")
 
 
-@dataclass(frozen=True)
-class CleanupSummary:
-    """What CANN's cleaner would do to one SoC dir at the next start (counts and bytes only)."""
+def _old_cache_document(old: Mapping[str, Any]) -> dict[str, Any]:
+    """An old-layout `cache` (checked against _OLD_CACHE_SHAPE) as the measurement's document.
 
-    ageing: bool
-    triggers: bool
-    target_reached: bool
-    max_mb: int
-    ratio: int
-    used_bytes: int
-    target_bytes: int
-    delete_groups: int
-    delete_bytes: int
-    freed_bytes: int
-    kept_recent_groups: int
-    kept_recent_bytes: int
-    candidate_groups: int
-    max_bytes: int | None = None
-    keep_threshold_bytes: int | None = None
-    unparsed_jsons: int = 0
-    unread_jsons: int = 0
-    read_saved_groups: int = 0
-    skipped_pre_jsons: int = 0
-    skipped_unparsed_jsons: int = 0
-    atime_rule: str | None = None
-
-    @property
-    def percent_of_limit(self) -> float | None:
-        return percent_of_limit(self.ageing, self.used_bytes, self.max_bytes)
-
-    def to_json(self) -> dict[str, Any]:
-        return {key: getattr(self, key) for key in (*_PREDICTION_BOOLS, *_PREDICTION_INTS, *_PREDICTION_OPTIONAL_INTS,
-                                                    *_PREDICTION_COUNTS, *_PREDICTION_TEXTS)}
-
-    def facts(self, name: str, path: str) -> SocFacts:
-        """The SoC dir's facts for the shared cleanup findings (app.opcache.cleanup)."""
-        return SocFacts(name, path, self.ageing, self.triggers, self.used_bytes, self.max_bytes, self.target_bytes,
-                        self.delete_bytes, self.target_reached, self.delete_groups, self.kept_recent_groups,
-                        unparsed_jsons=self.unparsed_jsons, unread_jsons=self.unread_jsons,
-                        atime_rule=self.atime_rule, read_saved_groups=self.read_saved_groups)
-
-
-@dataclass(frozen=True)
-class SocCacheSummary:
-    name: str
-    files: int | None = None
-    dirs: int | None = None
-    apparent_bytes: int | None = None
-    allocated_bytes: int | None = None
-    cann_bytes: int | None = None
-    prediction: CleanupSummary | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {key: getattr(self, key) for key in _SOC_INTS}
-        data["prediction"] = self.prediction.to_json() if self.prediction else None
-        return data
-
-
-@dataclass(frozen=True)
-class CacheSummary:
-    """The cache dir as `collect` measured it on the customer's host."""
-
-    kernel_cache: str | None = None
-    source: str | None = None  # how the cache dir was decided: "option" | "env" | "default"
-    variable: str | None = None
-    exists: bool | None = None
-    partial: bool = False  # the walk stopped at the time limit: sizes too low, nothing predicted
-    prediction_stopped: bool = False  # the walk finished, the cleanup prediction did not
-    time_limit_seconds: float | None = None
-    elapsed_seconds: float | None = None
-    files: int | None = None
-    apparent_bytes: int | None = None
-    allocated_bytes: int | None = None
-    free_bytes: int | None = None
-    fs_size_bytes: int | None = None
-    fs_type: str | None = None
-    nfs_lock_problem: str | None = None  # app.opcache.scanner.nfs_lock_problem: "nfsv3" | "nolock"
-    unreadable_entries: int | None = None
-    other_filesystems: int | None = None
-    symlinks: int | None = None
-    other_users_files: int | None = None
-    mount_point: str | None = None
-    mount_options: str | None = None
-    other_uids: str | None = None
-    first_unreadable: str | None = None
-    first_unreadable_reason: str | None = None
-    first_other_filesystem: str | None = None
-    limits: Mapping[str, Any] = field(default_factory=dict)
-    socs: Mapping[str, SocCacheSummary] = field(default_factory=dict)
-    error: str | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "kernel_cache": self.kernel_cache, "source": self.source, "variable": self.variable,
-            "exists": self.exists, "partial": self.partial, "prediction_stopped": self.prediction_stopped,
-            "time_limit_seconds": self.time_limit_seconds,
-            "elapsed_seconds": self.elapsed_seconds,
-        }
-        data.update({key: getattr(self, key) for key in (*_CACHE_INTS, *_CACHE_TEXTS)})
-        data.update({"fs_type": self.fs_type, "nfs_lock_problem": self.nfs_lock_problem, "limits": dict(self.limits),
-                     "socs": {name: soc.to_json() for name, soc in self.socs.items()}, "error": self.error})
-        return data
-
-    def facts(self, max_mb: int | None) -> CacheFacts:
-        """The recorded scan as the shared cleanup findings read it (app.opcache.cleanup), judged
-        against `max_mb`, the limit resolved for this diagnosis."""
-        where = self.kernel_cache or "?"
-        socs = tuple(soc.prediction.facts(name, f"{where.rstrip('/')}/{name}")
-                     for name, soc in self.socs.items() if soc.prediction is not None)
-        return CacheFacts(
-            kernel_cache=where, max_mb=max_mb, stopped=self.partial, files=self.files or 0,
-            free_bytes=self.free_bytes, nfs_problem=self.nfs_lock_problem, mount_point=self.mount_point,
-            fs_type=self.fs_type, mount_options=self.mount_options, other_users_files=self.other_users_files or 0,
-            other_uids=self.other_uids, unreadable=self.unreadable_entries or 0,
-            first_unreadable=self.first_unreadable, first_unreadable_reason=self.first_unreadable_reason,
-            other_filesystems=self.other_filesystems or 0, first_other_filesystem=self.first_other_filesystem,
-            symlinks=self.symlinks or 0, socs=socs)
+    Every number the old layout kept is carried over; what it never recorded is null (per SoC dir
+    its hard links, symlinks and other users' files; the top dir apart from the SoC dirs), and the
+    reader says so (support-bundle-cache-old-layout). A prediction stopped at the time limit was
+    dropped by the old collector too: its SoC dir has no `cleanup`.
+    """
+    limits = old.get("limits") or {}
+    source = limits.get("source") or "default"
+    kernel_cache = old.get("kernel_cache") or ""
+    socs: dict[str, Any] = {}
+    for name, soc in (old.get("socs") or {}).items():
+        pred = soc.get("prediction")
+        cleanup = None
+        if pred is not None:
+            rule = pred.get("atime_rule")
+            cleanup = {key: pred.get(key) for key in _OLD_PREDICTION_SHAPE}
+            cleanup.update({key: cleanup.get(key) or 0 for key in ("unparsed_jsons", "unread_jsons",
+                                                                   "read_saved_groups", "skipped_pre_jsons",
+                                                                   "skipped_unparsed_jsons")})
+            percent = percent_of_limit(bool(pred.get("ageing")), pred.get("used_bytes") or 0, pred.get("max_bytes"))
+            cleanup.update(percent_of_limit=None if percent is None else round(percent, 1), stopped=False,
+                           atime_rule=rule, atime_rule_confirmed=None if rule is None else rule in CONFIRMED_RULES)
+        socs[name] = {"path": f"{kernel_cache.rstrip('/')}/{name}", "files": soc.get("files"), "dirs": soc.get("dirs"),
+                      "apparent_bytes": soc.get("apparent_bytes"), "allocated_bytes": soc.get("allocated_bytes"),
+                      "cann_bytes": soc.get("cann_bytes"), "hard_links": None, "symlinks": None,
+                      "other_users_files": None, "limit_source": source, "cleanup": cleanup,
+                      "empties_at_next_start": None, "first_unparsed_json": None, "first_unread_json": None}
+    options = old.get("mount_options")
+    uids = old.get("other_uids")
+    first = old.get("first_unreadable")
+    other_fs = old.get("first_other_filesystem")
+    top_symlinks = old.get("symlinks")
+    return {
+        "kernel_cache": kernel_cache,
+        "exists": old.get("exists"),
+        "cache_dir": {"kernel_cache": kernel_cache, "source": old.get("source"), "variable": old.get("variable")},
+        "limits": {"max_op_cache_size": {"value": limits.get("max_op_cache_size"), "source": source},
+                   "remain_cache_size_ratio": {"value": limits.get("remain_cache_size_ratio"), "source": source}},
+        "filesystem": {"type": old.get("fs_type"), "mount_point": old.get("mount_point"),
+                       "options": options.split(",") if options else None, "free_bytes": old.get("free_bytes"),
+                       "size_bytes": old.get("fs_size_bytes"), "nfs_lock_problem": old.get("nfs_lock_problem")},
+        "socs": socs,
+        # The old layout counted symlinks for the whole cache only: kept on the top dir.
+        "other": {"files": None, "dirs": None, "apparent_bytes": None, "allocated_bytes": None,
+                  "symlinks": top_symlinks},
+        "totals": {"files": old.get("files"), "dirs": None, "apparent_bytes": old.get("apparent_bytes"),
+                   "allocated_bytes": old.get("allocated_bytes")},
+        "unreadable": [{"path": first, "reason": old.get("first_unreadable_reason")}] if first else [],
+        "other_filesystems": [other_fs] if other_fs else [],
+        "elapsed_seconds": old.get("elapsed_seconds"),
+        "stopped": bool(old.get("partial")),
+        "unreadable_count": old.get("unreadable_entries"),
+        "other_filesystems_count": old.get("other_filesystems"),
+        "other_users": {"files": old.get("other_users_files"),
+                        "uids": [int(u) for u in uids.split(", ") if u.isdigit()] if uids else None},
+        "next_start_empties": None,
+    }
 
 
 def dumps_bundle(data: Mapping[str, Any]) -> bytes:
@@ -412,6 +367,59 @@ class _Reader:
             return None
         return float(value)
 
+    def shaped(self, value: Mapping[str, Any], shape: Mapping[str, Any], path: str) -> dict[str, Any]:
+        """The keys of `shape` (app.opcache.measurement.DOCUMENT_SHAPE's notation) taken out of
+        the object `value`, each of its type or None (with a finding), nested objects alike."""
+        return {key: self._shaped_value(value, key, kind, f"{path}.{key[:80]}") for key, kind in shape.items()
+                if key in value}
+
+    def _shaped_value(self, parent: Mapping[str, Any], key: str, kind: Any, path: str) -> Any:
+        value = parent.get(key)
+        if value is None:
+            return None
+        if isinstance(kind, dict):
+            if not isinstance(value, dict):
+                self.wrong(path, value, "object")
+                return None
+            return self.shaped(value, kind, path)
+        if isinstance(kind, tuple):
+            form, inner, limit = kind
+            if form == "list":
+                return [self._shaped_value({"": item}, "", inner, f"{path}[{i}]")
+                        for i, item in enumerate(self.items(parent, key, path, limit))]
+            table = self.obj(parent, key, path) or {}
+            if len(table) > limit:
+                self.add("support-bundle-too-many", key=path, count=len(table), limit=limit)
+            out = {}
+            for name in list(table)[:limit]:
+                if len(name) > 255:
+                    self.add("support-bundle-too-large", key=f"{path}.{name[:80]}", size=len(name), limit=255)
+                    continue
+                if table[name] is None and isinstance(inner, dict):  # null is not an entry
+                    self.wrong(f"{path}.{name[:80]}", None, "object")
+                    continue
+                item = self._shaped_value(table, name, inner, f"{path}.{name[:80]}")
+                if item is not None or table[name] is None:
+                    out[name] = item
+            return out
+        if kind == "text":
+            return self.text(parent, key, path)
+        if kind == "int":
+            return self.integer(parent, key, path)
+        if kind == "sint":
+            return self.integer(parent, key, path, minimum=None)
+        if kind == "bool":
+            return self.boolean(parent, key, path)
+        if kind == "num":
+            return self.number(parent, key, path)
+        # "scalar": a short text, a number or a boolean
+        if isinstance(value, str):
+            return self.text(parent, key, path)
+        if isinstance(value, (bool, int, float)) and not (isinstance(value, float) and value != value):
+            return value
+        self.wrong(path, value, "scalar")
+        return None
+
     def items(self, parent: Mapping[str, Any], key: str, path: str, limit: int) -> list[Any]:
         value = parent.get(key)
         if value is None:
@@ -457,7 +465,13 @@ class Bundle:
     ini_exists: bool | None = None
     ini_error: str | None = None
     op_cache_ini: OpCacheIni | None = None
-    cache: CacheSummary | None = None
+    # The cache as `collect` measured it: the one measurement (app.opcache.measurement), read back
+    # from its document (`scan --json`'s) or from an older bundle's layout (cache_layout "old").
+    cache: CacheMeasurement | None = None
+    cache_layout: str | None = None  # "measurement" | "old" | None (no usable cache object)
+    cache_path: str | None = None  # the kernel_cache the bundle names, also when it was not measured
+    cache_error: str | None = None  # why collect could not measure it (listed under "unreadable" too)
+    cache_time_limit: float | None = None  # collect --scan-seconds
     unreadable: list[tuple[str, str]] = field(default_factory=list)
     left_out: list[tuple[str, str]] = field(default_factory=list)  # (what, why) the collector kept back
     # `collect --log FILE`: the log's name and its NPU memory error lines, (line, text) (app/triage/bundled.py)
@@ -489,7 +503,7 @@ class Bundle:
             # What `diagnose` says on the host when the file CANN would read is not there.
             extra.append(make_finding("cache-ini-not-found", path=self.ini_path))
         extra.extend(self.cache_findings(result.effective))
-        result.findings = sort_findings(result.findings + extra)
+        result.findings = sort_findings(one_finding_per_cause(result.findings + extra))
         result.inputs["environment"] = "bundle"
         result.inputs["bundle"] = self.source
         return result
@@ -507,26 +521,26 @@ class Bundle:
         the same findings (`scan-*`) `scan` gives for the same facts (app.opcache.cleanup), plus
         what only a bundle can lack (no measurement, a prediction cut at the collect time limit,
         a prediction made with other limits)."""
+        if self.cache_error:
+            return []  # listed under "unreadable"
         cache = self.cache
         if cache is None:
             return [make_finding("support-cache-none", file=self.source)]
-        where = cache.kernel_cache or self.source
-        if cache.error:
-            return []  # listed under "unreadable"
-        if cache.exists is False:
+        where = str(cache.kernel_cache)
+        if not cache.exists:
             return [make_finding("scan-no-cache", file=where, path=where)]
         max_now = getattr(effective.get("max_op_cache_size"), "value", None)
         ratio_now = getattr(effective.get("remain_cache_size_ratio"), "value", None)
         found = facts_findings(cache.facts(max_now if _is_int(max_now) else None))
-        if cache.prediction_stopped and not cache.partial:
+        if cache.prediction_stopped:
             found.append(make_finding("support-cleanup-stopped", file=where, path=where,
-                                      seconds=f"{cache.time_limit_seconds or 0:g}"))
+                                      seconds=f"{self.cache_time_limit or 0:g}"))
         found += self.empties_findings(effective)
-        other = next((soc.prediction for soc in cache.socs.values() if soc.prediction is not None
-                      and (soc.prediction.max_mb, soc.prediction.ratio) != (max_now, ratio_now)), None)
+        recorded = [c for soc in cache.document()["socs"].values() if (c := soc.get("cleanup")) is not None]
+        other = next((c for c in recorded if (c.get("max_mb"), c.get("ratio")) != (max_now, ratio_now)), None)
         if other is not None:
-            found.append(make_finding("support-cleanup-other-limits", file=where, max_mb=other.max_mb,
-                                      ratio=other.ratio, now_max=max_now, now_ratio=ratio_now))
+            found.append(make_finding("support-cleanup-other-limits", file=where, max_mb=other.get("max_mb"),
+                                      ratio=other.get("ratio"), now_max=max_now, now_ratio=ratio_now))
         return found
 
     def next_start_empties(self, effective: Mapping[str, Any]) -> Empties | None:
@@ -542,9 +556,15 @@ class Bundle:
         empties = self.next_start_empties(effective)
         if cache is None or empties is None:
             return []
-        where = (cache.kernel_cache or self.source).rstrip("/")
-        sizes = {name: (f"{where}/{name}", soc.cann_bytes or 0) for name, soc in cache.socs.items()}
-        return empties_findings(empties, sizes, self.device.soc_version)
+        return empties_findings(empties, cache.soc_sizes(), self.device.soc_version)
+
+    def measurement(self, effective: Mapping[str, Any], findings: Sequence[Finding] = ()) -> CacheMeasurement | None:
+        """The recorded measurement with "the next start empties" decided with the limits and mode
+        resolved here, and `findings` (limit_findings) shown with it, as `scan` shows them: what
+        `diagnose --bundle --json` carries as `cache`."""
+        if self.cache is None:
+            return None
+        return self.cache.with_empties(self.next_start_empties(effective), self.device.soc_version, findings)
 
     def summary(self, lang: str | None = None) -> str:
         """One line for `collect` and the GUI: device, toolkit, op_cache.ini, cache."""
@@ -557,14 +577,15 @@ class Bundle:
         toolkit = self.versions.get("toolkit_version") or not_found
         ini = _label("support-label-found", lang, path=self.ini_path) if self.op_cache_ini is not None else not_found
         cache = self.cache
-        if cache is None or cache.error:
+        if cache is None or self.cache_error:
             cache_text = not_found
-        elif cache.exists is False:
-            cache_text = _label("support-label-collect-cache-absent", lang, path=cache.kernel_cache)
+        elif not cache.exists:
+            cache_text = _label("support-label-collect-cache-absent", lang, path=str(cache.kernel_cache))
         else:
-            code = "support-label-collect-cache-partial" if cache.partial else "support-label-collect-cache"
-            cache_text = _label(code, lang, files=format_count(cache.files or 0), size=_human(cache.apparent_bytes),
-                                path=cache.kernel_cache)
+            totals = cache.document()["totals"] or {}
+            code = "support-label-collect-cache-partial" if cache.stopped else "support-label-collect-cache"
+            cache_text = _label(code, lang, files=format_count(totals.get("files") or 0),
+                                size=_human(totals.get("apparent_bytes")), path=str(cache.kernel_cache))
         return _label("support-label-collect-summary", lang, device=device, toolkit=toolkit, ini=ini, cache=cache_text)
 
     def metadata(self) -> dict[str, Any]:
@@ -573,7 +594,8 @@ class Bundle:
                 "tool_version": self.tool_version, "hostname": self.hostname, "versions": dict(self.versions),
                 "environment": dict(self.environ), "unreadable": [{"what": w, "why": y} for w, y in self.unreadable],
                 "left_out": [{"what": w, "why": y} for w, y in self.left_out],
-                "cache": self.cache.to_json() if self.cache else None}
+                "cache": self.cache.to_json() if self.cache else None, "cache_layout": self.cache_layout,
+                "cache_error": self.cache_error}
 
 
 def _read_npu_smi(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> None:
@@ -694,84 +716,63 @@ def _read_ini(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> None:
     bundle.ini_exists = True
 
 
-def _read_prediction(reader: _Reader, value: object, path: str) -> CleanupSummary | None:
-    if value is None:
-        return None
-    if not isinstance(value, dict):
-        reader.wrong(path, value, "object")
-        return None
-    fields: dict[str, Any] = {}
-    for key in _PREDICTION_BOOLS:
-        fields[key] = reader.boolean(value, key, f"{path}.{key}")
-    for key in _PREDICTION_INTS:
-        fields[key] = reader.integer(value, key, f"{path}.{key}", minimum=None if key == "max_mb" else 0)
-    for key in _PREDICTION_OPTIONAL_INTS:
-        fields[key] = reader.integer(value, key, f"{path}.{key}")
-    for key in _PREDICTION_COUNTS:
-        fields[key] = reader.integer(value, key, f"{path}.{key}") or 0
-    for key in _PREDICTION_TEXTS:
-        fields[key] = reader.text(value, key, f"{path}.{key}")
-    required = (*_PREDICTION_BOOLS, *_PREDICTION_INTS)
-    missing = [key for key in required if fields[key] is None]
-    if missing:
-        reader.add("support-bundle-missing-key", key=f"{path}.{missing[0]}", what="cleanup prediction")
-        return None
-    if fields["ageing"] and (fields["max_bytes"] is None or fields["keep_threshold_bytes"] is None):
-        reader.add("support-bundle-missing-key", key=f"{path}.max_bytes", what="cleanup prediction")
-        return None
-    return CleanupSummary(**fields)
-
-
 def _read_cache(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> None:
+    """The bundle's `cache`, read into the one measurement type (CacheMeasurement.recorded):
+    the measurement's document, or the layout of older bundles (_old_cache_document)."""
+    from cann_config.app.opcache.measurement import CLEANUP_REQUIRED, DOCUMENT_SHAPE
+
     section = reader.obj(data, "cache", "cache", Message("support-what-cache"))
     if section is None:
         return
-    limits = reader.obj(section, "limits", "cache.limits") or {}
-    clean_limits: dict[str, int | str] = {}
+    bundle.cache_time_limit = reader.number(section, "time_limit_seconds", "cache.time_limit_seconds")
+    bundle.cache_path = reader.text(section, "kernel_cache", "cache.kernel_cache")
+    error = reader.text(section, "error", "cache.error")
+    if error:
+        bundle.cache_error = error
+        return
+    if "totals" in section or "cache_dir" in section:
+        doc = reader.shaped(section, DOCUMENT_SHAPE, "cache")
+        bundle.cache_layout = "measurement"
+        for key in section:
+            if key not in DOCUMENT_SHAPE and key not in CACHE_BUNDLE_KEYS and key != "findings":
+                reader.add("support-bundle-unknown-key", key=f"cache.{key[:80]}")
+    else:
+        old = reader.shaped(section, _OLD_CACHE_SHAPE, "cache")
+        for name, soc in (old.get("socs") or {}).items():
+            pred = soc.get("prediction")
+            if pred is not None and _missing(reader, pred, f"cache.socs.{name[:80]}.prediction",
+                                             ("ageing", "triggers", "target_reached", "max_mb", "ratio", "used_bytes",
+                                              "target_bytes", "delete_groups", "delete_bytes", "kept_recent_groups")):
+                soc["prediction"] = None
+        doc = _old_cache_document(old)
+        bundle.cache_layout = "old"
+        reader.add("support-bundle-cache-old-layout", tool=bundle.tool_version or "?",
+                   missing=", ".join(_OLD_LAYOUT_MISSING))
+    for name, soc in (doc.get("socs") or {}).items():
+        cleanup = soc.get("cleanup")
+        if cleanup is not None and "totals" in section and _missing(reader, cleanup, f"cache.socs.{name[:80]}.cleanup",
+                                                                    CLEANUP_REQUIRED):
+            soc["cleanup"] = None
+    limits = doc.get("limits") or {}
     for key in ("max_op_cache_size", "remain_cache_size_ratio"):
-        number = reader.integer(limits, key, f"cache.limits.{key}", minimum=None)
-        if number is not None:
-            clean_limits[key] = number
-    source = reader.text(limits, "source", "cache.limits.source")
-    if source is not None:
-        clean_limits["source"] = source
-    socs: dict[str, SocCacheSummary] = {}
-    soc_table = reader.obj(section, "socs", "cache.socs") or {}
-    names = list(soc_table)
-    if len(names) > MAX_SOCS:
-        reader.add("support-bundle-too-many", key="cache.socs", count=len(names), limit=MAX_SOCS)
-    for name in names[:MAX_SOCS]:
-        path = f"cache.socs.{name[:80]}"
-        entry = soc_table[name]
-        if len(name) > 255:
-            reader.add("support-bundle-too-large", key=path, size=len(name), limit=255)
-            continue
-        if not isinstance(entry, dict):
-            reader.wrong(path, entry, "object")
-            continue
-        numbers = {key: reader.integer(entry, key, f"{path}.{key}") for key in _SOC_INTS}
-        socs[name] = SocCacheSummary(name, **numbers,
-                                     prediction=_read_prediction(reader, entry.get("prediction"), f"{path}.prediction"))
-    numbers = {key: reader.integer(section, key, f"cache.{key}") for key in _CACHE_INTS}
+        if not _is_int((limits.get(key) or {}).get("value")):
+            reader.add("support-bundle-missing-key", key=f"cache.limits.{key}", what=Message("support-what-cache"))
+            return
+    if not doc.get("kernel_cache"):
+        reader.add("support-bundle-missing-key", key="cache.kernel_cache", what=Message("support-what-cache"))
+        return
+    bundle.cache = CacheMeasurement.recorded(doc)
 
-    def text(key: str) -> str | None:
-        return reader.text(section, key, f"cache.{key}")
 
-    bundle.cache = CacheSummary(
-        kernel_cache=reader.text(section, "kernel_cache", "cache.kernel_cache"),
-        source=reader.text(section, "source", "cache.source"),
-        variable=reader.text(section, "variable", "cache.variable"),
-        exists=reader.boolean(section, "exists", "cache.exists"),
-        partial=bool(reader.boolean(section, "partial", "cache.partial")),
-        prediction_stopped=bool(reader.boolean(section, "prediction_stopped", "cache.prediction_stopped")),
-        time_limit_seconds=reader.number(section, "time_limit_seconds", "cache.time_limit_seconds"),
-        elapsed_seconds=reader.number(section, "elapsed_seconds", "cache.elapsed_seconds"),
-        fs_type=reader.text(section, "fs_type", "cache.fs_type"),
-        nfs_lock_problem=reader.text(section, "nfs_lock_problem", "cache.nfs_lock_problem"),
-        mount_point=text("mount_point"), mount_options=text("mount_options"), other_uids=text("other_uids"),
-        first_unreadable=text("first_unreadable"), first_unreadable_reason=text("first_unreadable_reason"),
-        first_other_filesystem=text("first_other_filesystem"),
-        limits=clean_limits, socs=socs, error=reader.text(section, "error", "cache.error"), **numbers)
+def _missing(reader: _Reader, value: Mapping[str, Any], path: str, required: tuple[str, ...]) -> bool:
+    """Whether a prediction lacks a key it cannot do without (said as a finding): then it is dropped."""
+    missing = [key for key in required if value.get(key) is None]
+    if not missing and value.get("ageing") and (value.get("max_bytes") is None
+                                                or value.get("keep_threshold_bytes") is None):
+        missing = ["max_bytes"]
+    if missing:
+        reader.add("support-bundle-missing-key", key=f"{path}.{missing[0]}", what="cleanup prediction")
+    return bool(missing)
 
 
 def _read_left_out(reader: _Reader, bundle: Bundle, data: Mapping[str, Any]) -> None:

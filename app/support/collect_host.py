@@ -9,8 +9,9 @@ leaves the host, and what does not, is said in bundle.py's docstring; this modul
 never followed, values of other variables removed from npu-smi's output).
 
 Collecting is bounded in time: npu-smi runs within app.device.hostprobe's budget (5 s) plus 2 s
-for `npu-smi info -m`, the cache walk stops after `scan_seconds` (the summary says "partial" and
-no cleanup prediction is made from a partial walk).
+for `npu-smi info -m`, the cache walk stops after `scan_seconds` (the measurement says `stopped` and
+no cleanup prediction is made from a partial walk). The cache is the one measurement
+(app.opcache.measurement.measure_cache), its document `scan --json`'s.
 
 The TF Adapter version: looked for without importing anything, in
 `<Ascend>/tfplugin/latest/ascend_tfplugin_install.info` (`version=`; the CANN tfplugin package,
@@ -39,7 +40,6 @@ import stat
 import subprocess
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -49,18 +49,16 @@ from cann_config.app.device.hostprobe import find_npu_smi, probe_host, run_comma
 from cann_config.app.errors import InputError, os_reason
 from cann_config.app.findings import make_finding
 from cann_config.app.i18n import pick
-from cann_config.app.io.inputfiles import input_is_dir, read_input_bytes
-from cann_config.app.opcache.cleanup import AGEING_OFF, predict_cleanup, usage_facts
-from cann_config.app.opcache.ini import OpCacheIni, read_op_cache_ini
+from cann_config.app.io.inputfiles import read_input_bytes
+from cann_config.app.opcache.cleanup import CleanupPrediction, predict_cleanup
+from cann_config.app.opcache.ini import VERSION_KEYS, OpCacheIni, read_op_cache_ini
+from cann_config.app.opcache.measurement import next_start_empties
 from cann_config.app.opcache.resolution import resolve_settings
-from cann_config.app.opcache.scanner import nfs_lock_problem, scan_cache
+from cann_config.app.opcache.scanner import CacheUsage, scan_cache
 from cann_config.app.support.bundle import (
     BUNDLE_FORMAT,
     BUNDLE_VERSION,
     MAX_SHORT_CHARS,
-    CacheSummary,
-    CleanupSummary,
-    SocCacheSummary,
     bundle_variables,
 )
 
@@ -215,80 +213,75 @@ def _collect_ini(path: Path | None, unreadable: list[dict[str, str]],
     return section, ini
 
 
-def _collect_cache(env: Mapping[str, str], ini: OpCacheIni | None, scan_seconds: float, now: float,
-                   unreadable: list[dict[str, str]], clock: Callable[[], float]) -> dict[str, Any]:
+def _collect_cache(env: Mapping[str, str], ini: OpCacheIni | None, installed: Mapping[str, str],
+                   scan_seconds: float, now: float, unreadable: list[dict[str, str]],
+                   clock: Callable[[], float]) -> dict[str, Any]:
+    """The cache as `scan --json` measures it (app.opcache.measurement.measure_cache, with the
+    limits and "the next start empties" resolved from this host's environment and op_cache.ini),
+    within `scan_seconds`; lists cut to their first entry (no file list leaves the host), and the
+    bundle's own keys (CACHE_BUNDLE_KEYS)."""
+    from cann_config.app.opcache.measurement import limit_findings, measure_cache
+
     resolution = resolve_settings(ini=ini, environ=env)
     cache_dir = resolution.cache_dir
-    max_eff = resolution.effective["max_op_cache_size"]
-    ratio_eff = resolution.effective["remain_cache_size_ratio"]
-    limits = {"max_op_cache_size": max_eff.value, "remain_cache_size_ratio": ratio_eff.value,
-              "source": max_eff.source}
-    summary = CacheSummary(kernel_cache=str(cache_dir.kernel_cache), source=cache_dir.source,
-                           variable=cache_dir.variable, limits=limits, time_limit_seconds=scan_seconds)
+    max_e = resolution.effective["max_op_cache_size"]
+    ratio_e = resolution.effective["remain_cache_size_ratio"]
+    mode = resolution.effective.get("op_compiler_cache_mode")
+    kernel_cache = cache_dir.kernel_cache
+    failed = {"kernel_cache": str(kernel_cache), "exists": None, "cache_dir": cache_dir.to_json(),
+              "time_limit_seconds": scan_seconds}
     if not cache_dir.home_known:
         why = _label("support-label-home-unknown")
-        unreadable.append({"what": _label("support-label-unreadable-cache", path=cache_dir.kernel_cache), "why": why})
-        return replace(summary, error=why).to_json()
-    kernel_cache = cache_dir.kernel_cache
-    try:
-        is_dir = input_is_dir(kernel_cache)
-    except InputError as exc:  # unreadable is not "no cache": say why
-        unreadable.append({"what": _label("support-label-unreadable-cache", path=kernel_cache), "why": exc.reason})
-        return replace(summary, error=exc.reason).to_json()
-    if not is_dir:
-        return replace(summary, exists=False).to_json()
-    return _scan(kernel_cache, summary, scan_seconds, now, unreadable, clock).to_json()
-
-
-def _scan(kernel_cache: Path, summary: CacheSummary, scan_seconds: float, now: float,
-          unreadable: list[dict[str, str]], clock: Callable[[], float]) -> CacheSummary:
+        unreadable.append({"what": _label("support-label-unreadable-cache", path=kernel_cache), "why": why})
+        return {**failed, "error": why}
     seconds = max(scan_seconds, 0.0)
     deadline = clock() + seconds
-    usage = None
-    try:
+
+    def should_stop() -> bool:
+        return clock() >= deadline
+
+    def walk(path: Path, candidates: int | None) -> CacheUsage:
+        usage = None
         # The scanner looks at should_stop between batches: a batch never outlasts the limit.
-        for progress in scan_cache(kernel_cache, batch_seconds=min(0.1, seconds),
-                                   should_stop=lambda: clock() >= deadline):
+        for progress in scan_cache(path, candidates_from=candidates, batch_seconds=min(0.1, seconds),
+                                   should_stop=should_stop):
             usage = progress.usage
-    except InputError as exc:
-        unreadable.append({"what": _label("support-label-unreadable-cache", path=kernel_cache), "why": exc.reason})
-        return replace(summary, exists=True, error=exc.reason)
-    assert usage is not None
-    max_mb = summary.limits.get("max_op_cache_size")
-    ratio = summary.limits.get("remain_cache_size_ratio")
-    socs: dict[str, SocCacheSummary] = {}
-    prediction_stopped = False
-    for name, soc in usage.socs.items():
-        prediction = None
-        # A partial walk undercounts the SoC dir: predicting from it would be wrong.
-        if not usage.stopped and not prediction_stopped and isinstance(max_mb, int) and isinstance(ratio, int):
+        assert usage is not None
+        return usage
+
+    def predict(usage: CacheUsage, max_mb: int, ratio: int) -> dict[str, CleanupPrediction]:
+        predictions: dict[str, CleanupPrediction] = {}
+        if usage.stopped:  # a partial walk undercounts the SoC dirs: predicting from it would be wrong
+            return predictions
+        for name, soc in usage.socs.items():
             # The same time limit as the walk: the prediction asks before reading each json group.
-            predicted = predict_cleanup(soc, max_mb, ratio, now, should_stop=lambda: clock() >= deadline)
+            predicted = predict_cleanup(soc, max_mb, ratio, now, should_stop=should_stop)
             if predicted.stopped:
                 # A partial prediction would read as CANN's answer: the bundle says "not predicted".
-                prediction_stopped = True
-            else:
-                data = predicted.to_json()
-                prediction = CleanupSummary(**{key: data[key] for key in CleanupSummary.__dataclass_fields__})
-        socs[name] = SocCacheSummary(name, soc.files, soc.dirs, soc.apparent_bytes, soc.allocated_bytes,
-                                     soc.cann_bytes, prediction)
-    if usage.unreadable:
-        first_path, first_reason = usage.unreadable[0]
-        unreadable.append({"what": _label("support-label-unreadable-entries", count=len(usage.unreadable),
+                break
+            predictions[name] = predicted
+        return predictions
+
+    # `ini` is the file at CANN's own place (collect_bundle reads no other): the one CANN reads.
+    empties = next_start_empties(ini, installed, mode.value if mode is not None else None)
+    try:
+        measured = measure_cache(kernel_cache, cache_dir.to_json(), max_e, ratio_e, empties=empties,
+                                 findings=limit_findings(resolution.findings, ini.findings if ini else []),
+                                 walk=walk, predict=predict)
+    except InputError as exc:  # unreadable is not "no cache": say why
+        unreadable.append({"what": _label("support-label-unreadable-cache", path=kernel_cache), "why": exc.reason})
+        return {**failed, "error": exc.reason}
+    data = measured.to_json()
+    if measured.usage is not None and measured.usage.unreadable:
+        first_path, first_reason = measured.usage.unreadable[0]
+        unreadable.append({"what": _label("support-label-unreadable-entries", count=len(measured.usage.unreadable),
                                           path=kernel_cache),
                            "why": f"{first_reason} ({first_path})"})
-    facts = usage_facts(usage, {}, max_mb if isinstance(max_mb, int) else AGEING_OFF)
-    return CacheSummary(
-        kernel_cache=summary.kernel_cache, source=summary.source, variable=summary.variable, exists=True,
-        partial=usage.stopped, prediction_stopped=prediction_stopped, time_limit_seconds=summary.time_limit_seconds,
-        elapsed_seconds=round(usage.elapsed, 3), files=usage.files, apparent_bytes=usage.apparent_bytes,
-        allocated_bytes=usage.allocated_bytes, free_bytes=usage.free_bytes, fs_size_bytes=usage.fs_size_bytes,
-        fs_type=usage.fs_type, nfs_lock_problem=nfs_lock_problem(usage.mount),
-        unreadable_entries=len(usage.unreadable), other_filesystems=len(usage.other_fs),
-        symlinks=facts.symlinks, other_users_files=usage.other_users_files,
-        mount_point=facts.mount_point, mount_options=facts.mount_options, other_uids=facts.other_uids,
-        first_unreadable=facts.first_unreadable, first_unreadable_reason=facts.first_unreadable_reason,
-        first_other_filesystem=facts.first_other_filesystem, limits=summary.limits, socs=socs)
+    # Counts travel, file lists do not: the first entry of each list is what the findings name.
+    data["unreadable"] = data["unreadable"][:1]
+    data["other_filesystems"] = data["other_filesystems"][:1]
+    data.update(time_limit_seconds=scan_seconds, error=None)
+    return data
 
 
 def collect_bundle(*, environ: Mapping[str, str] | None = None, root: Path = Path("/"),
@@ -323,7 +316,8 @@ def collect_bundle(*, environ: Mapping[str, str] | None = None, root: Path = Pat
     versions.update(tf_adapter_versions(root, env_all, distribution_version))
     cache_dir = resolve_settings(ini=None, environ=env).cache_dir
     ini_section, ini = _collect_ini(cache_dir.ini_path if cache_dir.home_known else None, unreadable, left_out)
-    cache = _collect_cache(env, ini, scan_seconds, when, unreadable, clock)
+    installed = {key: value for key in VERSION_KEYS if isinstance(value := versions.get(key), str) and value}
+    cache = _collect_cache(env, ini, installed, scan_seconds, when, unreadable, clock)
     others = len([name for name in env_all if name not in env])
     if others:
         left_out.append({"what": _label("support-label-left-environment", count=others),

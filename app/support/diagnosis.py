@@ -216,7 +216,7 @@ class Diagnosis:
     def _measurement_lines(self, lang: str | None) -> list[str]:
         """The cache measured on this host, one line per SoC dir, as `scan` says it."""
         measured = self.measurement
-        if measured is None or measured.usage is None:
+        if measured is None or not measured.exists:
             return []
         out = ["", _label("cache-label-measured", lang, path=terminal_text(str(measured.kernel_cache)))]
         out += measured.soc_lines(lang, indent="  ")

@@ -87,20 +87,28 @@ class Host:
         chosen = device or self.device
         if self.bundle is not None:
             result = self.bundle.diagnosis(framework=framework, device=chosen, script=script, profile=profile)
-            cache = self.bundle.cache
-            result.cache = cache.to_json() if cache is not None else None
+            # imported here: the measurement's module is only paid for when a cache is shown
+            from cann_config.app.opcache.measurement import limit_findings
+
+            ini = self.bundle.op_cache_ini
+            resolution = result.resolution.findings if result.resolution is not None else []
+            recorded = self.bundle.measurement(result.effective, limit_findings(resolution, ini.findings if ini else []))
+            result.measurement = recorded
+            result.cache = recorded.to_json() if recorded is not None else None
             return _with_fixes(result)
         live = env_file is None
         result = diagnose(ini_path=ini_path, env_file=env_file, script=script, device=chosen,
                           cache_dir=self.cache_dir, framework=framework, profile=profile,
                           installed_versions=(self.installed_versions or {}) if live else None)
         if live and measure:
+            from cann_config.app.opcache.measurement import one_finding_per_cause
+
             measured = self.measure(result)
             if measured is not None:
                 result.measurement = measured
                 result.cache = measured.to_json()
                 extra = [f for f in measured.findings if f.code not in _NOT_DIAGNOSED]
-                result.findings = sort_findings(unique_findings(result.findings + extra))
+                result.findings = sort_findings(one_finding_per_cause(unique_findings(result.findings + extra)))
         return _with_fixes(result)
 
     def measure(self, diagnosis: Diagnosis) -> CacheMeasurement | None:

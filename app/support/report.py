@@ -49,6 +49,7 @@ from cann_config.app.errors import UsageError
 from cann_config.app.findings import make_finding, severity_column
 from cann_config.app.i18n import current_language, normalize_language, pick
 from cann_config.app.io.outputfiles import write_output
+from cann_config.app.opcache.cleanup import percent_of_limit
 from cann_config.app.profile import Profile
 from cann_config.app.support.diagnosis import Diagnosis
 from cann_config.app.support.fixes import (
@@ -304,42 +305,46 @@ def _findings(report: SupportReport, lang: str) -> list[Block]:
 
 def _cleanup(report: SupportReport, lang: str) -> list[Block]:
     blocks = [Block("h2", (_t("support-label-cleanup", lang),))]
-    cache = report.bundle.cache if report.bundle is not None else None
-    if cache is None or cache.error or not cache.socs:
+    bundle = report.bundle
+    cache = bundle.cache if bundle is not None and not bundle.cache_error else None
+    doc = cache.document(lang) if cache is not None else None
+    if cache is None or doc is None or not doc["socs"]:
         codes = [f for f in report.diagnosis.findings if f.code in ("scan-no-cache", "scan-stopped")]
         if codes:
             text = codes[0].message(lang)
-        elif cache is not None and cache.exists and not cache.error:
-            text = _t("support-label-cleanup-empty", lang, path=cache.kernel_cache or _t("support-label-unknown", lang))
+        elif cache is not None and cache.exists:
+            text = _t("support-label-cleanup-empty", lang, path=str(cache.kernel_cache) or _t("support-label-unknown", lang))
         else:
             text = _t("support-label-cleanup-none", lang)
         return [*blocks, _p(Text(text))]
     unknown = _t("support-label-unknown", lang)
-    created = report.bundle.created if report.bundle is not None and report.bundle.created else unknown
-    free = human_bytes(cache.free_bytes) if cache.free_bytes is not None else unknown
-    blocks.append(_p(Text(_t("support-label-cleanup-intro", lang, created=created, path=cache.kernel_cache or unknown,
-                             fs_type=cache.fs_type or unknown, free=free))))
+    created = bundle.created if bundle is not None and bundle.created else unknown
+    fs = doc["filesystem"] or {}
+    free = human_bytes(fs["free_bytes"]) if fs.get("free_bytes") is not None else unknown
+    blocks.append(_p(Text(_t("support-label-cleanup-intro", lang, created=created,
+                             path=str(cache.kernel_cache) or unknown, fs_type=fs.get("type") or unknown, free=free))))
     headers = tuple(_t(c, lang) for c in ("support-label-cleanup-soc", "support-label-cleanup-files",
                                          "support-label-cleanup-used", "support-label-cleanup-limit",
                                          "support-label-cleanup-keep", "support-label-cleanup-delete",
                                          "support-label-cleanup-recent"))
     rows = []
-    for name, soc in cache.socs.items():
-        pred = soc.prediction
-        used = human_bytes(pred.used_bytes if pred else soc.cann_bytes or 0)
-        files = str(soc.files) if soc.files is not None else unknown
+    for name, soc in doc["socs"].items():
+        pred = soc.get("cleanup")
+        used = human_bytes((pred.get("used_bytes") if pred else None) or soc.get("cann_bytes") or 0)
+        files = str(soc["files"]) if soc.get("files") is not None else unknown
         if pred is None:
             cells = [_t("support-label-cleanup-not-predicted", lang)] * 4
-        elif not pred.ageing:
+        elif not pred.get("ageing"):
             cells = [_t("support-label-cleanup-ageing-off", lang), "-", _t("support-label-cleanup-nothing", lang), "-"]
         else:
-            percent = pred.percent_of_limit or 0.0
-            limit = f"{human_bytes(pred.max_bytes or 0)} ({percent:.0f} %)"
-            delete = (_t("support-label-cleanup-groups", lang, groups=pred.delete_groups, size=human_bytes(pred.delete_bytes))
-                      if pred.triggers else _t("support-label-cleanup-nothing", lang))
-            recent = (_t("support-label-cleanup-groups", lang, groups=pred.kept_recent_groups,
-                         size=human_bytes(pred.kept_recent_bytes)) if pred.triggers else "-")
-            cells = [limit, human_bytes(pred.keep_threshold_bytes or 0), delete, recent]
+            percent = percent_of_limit(True, pred.get("used_bytes") or 0, pred.get("max_bytes")) or 0.0
+            limit = f"{human_bytes(pred.get('max_bytes') or 0)} ({percent:.0f} %)"
+            delete = (_t("support-label-cleanup-groups", lang, groups=pred.get("delete_groups") or 0,
+                         size=human_bytes(pred.get("delete_bytes") or 0))
+                      if pred.get("triggers") else _t("support-label-cleanup-nothing", lang))
+            recent = (_t("support-label-cleanup-groups", lang, groups=pred.get("kept_recent_groups") or 0,
+                         size=human_bytes(pred.get("kept_recent_bytes") or 0)) if pred.get("triggers") else "-")
+            cells = [limit, human_bytes(pred.get("keep_threshold_bytes") or 0), delete, recent]
         rows.append(((Text(name, code=True),), (Text(files),), (Text(used),), *((Text(c),) for c in cells)))
     blocks.append(Block("table", (headers, tuple(rows))))
     return blocks

@@ -83,10 +83,10 @@ def test_a_bundle_given_at_start_shows_the_customers_host(make_wizard, qtbot):
     assert bundle.ini_path in ini_status and "customer's host" in ini_status
     assert not wizard.findChild(QPushButton, "saveIniButton").isEnabled()
     # The gauge is the bundle's measurement; the scan is off and says why.
-    soc = bundle.cache.socs["Ascend910B3"]
+    cleanup = bundle.cache.to_json()["socs"]["Ascend910B3"]["cleanup"]
     rows = wizard.findChild(CacheGauge, "cacheGauge").rows
     assert [(r.soc, r.used_bytes, r.limit_bytes, r.delete_bytes) for r in rows] == [
-        ("Ascend910B3", soc.prediction.used_bytes, soc.prediction.max_bytes, soc.prediction.freed_bytes)]
+        ("Ascend910B3", cleanup["used_bytes"], cleanup["max_bytes"], cleanup["freed_bytes"])]
     scan = wizard.findChild(QPushButton, "scanButton")
     assert not scan.isEnabled() and "customer's host" in scan.toolTip()
     assert "customer's host" in wizard.findChild(QLabel, "scanStatus").text()

@@ -76,10 +76,11 @@ def test_json_keys_are_stable(tmp_path, capsys):
     data = scan_json(capsys, "--cache-dir", str(tmp_path / "base"), "--lang", "zh_CN")
     assert list(data) == ["kernel_cache", "exists", "cache_dir", "limits", "filesystem", "socs", "other",
                           "totals", "unreadable", "other_filesystems", "elapsed_seconds", "stopped", "findings",
-                          "next_start_empties"]
+                          "next_start_empties", "unreadable_count", "other_filesystems_count", "other_users"]
     soc = next(iter(data["socs"].values()))
     assert list(soc) == ["path", "files", "dirs", "apparent_bytes", "allocated_bytes", "cann_bytes", "hard_links",
-                         "symlinks", "other_users_files", "limit_source", "cleanup", "empties_at_next_start"]
+                         "symlinks", "other_users_files", "limit_source", "cleanup", "empties_at_next_start",
+                         "first_unparsed_json", "first_unread_json"]
     assert {"triggers", "target_bytes", "delete_groups", "delete_bytes", "kept_recent_groups",
             "keep_threshold_bytes", "percent_of_limit"} <= set(soc["cleanup"])
     assert data["filesystem"]["free_bytes"] > 0

@@ -21,6 +21,7 @@ from cann_config.app.opcache.scanner import scan_to_end
 from cann_config.app.support.bundle import (
     BUNDLE_FORMAT,
     BUNDLE_VERSION,
+    CACHE_BUNDLE_KEYS,
     MAX_BUNDLE_BYTES,
     MAX_TEXT_CHARS,
     TOP_KEYS,
@@ -168,13 +169,15 @@ def test_collect_on_an_a2_host(tmp_path):
                                         "ASCEND_REMAIN_CACHE_SIZE_RATIO"}
     assert data["op_cache_ini"]["text"] == A2_INI.decode("utf-8")
     cache = data["cache"]
-    assert cache["exists"] is True and cache["partial"] is False
-    assert cache["limits"] == {"max_op_cache_size": 1, "remain_cache_size_ratio": 0, "source": "env"}
+    assert cache["exists"] is True and cache["stopped"] is False and cache["error"] is None
+    limits = cache["limits"]
+    assert (limits["max_op_cache_size"]["value"], limits["remain_cache_size_ratio"]["value"]) == (1, 0)
+    assert limits["max_op_cache_size"]["source"] == "env"
     soc = cache["socs"]["Ascend910B3"]
     assert soc["files"] == 8
     assert soc["cann_bytes"] == 3 * 400_000 + 300_000 + sum(
         len(p.read_bytes()) for p in host.kernel_cache.rglob("*.json"))
-    prediction = soc["prediction"]
+    prediction = soc["cleanup"]
     # Ratio 0 keeps nothing: every group older than 30 minutes goes, the recent one stays.
     assert prediction["triggers"] and prediction["delete_groups"] == 3 and prediction["kept_recent_groups"] == 1
     assert not prediction["target_reached"]
@@ -280,8 +283,8 @@ def test_no_home_no_default_cache(tmp_path):
 def test_the_scan_is_bounded_and_says_partial(tmp_path):
     data = collect(make_host(tmp_path), scan_seconds=0)
     cache = data["cache"]
-    assert cache["partial"] is True and cache["time_limit_seconds"] == 0
-    assert all(soc["prediction"] is None for soc in cache["socs"].values())
+    assert cache["stopped"] is True and cache["time_limit_seconds"] == 0
+    assert all(soc["cleanup"] is None for soc in cache["socs"].values())
     codes = [f.code for f in bundle_from_json(data).diagnosis().findings]
     assert "scan-stopped" in codes and "scan-over-limit" not in codes
 
@@ -292,8 +295,8 @@ def test_the_cleanup_prediction_is_bounded_too(tmp_path):
     ticks = iter(range(1000, 10_000))
     data = collect(make_host(tmp_path), scan_seconds=2, clock=lambda: float(next(ticks)))
     cache = data["cache"]
-    assert cache["partial"] is False and cache["prediction_stopped"] is True
-    assert cache["files"] == 9 and cache["socs"]["Ascend910B3"]["prediction"] is None
+    assert cache["stopped"] is False and cache["totals"]["files"] == 9
+    assert cache["socs"]["Ascend910B3"]["cleanup"] is None
     bundle = bundle_from_json(data)
     codes = [f.code for f in bundle.diagnosis().findings]
     assert "support-cleanup-stopped" in codes and "scan-over-limit" not in codes
@@ -332,7 +335,10 @@ def comparable(diag, ini_source):
     effective = {oid: (e.value, e.source, e.variable) for oid, e in diag.effective.items()}
     findings = sorted((f.severity, f.code, f.line if f.file == ini_source else None,
                        f.message("en").replace(ini_source, "<ini>"), tuple(sorted(f.suggestion.items())))
-                      for f in diag.findings if not f.code.startswith(("support-", "scan-", "cache-next-start-"))
+                      # the versions info: the bundle's measurement says it as the empties warning
+                      # (one finding per cause, app.opcache.measurement.one_finding_per_cause)
+                      for f in diag.findings if not f.code.startswith(("support-", "scan-", "cache-next-start-",
+                                                                        "cache-ini-version-differs"))
                       # where the copied file lives here (app/opcache/which_ini.py): the place left out
                       and f.code != "cache-ini-taken-as-read")
     return effective, findings
@@ -364,8 +370,9 @@ def test_the_a2_fixture_diagnosis(tmp_path):
     bundle = load_bundle(BUNDLES / "a2-910b3.json")
     diag = bundle.diagnosis()
     codes = {f.code for f in diag.findings}
-    assert {"cache-ini-size-pair-incomplete", "cache-env-ratio-zero", "cache-ini-version-differs",
+    assert {"cache-ini-size-pair-incomplete", "cache-env-ratio-zero", "cache-next-start-empties-versions",
             "scan-over-limit", "scan-cleanup-short-recent"} <= codes
+    assert "cache-ini-version-differs" not in codes  # one finding per cause: the warning names the versions
     assert diag.effective["max_op_cache_size"].source == "env"
     assert diag.inputs["environment"] == "bundle"
     profile = bundle.suggested_profile()
@@ -425,7 +432,7 @@ def test_a_bundle_carries_what_the_atime_re_check_needs(tmp_path, monkeypatch, m
     monkeypatch.setattr(scanner, "_read_mounts", lambda: mounts + "\n")
     host = make_host(tmp_path)
     data = collect(host)
-    pred = data["cache"]["socs"]["Ascend910B3"]["prediction"]
+    pred = data["cache"]["socs"]["Ascend910B3"]["cleanup"]
     assert pred["atime_rule"] == ("relatime" if saved else "nfs")
     assert (pred["read_saved_groups"] == 3) is saved and "delete" not in pred
     bundle = bundle_from_json(json.loads(json.dumps(data)))
@@ -667,3 +674,43 @@ def test_old_bundles_without_left_out_still_read(data_dir):
             continue
         bundle = load_bundle(path)
         assert bundle.left_out == [] and not any("left_out" in f.message("en") for f in bundle.findings)
+
+
+# ---------------------------------------------------------------------------------------------
+# The cache: the one measurement's document, and the layout of older bundles
+# ---------------------------------------------------------------------------------------------
+
+
+def test_an_old_layout_bundle_reads_into_the_one_measurement():
+    """a2-910b3.json was written before the bundle's cache was the measurement's document (issue
+    24 item 1): read into the same CacheMeasurement, what it never recorded said once."""
+    from cann_config.app.opcache.measurement import CacheMeasurement
+
+    bundle = load_bundle(BUNDLES / "a2-910b3.json")
+    assert bundle.cache_layout == "old" and isinstance(bundle.cache, CacheMeasurement)
+    (note,) = [f for f in bundle.findings if f.code == "support-bundle-cache-old-layout"]
+    assert note.severity == "info" and "socs.*.hard_links" in note.message("en") and "0.1.0" in note.message("en")
+    measured = bundle.cache
+    assert (measured.max_mb, measured.ratio, measured.exists, measured.stopped) == (1, 0, True, False)
+    soc = measured.to_json()["socs"]["Ascend910B3"]
+    assert (soc["files"], soc["cann_bytes"], soc["hard_links"]) == (8, 1500189, None)
+    assert (soc["cleanup"]["delete_groups"], soc["cleanup"]["delete_bytes"], soc["cleanup"]["percent_of_limit"]) == (
+        3, 1200141, 143.1)
+    assert measured.soc_lines("en") == [
+        "Ascend910B3: 8 files, 1.4 MB apparent, 1.5 MB on disk; CANN counts 1.4 MB, 143 % of the limit",
+        "    next compiler start: CANN targets 1.4 MB, deletes 3 groups (1.1 MB), keeps 1 groups used in the last 30 min"]
+
+
+def test_the_new_layout_is_scans_document_and_fits_its_shape(tmp_path):
+    """A collected cache is the measurement's document; read back it gives no finding and the same
+    document (CacheMeasurement.recorded(...).to_json() == what was written)."""
+    data = json.loads(dumps_bundle(collect(make_host(tmp_path))))
+    bundle = bundle_from_json(data)
+    assert bundle.cache_layout == "measurement" and bundle.findings == []
+    written = {k: v for k, v in data["cache"].items() if k not in CACHE_BUNDLE_KEYS}
+    recorded = bundle.cache.to_json()
+    assert {k: v for k, v in recorded.items() if k != "findings"} == {k: v for k, v in written.items() if k != "findings"}
+    # with the limits' findings as the diagnosis resolves them, the findings are the host's too
+    from cann_config.app.support.host import host_from_bundle
+
+    assert host_from_bundle(bundle).diagnosis().cache == written

@@ -140,3 +140,77 @@ def test_fleet_names_each_findings_node_and_shows_the_files_version_lines(capsys
     main(["fleet", str(a2), str(a3), "--lang", "en"])
     out, _ = capsys.readouterr()
     assert "a2-910b3: warning cache-next-start-empties-versions: The next compiler start on Ascend910B3 empties" in out
+
+
+def test_a_bundle_carries_scans_document_and_reads_it_back(capsys, tmp_path, monkeypatch):
+    """Issue 24 item 2: the bundle's `cache` is the one measurement's document (`scan --json`'s,
+    for the same inputs), read back into the same CacheMeasurement: `diagnose --bundle --json`'s
+    `cache` and the text per SoC dir are scan's."""
+    from cann_config.app.support.bundle import CACHE_BUNDLE_KEYS, dumps_bundle, load_bundle
+    from cann_config.app.support.collect_host import collect_bundle
+
+    live_cache(tmp_path, monkeypatch)  # installed 8.3.0, the file says 8.5.0: the next start empties it
+    code, scanned = run_json(capsys, "scan")
+    assert scanned["next_start_empties"]["socs"] == [SOC]
+    data = collect_bundle(scan_seconds=60)
+    recorded = data["cache"]
+    assert set(recorded) == set(scanned) | set(CACHE_BUNDLE_KEYS)
+    assert without_time({k: v for k, v in recorded.items() if k not in CACHE_BUNDLE_KEYS}) == without_time(scanned)
+    path = tmp_path / "b.json"
+    path.write_bytes(dumps_bundle(data))
+    bundle = load_bundle(path)
+    assert bundle.cache_layout == "measurement"
+    assert not [f for f in bundle.findings if f.code.startswith(("support-bundle-cache", "support-bundle-wrong",
+                                                                 "support-bundle-missing", "support-bundle-unknown"))]
+    code, diagnosed = run_json(capsys, "diagnose", "--bundle", str(path))
+    assert without_time(diagnosed["cache"]) == without_time(scanned)
+    live = this_host().diagnosis().measurement
+    assert bundle.measurement(bundle.diagnosis().effective).soc_lines("en") == live.soc_lines("en")
+    assert "the next compiler start empties this directory (3 MB)" in " ".join(live.soc_lines("en"))
+
+
+def test_a_bundle_carries_counts_never_file_lists(tmp_path, monkeypatch):
+    """Issue 30 item 1: unreadable entries travel as a count and the first one the finding names."""
+    from cann_config.app.opcache import measurement
+    from cann_config.app.support.bundle import bundle_from_json
+    from cann_config.app.support.collect_host import collect_bundle
+
+    soc = live_cache(tmp_path, monkeypatch)
+    real = measurement.measure_cache
+
+    def with_unreadable(*args, **kwargs):  # as a walk meets them without root (tests run as root here)
+        measured = real(*args, **kwargs)
+        measured.usage.unreadable = [(str(soc / f"locked{i}"), "Permission denied") for i in range(3)]
+        return measured
+
+    monkeypatch.setattr(measurement, "measure_cache", with_unreadable)
+    cache = collect_bundle(scan_seconds=60)["cache"]
+    assert cache["unreadable_count"] == 3 and cache["unreadable"] == [
+        {"path": str(soc / "locked0"), "reason": "Permission denied"}]
+    bundle = bundle_from_json({"format": "cann-config-bundle", "version": 1, "cache": cache})
+    (finding,) = [f for f in bundle.cache_findings({}) if f.code == "scan-unreadable"]
+    assert "3" in finding.message("en") and "locked0" in finding.message("en")
+
+
+def test_one_finding_per_cause_through_diagnose_json(capsys, tmp_path, monkeypatch):
+    """Issue 24 item 4: version lines that differ and "the next start empties" are one cause: one
+    warning naming the SoC dir, its size and both versions; the info is said only where no SoC dir
+    would lose anything (no cache yet)."""
+    soc = live_cache(tmp_path, monkeypatch)  # the file: 8.5.0 twice; installed: 8.3.0
+    code, data = run_json(capsys, "diagnose")
+    codes = [f["code"] for f in data["findings"]]
+    assert "cache-ini-version-differs" not in codes and codes.count("cache-next-start-empties-versions") == 1
+    (warning,) = [f for f in data["findings"] if f["code"] == "cache-next-start-empties-versions"]
+    assert warning["severity"] == "warning" and warning["file"] == str(soc) and "3 MB" in warning["message"]
+    assert "adk_version=8.5.0, ops_version=8.5.0" in warning["message"]
+    assert "adk_version=8.3.0, ops_version=8.3.0" in warning["message"]
+    assert [d["key"] for d in data["cache"]["next_start_empties"]["differs"]] == ["adk_version", "ops_version"]
+    # the same in scan's findings
+    _, scanned = run_json(capsys, "scan")
+    assert [f["code"] for f in scanned["findings"]].count("cache-ini-version-differs") == 0
+    # nothing cached yet: nothing to empty, so the info says what the next start does
+    for path in soc.iterdir():
+        path.unlink()
+    _, data = run_json(capsys, "diagnose")
+    codes = [f["code"] for f in data["findings"]]
+    assert "cache-next-start-empties-versions" not in codes and codes.count("cache-ini-version-differs") == 2

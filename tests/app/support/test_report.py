@@ -208,7 +208,7 @@ def test_the_report_json_extends_diagnose_json():
     report = a2_report()
     data = report.to_json("en")
     assert {"device", "effective", "findings"} <= set(data)
-    assert data["bundle"]["cache"]["socs"]["Ascend910B3"]["prediction"]["delete_groups"] == 3
+    assert data["bundle"]["cache"]["socs"]["Ascend910B3"]["cleanup"]["delete_groups"] == 3
     assert data["suggested_profile"]["options"]["remain_cache_size_ratio"] == 50
     assert [e["format"] for e in data["suggested_exports"]] == ["op-cache-ini", "env-bash"]
 

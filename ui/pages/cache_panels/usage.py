@@ -228,55 +228,61 @@ class UsagePanel(QGroupBox):
     # -- a support bundle -----------------------------------------------------------------------
 
     def _recorded_gauge_rows(self, cache: Any) -> list[GaugeRow]:
-        """Rows from a cache measured elsewhere (a bundle's record): the prediction made there."""
+        """Rows from a cache measured elsewhere (a bundle's record, app.opcache.measurement's
+        document): the prediction made there."""
         if cache is None:
             return []
-        where = (cache.kernel_cache or "").rstrip("/")
-        emptied = self._emptied({name: (f"{where}/{name}", soc.cann_bytes or 0) for name, soc in cache.socs.items()})
+        emptied = self._emptied(cache.soc_sizes())
         rows = []
-        for name, soc in sorted(cache.socs.items()):
-            pred = soc.prediction
+        for name, soc in sorted(cache.document()["socs"].items()):
+            pred = soc.get("cleanup")
+            files = soc.get("files") or 0
             if pred is None:  # a partial walk, or a prediction that did not finish: no limit lines
-                rows.append(GaugeRow(name, soc.cann_bytes or 0, soc.files or 0, None, None, 0, False, pending=True))
+                rows.append(GaugeRow(name, soc.get("cann_bytes") or 0, files, None, None, 0, False, pending=True))
             else:
-                rows.append(GaugeRow(name, pred.used_bytes, soc.files or 0, pred.max_bytes if pred.ageing else None,
-                                     pred.keep_threshold_bytes if pred.ageing else None, pred.freed_bytes,
-                                     pred.triggers, empties=name in emptied, choice=self._choice_mark(name)))
+                ageing = bool(pred.get("ageing"))
+                rows.append(GaugeRow(name, pred.get("used_bytes") or 0, files, pred.get("max_bytes") if ageing else None,
+                                     pred.get("keep_threshold_bytes") if ageing else None, pred.get("freed_bytes") or 0,
+                                     bool(pred.get("triggers")), empties=name in emptied,
+                                     choice=self._choice_mark(name)))
         return rows
 
     def _bundle_gauge_message(self) -> str:
-        cache = self.controller.session.recorded_cache()
+        session = self.controller.session
+        error = session.recorded_cache_error()
+        if error:
+            return self.tr("The cache could not be measured on the customer's host: %1").replace("%1", error)
+        cache = session.recorded_cache()
         if cache is None:
             return self.tr("The bundle holds no measurement of the cache.")
-        if cache.error:
-            return self.tr("The cache could not be measured on the customer's host: %1").replace("%1", cache.error)
-        if cache.exists is False:
+        if not cache.exists:
             return self.tr("%1 does not exist on the customer's host: nothing is cached there yet.") \
-                .replace("%1", cache.kernel_cache or "kernel_cache")
-        if not cache.socs:
+                .replace("%1", str(cache.kernel_cache) or "kernel_cache")
+        if not cache.document()["socs"]:
             return self.tr("The cache holds no SoC directory yet.")
         return ""
 
     def _show_bundle_gauge(self, cache: Any) -> None:
         self._show_findings()
-        self.gauge.set_rows(self.gauge_rows(), free_bytes=getattr(cache, "free_bytes", None),
-                            fs_type=getattr(cache, "fs_type", None), message=self._bundle_gauge_message(),
-                            partial=bool(getattr(cache, "partial", False)))
+        doc = cache.document() if cache is not None else {}
+        fs = doc.get("filesystem") or {}
+        self.gauge.set_rows(self.gauge_rows(), free_bytes=fs.get("free_bytes"), fs_type=fs.get("type"),
+                            message=self._bundle_gauge_message(), partial=bool(doc.get("stopped")))
         self._show_scan_button()
 
     def _bundle_scan_text(self) -> str:
         """Why there is no scan here, and what the bundle measured instead."""
         text = self.tr("Not scanned here: the cache is on the customer's host.")
         cache = self.controller.session.recorded_cache()
-        if cache is not None and cache.files is not None:
+        totals = (cache.document()["totals"] or {}) if cache is not None and cache.exists else {}
+        if totals.get("files") is not None:
             text += " " + self.tr("Measured there by cann-config collect: %1 files, %2 (on disk %3).") \
-                .replace("%1", f"{cache.files:,}").replace("%2", human_bytes(cache.apparent_bytes or 0)) \
-                .replace("%3", human_bytes(cache.allocated_bytes or 0))
-        limits = cache.limits if cache is not None else {}
-        if "max_op_cache_size" in limits and "remain_cache_size_ratio" in limits:
+                .replace("%1", f"{totals['files']:,}").replace("%2", human_bytes(totals.get("apparent_bytes") or 0)) \
+                .replace("%3", human_bytes(totals.get("allocated_bytes") or 0))
+        if cache is not None:
             text += " " + self.tr("What the next start deletes was predicted there with the customer's limits "
-                                  "(%1 MB, %2 %).").replace("%1", str(limits["max_op_cache_size"])) \
-                .replace("%2", str(limits["remain_cache_size_ratio"]))
+                                  "(%1 MB, %2 %).").replace("%1", str(cache.max_e.value)) \
+                .replace("%2", str(cache.ratio_e.value))
         return text
 
     def forget_scan(self) -> None:
