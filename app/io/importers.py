@@ -61,6 +61,7 @@ from cann_config.app.io.pysource import decode_python_source
 from cann_config.app.io.scripts import (
     UNKNOWN,
     EnvAssignment,
+    EnvState,
     KeywordCall,
     OptionCall,
     ScriptReading,
@@ -94,6 +95,12 @@ class SettingOrigin:
     how: str = ""
     known: bool = True
     expression: str = ""
+    # a default-if-unset (docs/cann/launch-scripts.md#python-scripts): the launching environment's
+    # variable that replaces the value (`empty_too`: also when it is set but empty)
+    inherited: str | None = None
+    empty_too: bool = False
+    # known only at run time because it depends on a run-time branch (`expression` has the branches)
+    conditional: bool = False
 
 
 @dataclass
@@ -118,6 +125,8 @@ class ImportedSettings:
     origins: dict[str, SettingOrigin] = field(default_factory=dict)
     environment: list[EnvAssignment] = field(default_factory=list)
     set_options: list[OptionCall] = field(default_factory=list)
+    # each variable as the script leaves the environment when it runs (app.io.scripts.EnvState)
+    env_state: dict[str, EnvState] = field(default_factory=dict)
 
     def values(self) -> dict[str, Value]:
         return {oid: value for oid, (value, _line) in self.settings.items()}
@@ -183,6 +192,11 @@ class _Candidate:
     line: int | None
     rank: int
     origin: SettingOrigin = SettingOrigin(None)
+    seq: int | None = None  # the order a script's run reaches it (else its line decides)
+
+    @property
+    def order(self) -> int:
+        return self.seq if self.seq is not None else (self.line or 0)
 
 
 # Far beyond any value CANN takes (its sizes are C ints and longs); such an integer cannot even
@@ -211,19 +225,23 @@ class _Collector:
         self.findings: list[Finding] = []
         self.frameworks: set[str] = set()
         self.legacy: list[tuple[str, Option, int | None]] = []
-        # torch_npu allocator variables: (name, text or _DYNAMIC, line, expression, how), read at the end.
-        self.alloc_conf: list[tuple[str, object, int | None, str, str]] = []
+        # torch_npu allocator variables: (name, text or _DYNAMIC, line, expression, how, origin), read at the end.
+        self.alloc_conf: list[tuple[str, object, int | None, str, str, SettingOrigin]] = []
 
     def finding(self, code: str, line: int | None, **params: Any) -> None:
         self.findings.append(make_finding(code, file=self.source, line=line, **params))
 
     def dynamic(self, option: Option, line: int | None, expression: str, rank: int = RANK_CODE,
-                label: str | None = None, *, via: str = "", name: str | None = None, how: str = "") -> None:
+                label: str | None = None, *, via: str = "", name: str | None = None, how: str = "",
+                conditional: bool = False, seq: int | None = None) -> None:
         """A value known only at run time: a finding, and a placeholder that still wins over
-        weaker settings (code that sets the cache dir from a variable hides ASCEND_CACHE_PATH)."""
-        self.finding("import-dynamic-value", line, option=label or option.id, expression=expression)
-        origin = SettingOrigin(line, via, name, how, False, expression)
-        self.candidates.append(_Candidate(option, _DYNAMIC, line, rank, origin))
+        weaker settings (code that sets the cache dir from a variable hides ASCEND_CACHE_PATH).
+        A value that depends on a run-time branch has its own finding, once per variable
+        (app/io/importers.py _ScriptImporter.state_findings)."""
+        if not conditional:
+            self.finding("import-dynamic-value", line, option=label or option.id, expression=expression)
+        origin = SettingOrigin(line, via, name, how, False, expression, conditional=conditional)
+        self.candidates.append(_Candidate(option, _DYNAMIC, line, rank, origin, seq))
 
     def typed(self, option: Option, raw: object, line: int | None, rank: int = RANK_CODE, *, via: str = "",
               name: str | None = None, how: str = "") -> None:
@@ -248,20 +266,29 @@ class _Collector:
                                           SettingOrigin(line, via, name, how)))
 
     def text(self, option: Option, raw: str, line: int | None, rank: int, *, via: str = "",
-             name: str | None = None, how: str = "") -> None:
+             name: str | None = None, how: str = "", origin: SettingOrigin | None = None,
+             seq: int | None = None) -> None:
         """A value written as text (an environment variable, a GE option): parse it."""
         try:
             value = option.parse(raw)
         except ValueError as exc:
             self.finding("import-invalid-value", line, option=option.id, reason=explain(exc))
             return
-        self.candidates.append(_Candidate(option, value, line, rank, SettingOrigin(line, via, name, how)))
+        self.candidates.append(_Candidate(option, value, line, rank, origin or SettingOrigin(line, via, name, how),
+                                          seq))
 
-    def env(self, name: str, raw: object, line: int | None, expression: str = "", how: str = "") -> None:
-        """An environment variable assignment; ignores variables the catalog does not name."""
+    def env(self, name: str, raw: object, line: int | None, expression: str = "", how: str = "",
+            state: EnvState | None = None, seq: int | None = None) -> None:
+        """An environment variable assignment; ignores variables the catalog does not name.
+        `state`: how a script's run leaves it (a default-if-unset, a run-time branch)."""
+        inherited = state.inherited if state is not None else None
+        empty_too = state.empty_too if state is not None else False
+        conditional = bool(state.branches) if state is not None else False
+        origin = SettingOrigin(line, "env", name, how, raw is not _DYNAMIC, expression if raw is _DYNAMIC else "",
+                               inherited, empty_too, conditional)
         if name in VARIABLES:
             self.frameworks.add("pytorch")
-            self.alloc_conf.append((name, raw, line, expression, how))
+            self.alloc_conf.append((name, raw, line, expression, how, origin))
             return
         names = _names()
         if name in names.legacy_env:
@@ -269,7 +296,8 @@ class _Collector:
         for option, framework in names.env.get(name, ()):
             rank = RANK_ENV_GENERIC if framework == "*" else RANK_ENV_FRAMEWORK
             if raw is _DYNAMIC:
-                self.dynamic(option, line, expression, rank, f"{option.id} ({name})", via="env", name=name, how=how)
+                self.dynamic(option, line, expression, rank, f"{option.id} ({name})", via="env", name=name, how=how,
+                             conditional=conditional, seq=seq)
                 continue
             if not isinstance(raw, str):
                 self.finding("import-invalid-value", line, option=option.id,
@@ -278,7 +306,7 @@ class _Collector:
             if framework not in ("*", "vllm-ascend"):
                 # A torch_npu variable names PyTorch; a vLLM-Ascend server is told by --framework.
                 self.frameworks.add(framework)
-            self.text(option, raw, line, rank, via="env", name=name, how=how)
+            self.text(option, raw, line, rank, origin=origin, seq=seq)
 
     def read_alloc_conf(self) -> None:
         """torch_npu reads PYTORCH_NPU_ALLOC_CONF, else PYTORCH_ALLOC_CONF (app/allocconf.py); the
@@ -286,18 +314,19 @@ class _Collector:
         setting: a key it leaves out is at its default."""
         if not self.alloc_conf:
             return
-        last = {name: (raw, line, expression, how) for name, raw, line, expression, how in self.alloc_conf}
+        last = {name: (raw, line, expression, how, origin)
+                for name, raw, line, expression, how, origin in self.alloc_conf}
         name = VARIABLE if VARIABLE in last else next(iter(last))
-        raw, line, expression, how = last[name]
+        raw, line, expression, how, origin = last[name]
         if len(last) > 1:
-            texts = {n: (v if isinstance(v, str) else e) for n, (v, _l, e, _h) in last.items()}
+            texts = {n: (v if isinstance(v, str) else e) for n, (v, _l, e, _h, _o) in last.items()}
             both = both_variables_finding(texts, file=self.source, line=line)
             if both is not None:
                 self.findings.append(both)
         options = alloc_options().values()
         if raw is _DYNAMIC:
-            self.finding("import-dynamic-value", line, option=name, expression=expression)
-            origin = SettingOrigin(line, "env", name, how, False, expression)
+            if not origin.conditional:
+                self.finding("import-dynamic-value", line, option=name, expression=expression)
             for option in options:
                 self.candidates.append(_Candidate(option, _DYNAMIC, line, RANK_ENV_FRAMEWORK, origin))  # type: ignore[arg-type]
             return
@@ -309,8 +338,7 @@ class _Collector:
         self.findings += parsed.findings
         for option in options:
             value = parsed.values.get(option.id, option.default)
-            self.candidates.append(_Candidate(option, value, line, RANK_ENV_FRAMEWORK,
-                                              SettingOrigin(line, "env", name, how)))
+            self.candidates.append(_Candidate(option, value, line, RANK_ENV_FRAMEWORK, origin))
 
     def result(self) -> ImportedSettings:
         self.read_alloc_conf()
@@ -325,7 +353,7 @@ class _Collector:
             found = by_option.get(oid)
             if not found:
                 continue
-            ordered = sorted(found, key=lambda c: (c.rank, c.line or 0))
+            ordered = sorted(found, key=lambda c: (c.rank, c.order))
             used = ordered[-1]
             origins[oid] = used.origin if used.origin.line is not None or used.line is None else \
                 SettingOrigin(used.line, known=used.value is not _DYNAMIC)
@@ -333,7 +361,8 @@ class _Collector:
                 unknown[oid] = used.line
             else:
                 settings[oid] = (used.value, used.line)
-            others = [c for c in found if c is not used and c.value != used.value]
+            # a value that depends on a run-time branch already names every value it may have
+            others = [] if used.origin.conditional else [c for c in found if c is not used and c.value != used.value]
             if others:
                 first = min(others, key=lambda c: c.line or 0)
                 lines = sorted([first.line or 0, used.line or 0])
@@ -388,9 +417,14 @@ class _ScriptImporter:
             if entry.key in self.names.ge:
                 self.out.frameworks.add("ge")
                 self.ge_value(entry.key, entry.value)
-        for assignment in self.reading.env:
-            self.out.env(assignment.name, assignment.value if assignment.known else _DYNAMIC, assignment.line,
-                         assignment.expression, how=assignment.how)
+        final = self.reading.env_state
+        for seq, state in enumerate(self.reading.env_applied):
+            # what the run leaves, in the order it does; a variable the script finally removes is not its setting
+            if state.unset or final[state.name].unset:
+                continue
+            self.out.env(state.name, state.value if state.known else _DYNAMIC, state.line, state.expression,
+                         how=state.how, state=state, seq=seq)
+        self.state_findings()
         for option_call in self.reading.set_options:
             self.set_option(option_call)
         if not self.out.frameworks:
@@ -401,7 +435,25 @@ class _ScriptImporter:
         result = self.out.result()
         result.environment = list(self.reading.env)
         result.set_options = list(self.reading.set_options)
+        result.env_state = dict(self.reading.env_state)
         return result
+
+    def state_findings(self) -> None:
+        """One finding per variable CANN or torch_npu reads that the script leaves as a default
+        the launching environment may replace, or as a value that depends on a run-time branch
+        (the twins of the shell reader's, app/io/envfile.py)."""
+        from cann_config.app.io.shellread import WATCHED
+
+        watched = catalog_env_names()
+        for name, state in self.reading.env_state.items():
+            if name not in watched and not WATCHED.fullmatch(name):
+                continue
+            if state.inherited and state.known:
+                written = state.expression or f"os.environ.setdefault({name!r}, {str(state.value)!r})"
+                self.out.finding("import-default-if-unset", state.line, name=name, value=str(state.value),
+                                 variable=state.inherited, expression=written)
+            elif state.branches:
+                self.out.finding("import-conditional-value", state.line, name=name, branches=state.shown())
 
     def keywords(self, call: KeywordCall, names: Mapping[str, Option], strict: bool) -> None:
         if strict and call.positional:

@@ -60,7 +60,7 @@ def _plain(value: Any) -> Any:
     return value
 
 
-class _MindSporeReader(scripts._Reader):
+class _MindSporeReader(scripts.ScriptReader):
     """The generic reader, with dict values kept whole and MindSpore's calls recorded."""
 
     def __init__(self, text: str, source: str) -> None:

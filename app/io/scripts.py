@@ -34,7 +34,7 @@ import ast
 import posixpath
 import sys
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 # `try ... except*` (ast.TryStar) exists from Python 3.11; the project runs on 3.10 too.
@@ -44,6 +44,11 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     _TryNode = ast.Try
     _TRY_NODES = (ast.Try,)
+
+
+def _literal(value: Any) -> Any:
+    """A binding as a value a variable can hold: a literal, else UNKNOWN."""
+    return value if type(value) in (str, bytes, int, float, bool, type(None)) else UNKNOWN
 
 
 def _utf8(text: str) -> Any:
@@ -108,6 +113,13 @@ class EnvAssignment:
     how: str
     expression: str
     file: str
+    # `os.environ[NAME] = os.environ.get(READS, default)` / `os.getenv(READS, default)` (also
+    # `os.environ.get(READS) or default`, `empty_too`): the value is read from the environment at
+    # run time (`value` stays UNKNOWN); `default` is what it is when READS is not set (UNKNOWN when
+    # only the run knows, None for no default). For a setdefault, `reads` is NAME itself.
+    reads: str | None = None
+    default: Any = None
+    empty_too: bool = False
 
     @property
     def known(self) -> bool:
@@ -171,6 +183,11 @@ class ScriptReading:
     fields: list[FieldAssignment] = field(default_factory=list)
     mappings: list[MappingEntry] = field(default_factory=list)
     imports: list[str] = field(default_factory=list)  # the modules imported, dotted, as written
+    # The environment the script leaves when it runs as a program (_EnvRun): each variable's
+    # last state, and every state the run reaches outside a run-time branch, in the order it
+    # does (a branch adds what it leaves).
+    env_state: dict[str, EnvState] = field(default_factory=dict)
+    env_applied: list[EnvState] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -183,6 +200,16 @@ class _ModuleRef:
     """A module or an object reached from one by name (`import torch_npu as tnpu`)."""
 
     dotted: str
+
+
+@dataclass(frozen=True)
+class _EnvRead:
+    """`os.environ.get(NAME, default)`, `os.getenv(NAME, default)`, `os.environ[NAME]` (no default:
+    None), `os.environ.get(NAME) or default` (`empty_too`: an empty value also gives the default)."""
+
+    variable: str
+    default: Any
+    empty_too: bool = False
 
 
 @dataclass(frozen=True)
@@ -311,13 +338,19 @@ def _own_nodes(body: Iterable[ast.stmt]) -> Iterator[ast.AST]:
 # ---------------------------------------------------------------------------------------------
 
 
-class _Reader:
+class ScriptReader:
+    """The reader of one script (app/io/mindspore_script.py extends it with MindSpore's calls)."""
+
     def __init__(self, text: str, source: str):
         self.lines = text.splitlines(keepends=True) if text else []
         self.out = ScriptReading(source)
         self.source = source
         self.environ_dicts: set[int] = set()
         self.pending: list[tuple[ast.AST, _Scope]] = []
+        # What the run (_EnvRun) needs: the environment changes each node makes, and the
+        # outcome of each `if` whose test is a constant.
+        self.env_events: dict[int, list[EnvAssignment]] = {}
+        self.constant_tests: dict[int, bool] = {}
 
     # -- source text --------------------------------------------------------------------------
 
@@ -420,12 +453,19 @@ class _Reader:
             return UNKNOWN
         if isinstance(node, ast.Call):
             return self.call_value(node, scope, depth)
+        if isinstance(node, ast.Subscript) and _is_environ(node.value):
+            key = self.binding(node.slice, scope, depth + 1)
+            return _EnvRead(key, None) if isinstance(key, str) else UNKNOWN
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or) and len(node.values) == 2:
+            first = self.binding(node.values[0], scope, depth + 1)
+            if isinstance(first, _EnvRead) and first.default is None:
+                return _EnvRead(first.variable, _literal(self.binding(node.values[1], scope, depth + 1)), True)
         return UNKNOWN
 
     def value(self, node: ast.expr, scope: _Scope) -> ScriptValue:
         """A literal value for a setting, or UNKNOWN with the expression."""
         bound = self.binding(node, scope)
-        if isinstance(bound, (_TrackedDict, _ModuleRef, _OptionsPath)) or bound is UNKNOWN:
+        if isinstance(bound, (_TrackedDict, _ModuleRef, _OptionsPath, _EnvRead)) or bound is UNKNOWN:
             return ScriptValue(UNKNOWN, node.lineno, self.expression(node))
         return ScriptValue(bound, node.lineno)
 
@@ -467,6 +507,13 @@ class _Reader:
         last = name.rsplit(".", 1)[-1] if name else (func.attr if isinstance(func, ast.Attribute) else "")
         if last == "global_options" and not node.args:
             return _OptionsPath(())
+        if (((isinstance(func, ast.Attribute) and func.attr == "get" and _is_environ(func.value))
+             or name in ("os.getenv", "getenv")) and 1 <= len(node.args) <= 2 and not node.keywords):
+            variable = self.binding(node.args[0], scope, depth + 1)
+            if isinstance(variable, str):
+                default = self.binding(node.args[1], scope, depth + 1) if len(node.args) == 2 else None
+                return _EnvRead(variable, _literal(default))
+            return UNKNOWN
         args = [self.binding(a, scope, depth + 1) for a in node.args] if not any(
             isinstance(a, ast.Starred) for a in node.args) else None
         if name == "dict" and args is not None and (not args or (len(args) == 1 and isinstance(args[0], _TrackedDict))):
@@ -520,6 +567,10 @@ class _Reader:
             node, scope = self.pending.pop(0)
             self.block(node.body, scope)  # type: ignore[attr-defined]
             scope.final = dict(scope.bindings)
+        run = _EnvRun(self)
+        run.run(tree)
+        self.out.env_state = run.state
+        self.out.env_applied = run.applied
         return self.out
 
     def block(self, statements: list[ast.stmt], scope: _Scope) -> None:
@@ -569,13 +620,23 @@ class _Reader:
                 self.assign(node.target, node.value, self.binding(node.value, scope), scope)
         elif isinstance(node, ast.AugAssign):
             self.expressions([node.value], scope)
-            if isinstance(node.target, ast.Name):
+            if isinstance(node.target, ast.Subscript) and _is_environ(node.target.value):
+                key = self.binding(node.target.slice, scope)
+                if isinstance(key, str):
+                    assignment = EnvAssignment(key, UNKNOWN, node.lineno, "assign", self.expression(node), self.source)
+                    self.out.env.append(assignment)
+                    self.env_events.setdefault(id(node.target), []).append(assignment)
+            elif isinstance(node.target, ast.Name):
                 self.bind(node.target.id, UNKNOWN, scope)
             elif isinstance(node.target, ast.Subscript):
                 self.forget_key(node.target, scope)
         elif isinstance(node, ast.Delete):
             for target in node.targets:
-                if isinstance(target, ast.Name):
+                if isinstance(target, ast.Subscript) and _is_environ(target.value):
+                    key = self.binding(target.slice, scope)
+                    if isinstance(key, str):
+                        self.env_unset(key, target.lineno, target)
+                elif isinstance(target, ast.Name):
                     scope.bindings.pop(target.id, None)
                 elif isinstance(target, ast.Subscript):
                     tracked = self.binding(target.value, scope)
@@ -618,6 +679,7 @@ class _Reader:
         test = self.binding(node.test, scope)
         if type(test) in (bool, int, str, type(None)):
             # A constant test: the other arm never runs, like commented-out code.
+            self.constant_tests[id(node)] = bool(test)
             self.block(node.body if test else node.orelse, scope)
             return
         self.branches([node.body, node.orelse], scope)
@@ -730,7 +792,7 @@ class _Reader:
         key = self.binding(target.slice, scope)
         if _is_environ(target.value):
             if isinstance(key, str):
-                self.env(key, value, "assign", scope, target.lineno)
+                self.env(key, value, "assign", scope, target.lineno, target)
             return
         tracked = self.binding(target.value, scope)
         if isinstance(tracked, _TrackedDict):
@@ -762,9 +824,22 @@ class _Reader:
         if path is not None:
             self.out.fields.append(FieldAssignment("global_options", path, self.value(value, scope)))
 
-    def env(self, name: str, value: ast.expr, how: str, scope: _Scope, line: int) -> None:
+    def env(self, name: str, value: ast.expr, how: str, scope: _Scope, line: int, node: ast.AST) -> None:
+        bound = self.binding(value, scope)
         v = self.value(value, scope)
-        self.out.env.append(EnvAssignment(name, v.value, line, how, v.expression, self.source))
+        reads, default, empty_too = None, None, False
+        if isinstance(bound, _EnvRead):
+            reads, default, empty_too = bound.variable, bound.default, bound.empty_too
+        elif how == "setdefault":
+            reads, default = name, v.value
+        assignment = EnvAssignment(name, v.value, line, how, v.expression, self.source, reads, default, empty_too)
+        self.out.env.append(assignment)
+        self.env_events.setdefault(id(node), []).append(assignment)
+
+    def env_unset(self, name: str, line: int, node: ast.AST) -> None:
+        """`del os.environ[NAME]`, `os.environ.pop(NAME)`, `os.unsetenv(NAME)`: for the run only."""
+        self.env_events.setdefault(id(node), []).append(
+            EnvAssignment(name, None, line, "unset", "", self.source))
 
     # -- calls inside expressions -----------------------------------------------------------
 
@@ -795,18 +870,27 @@ class _Reader:
             if last == "setdefault" and len(node.args) == 2:
                 name = self.binding(node.args[0], scope)
                 if isinstance(name, str):
-                    self.env(name, node.args[1], "setdefault", scope, node.lineno)
+                    self.env(name, node.args[1], "setdefault", scope, node.lineno, node)
             elif last == "update" and len(node.args) == 1 and not node.keywords:
-                self.environ_update(node.args[0], scope)
+                self.environ_update(node.args[0], scope, node)
             elif last == "update" and not node.args:
                 for kw in node.keywords:
                     if kw.arg is not None:
-                        self.env(kw.arg, kw.value, "update", scope, node.lineno)
+                        self.env(kw.arg, kw.value, "update", scope, node.lineno, node)
+            elif last == "pop" and node.args:
+                name = self.binding(node.args[0], scope)
+                if isinstance(name, str):
+                    self.env_unset(name, node.lineno, node)
             return
         if last == "putenv" and len(node.args) == 2:
             name = self.binding(node.args[0], scope)
             if isinstance(name, str):
-                self.env(name, node.args[1], "putenv", scope, node.lineno)
+                self.env(name, node.args[1], "putenv", scope, node.lineno, node)
+            return
+        if last == "unsetenv" and len(node.args) == 1:
+            name = self.binding(node.args[0], scope)
+            if isinstance(name, str):
+                self.env_unset(name, node.lineno, node)
             return
         qualname = self.qualname(func, scope) if isinstance(func, (ast.Name, ast.Attribute)) else None
         if qualname in _SET_OPTION:
@@ -817,18 +901,20 @@ class _Reader:
             if isinstance(tracked, _TrackedDict):
                 self.dict_method(tracked, last, node, scope)
 
-    def environ_update(self, arg: ast.expr, scope: _Scope) -> None:
+    def environ_update(self, arg: ast.expr, scope: _Scope, call: ast.Call) -> None:
         if isinstance(arg, ast.Dict):
             self.environ_dicts.add(id(arg))
             for key, value in zip(arg.keys, arg.values, strict=True):
                 name = self.binding(key, scope) if key is not None else None
                 if isinstance(name, str):
-                    self.env(name, value, "update", scope, key.lineno if key is not None else arg.lineno)
+                    self.env(name, value, "update", scope, key.lineno if key is not None else arg.lineno, call)
             return
         tracked = self.binding(arg, scope)
         if isinstance(tracked, _TrackedDict):
             for name, v in tracked.entries.items():
-                self.out.env.append(EnvAssignment(name, v.value, arg.lineno, "update", v.expression, self.source))
+                assignment = EnvAssignment(name, v.value, arg.lineno, "update", v.expression, self.source)
+                self.out.env.append(assignment)
+                self.env_events.setdefault(id(call), []).append(assignment)
 
     def dict_method(self, tracked: _TrackedDict, method: str, node: ast.Call, scope: _Scope) -> None:
         args = node.args
@@ -876,6 +962,526 @@ class _Reader:
         self.out.set_options.append(OptionCall(qualname, node.lineno, {}, False, self.expression(node), self.source))
 
 
+# ---------------------------------------------------------------------------------------------
+# The environment the script leaves: its statements in the order they run
+# ---------------------------------------------------------------------------------------------
+
+# How deep calls of the script's own functions are followed (a recursive function), and how many
+# statements one run walks at most (a function called from many places is walked at each).
+_MAX_CALL_DEPTH = 8
+_MAX_RUN_STATEMENTS = 200_000
+# Calls that end the program: an arm that makes one is not a way the job goes on.
+_EXITS = frozenset({"sys.exit", "exit", "quit", "os._exit", "os.abort", "_exit"})
+
+
+@dataclass(frozen=True)
+class EnvState:
+    """One variable as the script leaves the environment (docs/cann/launch-scripts.md#python-scripts).
+
+    - plain: `value` a literal (normally a str), `inherited` None, no `branches`;
+    - default-if-unset (`os.environ.setdefault(X, d)`, `os.environ[X] = os.environ.get(X, d)`,
+      `os.getenv(X, d)`, `os.environ.get(X) or d`): `value` is d and `inherited` is the variable
+      whose value in the launching environment replaces it (`empty_too`: also when it is empty);
+    - run time: `value` UNKNOWN with the `expression`; conditional (set on some ways through
+      only, or differently): `branches`, (condition, the state on that way or None: the script
+      does not set it there), and `expression` says them all ("v1 when COND; v2 otherwise");
+    - `how` "unset": the script removes the variable (`value` None).
+    """
+
+    name: str
+    value: Any
+    line: int
+    file: str
+    how: str
+    expression: str = ""
+    inherited: str | None = None
+    empty_too: bool = False
+    branches: tuple[tuple[str, EnvState | None], ...] = ()
+
+    @property
+    def known(self) -> bool:
+        return self.value is not UNKNOWN
+
+    @property
+    def unset(self) -> bool:
+        return self.how == "unset" and not self.branches
+
+    def shown(self) -> str:
+        """The value as the report says it: the literal, the expression, or each way's value."""
+        if self.branches:
+            return "; ".join(f"{_shown_way(state)}{' otherwise' if label == 'otherwise' else ' when ' + label}"
+                             for label, state in self.branches)
+        if self.unset:
+            return "unset"
+        return self.expression if not self.known else str(self.value)
+
+    def with_expression(self) -> EnvState:
+        """A conditional state with its branches spelled out as its expression."""
+        return replace(self, expression=self.shown())
+
+    def key(self) -> tuple[Any, ...]:
+        """What the state says, without where it was said (two ways through that leave the
+        same key leave the variable the same)."""
+        return (self.value if self.known else None, self.unset, self.inherited, self.empty_too,
+                "" if self.known or self.branches else self.expression,
+                tuple((label, state.key() if state is not None else None) for label, state in self.branches))
+
+
+def _shown_way(state: EnvState | None) -> str:
+    """One way's value in a conditional."""
+    if state is None:
+        return "not set here"
+    shown = state.shown()
+    return f"{shown} (unless the launching environment sets {state.inherited})" if state.inherited else shown
+
+
+class _DeadEnd(Exception):
+    """The program stops on this way through (`raise`, `sys.exit()`)."""
+
+
+class _Return(Exception):
+    """A `return`: the rest of the function does not run on this way through."""
+
+
+class _LoopExit(Exception):
+    """A `break` / `continue`: the rest of the loop body does not run on this way through."""
+
+
+def _terminates(statements: list[ast.stmt]) -> bool:
+    """The block always leaves the code that follows it (its last statement returns, raises,
+    exits, breaks or continues)."""
+    if not statements:
+        return False
+    last = statements[-1]
+    return isinstance(last, (ast.Return, ast.Raise, ast.Break, ast.Continue)) or _exit_call(last)
+
+
+def _exit_call(statement: ast.stmt) -> bool:
+    if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)):
+        return False
+    func = statement.value.func
+    name = func.id if isinstance(func, ast.Name) else (
+        f"{func.value.id}.{func.attr}" if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else "")
+    return name in _EXITS
+
+
+class _EnvRun:
+    """Walks the script as it runs as a program (`python script.py`) and keeps what each
+    statement leaves in os.environ, one rule per method:
+
+    - straight-line statements, an `if __name__ == "__main__":` block and a `with` body: plain;
+    - a call of one of the script's own functions (by its name): its body runs there, so what a
+      function called under the `__main__` block sets is plain;
+    - `if`/`elif`/`else`, loops, `try`/`except`, `match`, `a and b`, `x if c else y`,
+      comprehensions: each way through from the same start; a variable they leave different is
+      conditional ("v1 when COND; v2 otherwise"); an `if` whose test is a constant takes its arm;
+    - a way through that raises or exits is not one the job goes on (`if not ok: sys.exit(1)`
+      leaves the rest plain); one that returns ends its function there;
+    - setdefault and a value read back from the environment with a default: default-if-unset;
+    - a function nothing calls by name (a method, a callback): conditional, "when f() is called".
+    """
+
+    def __init__(self, reader: ScriptReader):
+        self.reader = reader
+        self.state: dict[str, EnvState] = {}
+        self.applied: list[EnvState] = []
+        self.level = 0  # run-time branches entered
+        self.entered: set[int] = set()
+        self.calling: list[int] = []
+        self.defined_in: dict[int, dict[str, ast.AST]] = {}
+        self.names: dict[int, str] = {}
+        self.statements = 0
+        self._touches: dict[int, bool] = {}
+        self.all_functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+        self.named: dict[str, list[ast.AST]] = {}
+
+    # -- the program --------------------------------------------------------------------------
+
+    def run(self, tree: ast.Module) -> None:
+        self.all_functions = self.functions(tree)
+        for fn in self.all_functions:
+            self.named.setdefault(fn.name, []).append(fn)
+        self.name_functions(tree.body, "")
+        module: dict[str, ast.AST] = {}
+        try:
+            self.block(tree.body, module)
+        except (_DeadEnd, _Return, _LoopExit):
+            pass
+        # A function no statement calls by its name may still be called (a method, a callback
+        # given to mp.spawn or a trainer): what it sets holds only when it is.
+        for _ in range(len(self.names)):
+            waiting = [fn for fn in self.all_functions if id(fn) not in self.entered and self.touches(fn)]
+            if not waiting:
+                break
+            for fn in waiting:
+                if id(fn) in self.entered:
+                    continue
+                scope = self.defined_in.get(id(fn), module)
+                label = f"{self.names.get(id(fn), getattr(fn, 'name', '?'))}() is called"
+                self.branches([(label, lambda fn=fn, scope=scope: self.call_body(fn, scope)), ("otherwise", _nothing)])
+
+    def name_functions(self, body: list[ast.stmt], prefix: str) -> None:
+        for node in _own_nodes(body):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                qualified = f"{prefix}{node.name}"
+                if not isinstance(node, ast.ClassDef):
+                    self.names[id(node)] = qualified
+                self.name_functions(node.body, qualified + ".")
+
+    def functions(self, tree: ast.Module) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+        found = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        return sorted(found, key=lambda n: n.lineno)
+
+    def touches(self, fn: ast.AST) -> bool:
+        """Whether running `fn` can change os.environ (its own statements, or a function it calls
+        by name)."""
+        key = id(fn)
+        if key in self._touches:
+            return self._touches[key]
+        self._touches[key] = False  # a recursive call adds nothing
+        events = self.reader.env_events
+        result = False
+        called: set[str] = set()
+        for node in ast.walk(fn):
+            if id(node) in events:
+                result = True
+                break
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                called.add(node.func.id)
+        if not result and called:
+            result = any(self.touches(other) for other in self.by_name(called))
+        self._touches[key] = result
+        return result
+
+    def by_name(self, names: set[str]) -> list[ast.AST]:
+        return [fn for name in names for fn in self.named.get(name, ())]
+
+    # -- the environment ------------------------------------------------------------------------
+
+    def put(self, state: EnvState) -> None:
+        self.state[state.name] = state
+        if self.level == 0:
+            self.applied.append(state)
+
+    def apply(self, a: EnvAssignment) -> None:
+        """One change of os.environ, with what the script has set so far."""
+        if a.how == "unset":
+            self.put(EnvState(a.name, None, a.line, a.file, "unset"))
+        elif a.reads is not None:
+            # setdefault (reads the variable itself), or a value read back with a default
+            self.put(_read_back(a, self.state.get(a.reads)))
+        else:
+            self.put(EnvState(a.name, a.value, a.line, a.file, a.how, a.expression))
+
+    def branches(self, arms: list[tuple[str, Any]]) -> None:
+        """Run each arm from the same start; a variable the arms leave different is conditional.
+        An arm that ends the program is left out; when every arm does, so does the statement."""
+        start = dict(self.state)
+        results: list[tuple[str, dict[str, EnvState]]] = []
+        stopped: BaseException | None = None
+        self.level += 1
+        try:
+            for label, run in arms:
+                self.state = dict(start)
+                try:
+                    run()
+                except _DeadEnd as exc:
+                    stopped = exc
+                    continue
+                except (_Return, _LoopExit):
+                    pass
+                results.append((label, self.state))
+        finally:
+            self.level -= 1
+        if not results:
+            self.state = start
+            raise stopped or _DeadEnd()
+        merged = dict(start)
+        names: list[str] = []
+        for _, state in results:
+            names += [n for n, s in state.items() if start.get(n) is not s and n not in names]
+        for name in names:
+            outcomes = [(label, state.get(name)) for label, state in results]
+            merged[name] = _merge_states(name, outcomes)
+        self.state = merged
+        if self.level == 0:
+            self.applied += [merged[name] for name in names]
+
+    # -- statements ------------------------------------------------------------------------------
+
+    def block(self, statements: list[ast.stmt], scope: dict[str, ast.AST]) -> None:
+        for index, node in enumerate(statements):
+            self.statements += 1
+            if isinstance(node, ast.If) and self.reader.constant_tests.get(id(node)) is None \
+                    and not _is_main_guard(node.test):
+                rest = statements[index + 1:]
+                if rest and _terminates(node.body) != _terminates(node.orelse):
+                    # `if c: return` then the rest: the rest runs only on the other way through
+                    self.if_statement(node, scope, rest)
+                    return
+            self.statement(node, scope)
+
+    def statement(self, node: ast.stmt, scope: dict[str, ast.AST]) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self.expressions(node.decorator_list + node.args.defaults
+                             + [d for d in node.args.kw_defaults if d is not None], scope)
+            scope[node.name] = node
+            self.defined_in[id(node)] = scope
+        elif isinstance(node, ast.ClassDef):
+            self.expressions(node.decorator_list + node.bases + [k.value for k in node.keywords], scope)
+            for inner in node.body:  # the class body runs now; its methods are not names here
+                if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    self.expressions(inner.decorator_list, scope)
+                    self.defined_in[id(inner)] = scope
+                else:
+                    self.statement(inner, dict(scope))
+        elif isinstance(node, ast.If):
+            self.if_statement(node, scope, [])
+        elif isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            self.loop(node, scope)
+        elif isinstance(node, (ast.With, ast.AsyncWith)):
+            self.expressions([item.context_expr for item in node.items], scope)
+            self.block(node.body, scope)
+        elif isinstance(node, _TRY_NODES):
+            self.try_statement(node, scope)
+        elif isinstance(node, ast.Match):
+            self.match_statement(node, scope)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            if node.value is not None:
+                self.expressions([node.value], scope)
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                self.events(target)
+                self.expressions([c for c in ast.iter_child_nodes(target) if isinstance(c, ast.expr)], scope)
+        elif isinstance(node, ast.Delete):
+            for target in node.targets:
+                self.events(target)
+        elif isinstance(node, ast.Return):
+            if node.value is not None:
+                self.expressions([node.value], scope)
+            raise _Return()
+        elif isinstance(node, ast.Raise):
+            raise _DeadEnd()
+        elif isinstance(node, (ast.Break, ast.Continue)):
+            raise _LoopExit()
+        else:
+            self.expressions([c for c in ast.iter_child_nodes(node) if isinstance(c, ast.expr)], scope)
+            if _exit_call(node):
+                raise _DeadEnd()
+
+    def if_statement(self, node: ast.If, scope: dict[str, ast.AST], rest: list[ast.stmt]) -> None:
+        self.expressions([node.test], scope)
+        if _is_main_guard(node.test):
+            # run as a program: the block runs, its `else` never does
+            self.block(node.body, scope)
+            return
+        constant = self.reader.constant_tests.get(id(node))
+        if constant is not None:
+            self.block(node.body if constant else node.orelse, scope)
+            return
+        arms: list[tuple[str, Any]] = []
+        current: ast.If | None = node
+        while current is not None:
+            body = current.body + (rest if not _terminates(current.body) else [])
+            arms.append((self.reader.expression(current.test), lambda b=body: self.block(b, scope)))
+            orelse = current.orelse
+            if len(orelse) == 1 and isinstance(orelse[0], ast.If) and not rest \
+                    and self.reader.constant_tests.get(id(orelse[0])) is None:
+                current = orelse[0]
+                self.expressions([current.test], scope)
+                continue
+            tail = orelse + (rest if not _terminates(orelse) else [])
+            arms.append(("otherwise", lambda b=tail: self.block(b, scope)))
+            current = None
+        self.branches(arms)
+
+    def loop(self, node: ast.For | ast.AsyncFor | ast.While, scope: dict[str, ast.AST]) -> None:
+        if isinstance(node, ast.While):
+            self.expressions([node.test], scope)
+            test = node.test
+            if isinstance(test, ast.Constant) and test.value:
+                # `while True:` runs its body (up to a break) at least once
+                self.loop_body(node.body, scope)
+                return
+            label = f"while {self.reader.expression(test)} runs"
+        else:
+            self.expressions([node.iter], scope)
+            label = f"for {self.reader.expression(node.target)} in {self.reader.expression(node.iter)} runs"
+        self.branches([(label, lambda: self.loop_body(node.body, scope)), ("the loop does not run", _nothing)])
+        if node.orelse:
+            self.block(node.orelse, scope)
+
+    def loop_body(self, body: list[ast.stmt], scope: dict[str, ast.AST]) -> None:
+        try:
+            self.block(body, scope)
+        except _LoopExit:
+            pass
+
+    def try_statement(self, node: _TryNode, scope: dict[str, ast.AST]) -> None:
+        arms: list[tuple[str, Any]] = []
+        try:
+            self.block(node.body, scope)
+            arms.append(("no exception", lambda: self.block(node.orelse, scope)))
+        except _DeadEnd:
+            pass  # the body raises: a handler (or nothing) goes on
+        for handler in node.handlers:
+            kind = self.reader.expression(handler.type) if handler.type is not None else "any exception"
+            arms.append((f"{kind} is raised", lambda h=handler: self.block(h.body, scope)))
+        if arms:
+            self.branches(arms)
+        self.block(node.finalbody, scope)
+
+    def match_statement(self, node: ast.Match, scope: dict[str, ast.AST]) -> None:
+        self.expressions([node.subject], scope)
+        subject = self.reader.expression(node.subject)
+        arms: list[tuple[str, Any]] = []
+        catch_all = False
+        for case in node.cases:
+            pattern = self.reader.expression(case.pattern)
+            arms.append((f"{subject} matches {pattern}", lambda c=case: self.block(c.body, scope)))
+            if isinstance(case.pattern, ast.MatchAs) and case.pattern.pattern is None and case.guard is None:
+                catch_all = True
+        if not catch_all:
+            arms.append(("no case matches", _nothing))
+        self.branches(arms)
+
+    # -- expressions -----------------------------------------------------------------------------
+
+    def events(self, node: ast.AST) -> None:
+        for assignment in self.reader.env_events.get(id(node), ()):
+            self.apply(assignment)
+
+    def expressions(self, nodes: Iterable[ast.AST], scope: dict[str, ast.AST]) -> None:
+        for node in nodes:
+            if self.matters(node, scope):
+                self.expression(node, scope, 0)
+
+    def matters(self, root: ast.AST, scope: dict[str, ast.AST]) -> bool:
+        """Whether `root` changes os.environ or calls one of the script's functions (most
+        expressions do neither, and are not walked again)."""
+        events = self.reader.env_events
+        for node in ast.walk(root):
+            if id(node) in events or (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                                      and node.func.id in scope):
+                return True
+        return False
+
+    def expression(self, node: ast.AST, scope: dict[str, ast.AST], depth: int) -> None:
+        """The environment changes and the script's own calls in `node`, in evaluation order; the
+        parts that run only sometimes (after `and`/`or`, the arms of `x if c else y`, the body of
+        a comprehension) as branches. Past _MAX_DEPTH levels the rest is taken in order, as if
+        it all ran (Python's own stack stays far away)."""
+        if isinstance(node, ast.Lambda):
+            return  # its body runs when it is called
+        if depth > _MAX_DEPTH:
+            for inner in reversed(list(_walk_in_order(node))):
+                self.call_site(inner, scope)
+            return
+        deeper = depth + 1
+        if isinstance(node, ast.BoolOp):
+            self.expression(node.values[0], scope, deeper)
+            word = "true" if isinstance(node.op, ast.And) else "false"
+            for previous, value in zip(node.values, node.values[1:], strict=False):
+                label = f"{self.reader.expression(previous)} is {word}"
+                self.branches([(label, lambda v=value: self.expression(v, scope, deeper)), ("otherwise", _nothing)])
+            return
+        if isinstance(node, ast.IfExp):
+            self.expression(node.test, scope, deeper)
+            self.branches([(self.reader.expression(node.test), lambda: self.expression(node.body, scope, deeper)),
+                           ("otherwise", lambda: self.expression(node.orelse, scope, deeper))])
+            return
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)):
+            first = node.generators[0]
+            self.expression(first.iter, scope, deeper)
+            parts: list[ast.AST] = [*first.ifs, *node.generators[1:]]
+            parts += [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+            label = f"for {self.reader.expression(first.target)} in {self.reader.expression(first.iter)} runs"
+            self.branches([(label, lambda: self.each(parts, scope, deeper)), ("the loop does not run", _nothing)])
+            return
+        for child in ast.iter_child_nodes(node):
+            self.expression(child, scope, deeper)
+        self.call_site(node, scope)
+
+    def each(self, nodes: list[ast.AST], scope: dict[str, ast.AST], depth: int) -> None:
+        for node in nodes:
+            self.expression(node, scope, depth)
+
+    def call_site(self, node: ast.AST, scope: dict[str, ast.AST]) -> None:
+        """What a call does once its arguments are evaluated: its change of os.environ, or the
+        body of the script's function it calls."""
+        if isinstance(node, ast.Call):
+            self.events(node)
+            if isinstance(node.func, ast.Name):
+                fn = scope.get(node.func.id)
+                if fn is not None:
+                    self.call(fn, scope)
+
+    def call(self, fn: ast.AST, scope: dict[str, ast.AST]) -> None:
+        """A call of the script's own function: its body runs here."""
+        if id(fn) in self.calling or len(self.calling) >= _MAX_CALL_DEPTH or self.statements > _MAX_RUN_STATEMENTS:
+            return
+        self.entered.add(id(fn))
+        if not self.touches(fn):
+            return
+        self.call_body(fn, self.defined_in.get(id(fn), scope))
+
+    def call_body(self, fn: ast.AST, scope: dict[str, ast.AST]) -> None:
+        self.entered.add(id(fn))
+        self.calling.append(id(fn))
+        try:
+            self.block(fn.body, dict(scope))  # type: ignore[attr-defined]
+        except _Return:
+            pass
+        finally:
+            self.calling.pop()
+
+
+def _nothing() -> None:
+    """An arm that does nothing (the `if` without `else`, a loop that does not run)."""
+
+
+def _read_back(a: EnvAssignment, source: EnvState | None) -> EnvState:
+    """The state `a` leaves when the variable it reads (`a.reads`) is in `source` (None: the
+    script has not set it). setdefault keeps what is there; a read with a default copies it."""
+    if source is not None and source.branches:
+        ways = tuple((label, _read_back(a, way)) for label, way in source.branches)
+        return EnvState(a.name, UNKNOWN, a.line, a.file, a.how, "", None, False, ways).with_expression()
+    literal = a.default is not None and a.default is not UNKNOWN
+    if source is None:
+        if not literal:  # no default (`os.environ["X"]`) or one only the run knows
+            return EnvState(a.name, UNKNOWN, a.line, a.file, a.how, a.expression)
+        return EnvState(a.name, a.default, a.line, a.file, a.how, a.expression, a.reads, a.empty_too)
+    if source.unset or (a.empty_too and source.known and source.value == "" and not source.inherited):
+        if not literal:
+            return EnvState(a.name, UNKNOWN, a.line, a.file, a.how, a.expression)
+        return EnvState(a.name, a.default, a.line, a.file, a.how, a.expression)
+    if a.empty_too and source.inherited and source.value == "":
+        # `get(X) or d` of an empty default-if-unset: the launching X when it is not empty, else d
+        if not literal:
+            return EnvState(a.name, UNKNOWN, a.line, a.file, a.how, a.expression)
+        return EnvState(a.name, a.default, a.line, a.file, a.how, a.expression, source.inherited, True)
+    if a.how == "setdefault":
+        return source  # setdefault keeps the value the script set
+    return EnvState(a.name, source.value, a.line, a.file, a.how, source.expression or a.expression,
+                    source.inherited, source.empty_too)
+
+
+def _merge_states(name: str, outcomes: list[tuple[str, EnvState | None]]) -> EnvState:
+    """One variable after a run-time branch: plain when every way through leaves it the same."""
+    states = [s for _, s in outcomes if s is not None]
+    last = max(states, key=lambda s: s.line)
+    if len(states) == len(outcomes) and all(s.key() == states[0].key() for s in states):
+        return last
+    ways: list[tuple[str, EnvState | None]] = []
+    for label, state in outcomes:
+        if state is not None and state.branches:
+            ways += [(f"{label}, {inner}", way) for inner, way in state.branches]
+        else:
+            ways.append((label, state))
+    how = "assign" if last.how == "unset" else last.how
+    return EnvState(name, UNKNOWN, last.line, last.file, how, "", None, False, tuple(ways)).with_expression()
+
+
 def _walk_in_order(root: ast.AST) -> Iterator[ast.AST]:
     """The nodes of an expression, parents before children, left to right."""
     stack = [root]
@@ -905,8 +1511,8 @@ def _is_main_guard(test: ast.expr) -> bool:
 
 def read_script(tree: ast.Module, text: str, source: str) -> ScriptReading:
     """What a careful reader sees the script set (see the module docstring); never runs it."""
-    return _Reader(text, source).read(tree)
+    return ScriptReader(text, source).read(tree)
 
 
-__all__ = ["UNKNOWN", "EnvAssignment", "FieldAssignment", "KeywordCall", "MappingEntry", "OptionCall",
+__all__ = ["UNKNOWN", "EnvAssignment", "EnvState", "ScriptReader", "FieldAssignment", "KeywordCall", "MappingEntry", "OptionCall",
            "ScriptReading", "ScriptValue", "read_script"]

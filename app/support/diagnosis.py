@@ -228,19 +228,28 @@ def script_inputs(imported: Any, environment: Mapping[str, str], source: str
     """What a script (app.io.importers.ImportedSettings) adds to the resolution's inputs.
 
     Its catalog settings become Settings (a value known only at run time stays unknown, never
-    a default); a setting it makes by `os.environ.setdefault` is dropped when the environment
-    already has the variable (setdefault keeps it). The other variables it assigns (the legacy
-    GE_USE_STATIC_MEMORY, PYTORCH_NPU_ALLOC_CONF, ...) are laid over the environment, with their
-    line as origin; one set to a run-time value is taken out of it and marked in the origins.
+    a default); a default-if-unset (`os.environ.setdefault`, `os.environ.get(X, d)` written back:
+    docs/cann/launch-scripts.md#python-scripts) is dropped when the environment already has the
+    variable it reads: the script keeps (or copies) that value. The other variables it leaves
+    (the legacy GE_USE_STATIC_MEMORY, MS_ALLOC_CONF, ...) are laid over the environment, with
+    their line as origin; one set to a run-time value is taken out of it and marked in the
+    origins; one the script removes is taken out.
     Returns (settings, environment, env_origins).
     """
     from cann_config.app.io.importers import catalog_env_names
 
     settings: dict[str, Setting] = {}
     env = dict(environment)
+    origins: dict[str, EnvOrigin] = {}
+    for name, state in imported.env_state.items():
+        if state.unset:
+            env.pop(name, None)
     for oid, origin in imported.origins.items():
-        kept_by_setdefault = origin.how == "setdefault" and origin.name is not None and env.get(origin.name)
-        if kept_by_setdefault:
+        if origin.inherited and launching_sets(env, origin.inherited, origin.empty_too):
+            if origin.name is not None and origin.name != origin.inherited:
+                # `os.environ[X] = os.environ.get(Y, d)`: X takes Y's value
+                env[origin.name] = env[origin.inherited]
+                origins[origin.name] = EnvOrigin(source, origin.line)
             continue
         over_env = origin.via in ("env", "set_option")
         if oid in imported.settings:
@@ -249,21 +258,29 @@ def script_inputs(imported: Any, environment: Mapping[str, str], source: str
         elif oid in imported.unknown:
             settings[oid] = Setting(None, source, imported.unknown[oid], origin.name, over_env, True,  # type: ignore[arg-type]
                                     origin.expression)
-    origins: dict[str, EnvOrigin] = {}
     handled = catalog_env_names()
-    for assignment in imported.environment:
-        if assignment.name in handled:
+    for name, state in imported.env_state.items():
+        if name in handled or state.unset:
             continue
-        if assignment.how == "setdefault" and (env.get(assignment.name) or assignment.name in origins):
+        if state.inherited and launching_sets(env, state.inherited, state.empty_too):
+            if name != state.inherited:
+                env[name] = env[state.inherited]
+                origins[name] = EnvOrigin(source, state.line)
             continue
-        if assignment.known and isinstance(assignment.value, str):
-            env[assignment.name] = assignment.value
-            origins[assignment.name] = EnvOrigin(source, assignment.line)
+        if state.known and isinstance(state.value, str):
+            env[name] = state.value
+            origins[name] = EnvOrigin(source, state.line)
         else:
-            env.pop(assignment.name, None)
-            origins[assignment.name] = EnvOrigin(source, assignment.line, True,
-                                                 assignment.expression or repr(assignment.value))
+            env.pop(name, None)
+            origins[name] = EnvOrigin(source, state.line, True, state.expression or repr(state.value))
     return settings, env, origins
+
+
+def launching_sets(environment: Mapping[str, str], variable: str, empty_too: bool) -> bool:
+    """Whether the environment a script starts in replaces its default-if-unset of `variable`
+    (`os.environ.setdefault`/`get(X, d)` keep any value, even an empty one; `get(X) or d` not an
+    empty one)."""
+    return variable in environment and (environment[variable] != "" or not empty_too)
 
 
 def mindspore_calls(script: str | os.PathLike[str], source: str) -> list[Any]:
@@ -310,11 +327,10 @@ def serving_script_inputs(imported: Any, settings: dict[str, Setting], environme
     a run-time setting. Changes `settings`, `environment` and `env_origins` in place."""
     from cann_config.app.allocconf import VARIABLE, alloc_options
 
-    assignments = [a for a in imported.environment if a.name == VARIABLE]
-    if not assignments or not assignments[-1].known or not isinstance(assignments[-1].value, str):
+    last = imported.env_state.get(VARIABLE)
+    if last is None or last.unset or not last.known or not isinstance(last.value, str):
         return
-    last = assignments[-1]
-    if last.how == "setdefault" and VARIABLE in environment:
+    if last.inherited and launching_sets(environment, last.inherited, last.empty_too):
         return
     for option in alloc_options().values():
         settings.pop(option.id, None)
@@ -433,6 +449,10 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
         from cann_config.app.support.envstates import mark_env_states
 
         resolution.effective = mark_env_states(resolution.effective, envfile, environment)
+    if script_source is not None:
+        from cann_config.app.support.envstates import mark_script_states
+
+        resolution.effective = mark_script_states(resolution.effective, imported, script_source, environment)
     findings.extend(resolution.findings)
     if resolution.framework == "mindspore":
         findings += mindspore_effective(ms_calls, environment, resolution, script_source, envfile, env_origins)

@@ -9,14 +9,21 @@ option carries), exactly as a script's run-time value does, so no default is eve
 place; an inherited one is resolved with its default and each effective value it decided is
 then marked `inherited` (docs/cann/launch-scripts.md#default-if-unset).
 
+A Python script's twins (`os.environ.setdefault(X, d)`, `os.environ[X] = os.environ.get(X, d)`:
+app/io/scripts.py EnvState) reach the resolution as the script's settings, with their default
+when the environment does not have X; `mark_script_states` marks the effective values so decided
+the same way.
+
 Public API:
     runtime_inputs(envfile, framework) -> (settings, env_origins)
     mark_env_states(effective, envfile, environ) -> effective
+    mark_script_states(effective, imported, source, environ) -> effective
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from cann_config.app.allocconf import VARIABLE, VARIABLES, chosen_variable
 from cann_config.app.catalog import load_catalog
@@ -81,4 +88,30 @@ def mark_env_states(effective: Mapping[str, Effective], envfile: EnvFile,
     return out
 
 
-__all__ = ["mark_env_states", "runtime_inputs"]
+def mark_script_states(effective: Mapping[str, Effective], imported: Any, source: str,
+                       environ: Mapping[str, str]) -> dict[str, Effective]:
+    """Each effective value a script's default-if-unset decided (`imported`:
+    app.io.importers.ImportedSettings), marked with the variable the launching environment may set
+    instead; for the torch_npu allocator variable, every npu_alloc_* entry it decides or leaves at
+    its default. A default the environment already replaces (`environ` has the variable) is not
+    the script's value and is not marked."""
+    out = dict(effective)
+    alloc_from = None
+    picked = chosen_variable(environ)
+    for oid, origin in imported.origins.items():
+        if not origin.inherited or oid not in out:
+            continue
+        eff = out[oid]
+        if eff.file != source or eff.line != origin.line:
+            continue  # another source decides it (op_cache.ini, a framework's own variable, ...)
+        out[oid] = eff._replace(inherited=origin.inherited)
+        if oid.startswith("npu_alloc_") and origin.name in VARIABLES and (picked is None or picked[0] == origin.name):
+            alloc_from = origin.inherited
+    if alloc_from is not None:
+        for oid, eff in out.items():
+            if oid.startswith("npu_alloc_") and not eff.inherited and (eff.source == "default" or eff.file == source):
+                out[oid] = eff._replace(inherited=alloc_from)
+    return out
+
+
+__all__ = ["mark_env_states", "mark_script_states", "runtime_inputs"]

@@ -52,10 +52,12 @@ def test_estimator_script_settings_with_lines_and_the_module_constant_dir():
         "op_compiler_cache_mode": ("force", 27), "op_compiler_cache_dir": ("/data/op_cache", 28),
         "max_op_cache_size": (2048, 10), "remain_cache_size_ratio": (80, 11),
     }
-    assert codes(imported) == [("import-set-twice", 28)]
+    # os.environ.setdefault at line 11: the launching environment's ASCEND_REMAIN_CACHE_SIZE_RATIO wins
+    assert codes(imported) == [("import-default-if-unset", 11), ("import-set-twice", 28)]
     assert imported.unknown == {}
     assert imported.origins["op_compiler_cache_dir"].via == "NPURunConfig"
     assert imported.origins["remain_cache_size_ratio"].how == "setdefault"
+    assert imported.origins["remain_cache_size_ratio"].inherited == "ASCEND_REMAIN_CACHE_SIZE_RATIO"
     assert all(f.file and f.file.endswith("train_estimator.py") for f in imported.findings)
 
 
