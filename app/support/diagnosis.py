@@ -237,6 +237,7 @@ def script_inputs(imported: Any, environment: Mapping[str, str], source: str
     Returns (settings, environment, env_origins).
     """
     from cann_config.app.io.importers import catalog_env_names
+    from cann_config.app.support.envstates import launching_sets
 
     settings: dict[str, Setting] = {}
     env = dict(environment)
@@ -275,12 +276,6 @@ def script_inputs(imported: Any, environment: Mapping[str, str], source: str
             origins[name] = EnvOrigin(source, state.line, True, state.expression or repr(state.value))
     return settings, env, origins
 
-
-def launching_sets(environment: Mapping[str, str], variable: str, empty_too: bool) -> bool:
-    """Whether the environment a script starts in replaces its default-if-unset of `variable`
-    (`os.environ.setdefault`/`get(X, d)` keep any value, even an empty one; `get(X) or d` not an
-    empty one)."""
-    return variable in environment and (environment[variable] != "" or not empty_too)
 
 
 def mindspore_calls(script: str | os.PathLike[str], source: str) -> list[Any]:
@@ -326,6 +321,7 @@ def serving_script_inputs(imported: Any, settings: dict[str, Setting], environme
     expandable_segments:False and an absent key look alike). A value known only at run time stays
     a run-time setting. Changes `settings`, `environment` and `env_origins` in place."""
     from cann_config.app.allocconf import VARIABLE, alloc_options
+    from cann_config.app.support.envstates import launching_sets
 
     last = imported.env_state.get(VARIABLE)
     if last is None or last.unset or not last.known or not isinstance(last.value, str):

@@ -18,6 +18,7 @@ Public API:
     runtime_inputs(envfile, framework) -> (settings, env_origins)
     mark_env_states(effective, envfile, environ) -> effective
     mark_script_states(effective, imported, source, environ) -> effective
+    launching_sets(environment, variable, empty_too) -> bool
 """
 
 from __future__ import annotations
@@ -88,6 +89,13 @@ def mark_env_states(effective: Mapping[str, Effective], envfile: EnvFile,
     return out
 
 
+def launching_sets(environment: Mapping[str, str], variable: str, empty_too: bool) -> bool:
+    """Whether the environment a script starts in replaces its default-if-unset of `variable`
+    (`os.environ.setdefault`/`get(X, d)` keep any value, even an empty one; `get(X) or d` not an
+    empty one)."""
+    return variable in environment and (environment[variable] != "" or not empty_too)
+
+
 def mark_script_states(effective: Mapping[str, Effective], imported: Any, source: str,
                        environ: Mapping[str, str]) -> dict[str, Effective]:
     """Each effective value a script's default-if-unset decided (`imported`:
@@ -99,7 +107,7 @@ def mark_script_states(effective: Mapping[str, Effective], imported: Any, source
     alloc_from = None
     picked = chosen_variable(environ)
     for oid, origin in imported.origins.items():
-        if not origin.inherited or oid not in out:
+        if not origin.inherited or oid not in out or launching_sets(environ, origin.inherited, origin.empty_too):
             continue
         eff = out[oid]
         if eff.file != source or eff.line != origin.line:
@@ -114,4 +122,4 @@ def mark_script_states(effective: Mapping[str, Effective], imported: Any, source
     return out
 
 
-__all__ = ["mark_env_states", "mark_script_states", "runtime_inputs"]
+__all__ = ["launching_sets", "mark_env_states", "mark_script_states", "runtime_inputs"]

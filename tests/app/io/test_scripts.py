@@ -244,3 +244,172 @@ def test_deeply_nested_expressions_are_given_up_not_crashed_on():
     text = "import os\nos.environ['ASCEND_CACHE_PATH'] = " + " + ".join(["'a'"] * 300) + "\n"
     r = import_script(text, "deep.py")
     assert r.unknown == {"op_compiler_cache_dir": 2}
+
+
+# -- the environment the script leaves when it runs (EnvState; issue 25 item 5) ------------------
+
+
+def env_states(text: str) -> dict[str, tuple]:
+    """name -> (value shown, inherited, line): "UNKNOWN" for a run-time value, the branches'
+    text for a conditional."""
+    return {name: (state.shown() if not state.known else state.value, state.inherited, state.line)
+            for name, state in reading(text).env_state.items()}
+
+
+def test_setdefault_and_a_default_read_back_are_default_if_unset():
+    assert env_states("""\
+        import os
+        from os import getenv
+        os.environ.setdefault("A", "a")
+        os.environ["B"] = os.environ.get("B", "b")
+        conf = os.getenv("CONF", "expandable_segments:True")
+        os.environ["C"] = conf
+        os.environ["D"] = getenv("D") or "d"
+        os.environ["E"] = os.environ["NOT_SET_HERE"]
+        """) == {"A": ("a", "A", 3), "B": ("b", "B", 4), "C": ("expandable_segments:True", "CONF", 6),
+                 "D": ("d", "D", 7), "E": ('os.environ["NOT_SET_HERE"]', None, 8)}
+    assert reading('import os\nos.environ["D"] = os.environ.get("D") or "d"\n').env_state["D"].empty_too
+
+
+def test_a_default_of_a_variable_the_script_set_is_that_value():
+    assert env_states("""\
+        import os
+        os.environ["A"] = "a"
+        os.environ.setdefault("A", "ignored")
+        os.environ["B"] = os.environ.get("A", "ignored")
+        os.environ.pop("A")
+        os.environ.setdefault("A", "again")
+        del os.environ["B"]
+        """) == {"A": ("again", None, 6), "B": (None, None, 7)}
+    assert reading('import os\nos.environ["B"] = "1"\ndel os.environ["B"]\n').env_state["B"].unset
+
+
+def test_run_time_branches_are_conditional_with_each_ways_value():
+    states = env_states("""\
+        import os
+        if rank == 0:
+            os.environ["A"] = "zero"
+        elif rank == 1:
+            os.environ["A"] = "one"
+        else:
+            os.environ["A"] = "other"
+        if args.cache:
+            os.environ["B"] = "/cache"
+        for device in devices:
+            os.environ["C"] = "looped"
+        while os.environ.get("WAIT"):
+            os.environ["D"] = "waited"
+        x = args.x and os.environ.setdefault("E", "e")
+        match args.mode:
+            case "fast":
+                os.environ["F"] = "fast"
+            case _:
+                os.environ["F"] = "slow"
+        """)
+    assert states["A"] == ("zero when rank == 0; one when rank == 1; other otherwise", None, 7)
+    assert states["B"][0] == "/cache when args.cache; not set here otherwise"
+    assert states["C"][0] == "looped when for device in devices runs; not set here when the loop does not run"
+    assert states["D"][0] == 'waited when while os.environ.get("WAIT") runs; not set here when the loop does not run'
+    assert states["E"][0] == ("e (unless the launching environment sets E) when args.x is true; "
+                              "not set here otherwise")
+    assert states["F"][0] == "fast when args.mode matches \"fast\"; slow when args.mode matches _"
+
+
+def test_try_except_arms_are_conditional_and_a_way_that_stops_the_job_is_not_one():
+    states = env_states("""\
+        import os, sys
+        try:
+            import torch_npu
+            os.environ["A"] = "npu"
+        except ImportError:
+            os.environ["A"] = "cpu"
+        if not npu_ok:
+            os.environ["B"] = "never used"
+            sys.exit(1)
+        os.environ["C"] = "after the check"
+        if args.bad:
+            raise SystemExit("bad")
+        else:
+            os.environ["D"] = "d"
+        """)
+    assert states["A"][0] == "npu when no exception; cpu when ImportError is raised"
+    assert "B" not in states  # the only way that sets it ends the program
+    assert states["C"] == ("after the check", None, 10) and states["D"] == ("d", None, 14)
+
+
+def test_the_main_block_and_the_functions_it_calls_are_plain():
+    states = env_states("""\
+        import os
+
+        def configure():
+            os.environ["A"] = "a"
+            helper()
+
+        def helper():
+            os.environ["B"] = "b"
+
+        def main():
+            configure()
+
+        if __name__ == "__main__":
+            os.environ["C"] = "c"
+            main()
+        else:
+            os.environ["C"] = "imported"
+        """)
+    assert states == {"A": ("a", None, 4), "B": ("b", None, 8), "C": ("c", None, 14)}
+
+
+def test_a_function_nothing_calls_by_name_sets_only_when_called():
+    states = env_states("""\
+        import os
+        os.environ["A"] = "module"
+
+        def worker(rank):
+            os.environ["A"] = f"rank{rank}"
+
+        class Trainer:
+            def setup(self):
+                os.environ["B"] = "b"
+
+        def early(flag):
+            if flag:
+                return
+            os.environ["C"] = "c"
+
+        if __name__ == "__main__":
+            mp.spawn(worker, nprocs=8)
+            early(args.flag)
+        """)
+    assert states["A"][0] == "f\"rank{rank}\" when worker() is called; module otherwise"
+    assert states["B"][0] == "b when Trainer.setup() is called; not set here otherwise"
+    assert states["C"][0] == "not set here when flag; c otherwise"
+
+
+def test_constant_tests_take_their_arm_and_recursion_is_bounded():
+    states = env_states("""\
+        import os
+        DEBUG = False
+        if DEBUG:
+            os.environ["A"] = "debug"
+        else:
+            os.environ["A"] = "release"
+
+        def again(n):
+            os.environ["B"] = "b"
+            again(n - 1)
+
+        again(3)
+        """)
+    assert states == {"A": ("release", None, 6), "B": ("b", None, 9)}
+
+
+def test_a_deep_expression_is_read_without_exhausting_the_stack():
+    # as deep as Python's own parser takes: the reader computes up to its depth, the run walks it all
+    nested = "os.environ.setdefault('A', 'a')"
+    for _ in range(180):
+        nested = f"(f() + {nested})"
+    text = f'import os\nx = {nested}\ny = f() or os.environ.setdefault("B", "b")\n'
+    states = env_states(text)
+    assert states["A"] == ("a", "A", 2)
+    assert states["B"][0] == "b (unless the launching environment sets B) when f() is false; not set here otherwise"
