@@ -61,6 +61,13 @@ if TYPE_CHECKING:  # pragma: no cover - typing only: diagnose reads no profile
     from cann_config.app.profile import Profile
 
 
+# Findings app/support/fixes.py makes a fix for without a `suggestion`: the allocator errors (unset
+# a variable, expandable segments off), and op_cache.ini's form (the file written anew: fixes.py
+# FILE_FORM_CODES; a quoted size written as a plain number).
+_FIXED_BY_ITSELF = (BOTH_VARIABLES_CODE, EXPANDABLE_CONFLICT_CODE, "cache-ini-bom-line1", "cache-ini-cr-line-ends",
+                    "cache-ini-foreign-section", "cache-ini-no-section", "cache-ini-value-not-number")
+
+
 def _label(code: str, lang: str | None, **params: Any) -> str:
     return pick(make_finding(code, **params).text, lang)
 
@@ -112,7 +119,7 @@ class Diagnosis:
         """Whether a suggested fix exists (app/support/fixes.py makes them; this check is cheap,
         so a diagnosis with nothing to fix never loads the exporters): a finding's suggestion, an
         allocator error fixed by itself, or version lines to add from `versions`."""
-        return any(f.suggestion or f.code in (BOTH_VARIABLES_CODE, EXPANDABLE_CONFLICT_CODE)
+        return any(f.suggestion or f.code in _FIXED_BY_ITSELF
                    or (versions and f.code == "cache-ini-missing-versions") for f in self.findings)
 
     # -- JSON (docs/architecture.md#json-output) ---------------------------------------------------

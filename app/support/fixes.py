@@ -65,6 +65,7 @@ from cann_config.app.support.diagnosis import Diagnosis
 from cann_config.app.textsafe import terminal_text
 
 INI_FORMAT = "op-cache-ini"
+INI_NAME_KEY = "op_cache.ini"  # the key of a change that writes the whole file anew
 ENV_FORMAT = "env-bash"
 # Findings whose fix removes a variable from the job's environment: code -> variable.
 UNSET_FIXES = {BOTH_VARIABLES_CODE: FALLBACK_VARIABLE}
@@ -106,12 +107,17 @@ class SuggestedChange:
     file: str | None = None
     line: int | None = None
     unset: bool = False  # remove the variable `key` from the job's environment (env-bash `unset`)
+    # op_cache.ini written anew (the customer's values in a file CANN reads), for a file whose form
+    # makes CANN ignore it: a BOM, CR-only line ends, a foreign section, no section header.
+    rewrite: bool = False
 
     def to_json(self) -> dict[str, Any]:
         data = {"finding": self.code, "option": self.key, "value": self.value, "format": self.format,
                 "file": self.file, "line": self.line}
         if self.unset:
             data.update(option=None, variable=self.key, value=None, unset=True)
+        if self.rewrite:
+            data.update(option=None, value=None, rewrite=True)
         return data
 
 
@@ -182,8 +188,9 @@ def suggested_changes(diagnosis: Diagnosis, versions: Mapping[str, str] | None =
             # finding's text offers (docs/cann/torch-npu.md#alloc-conf).
             changes.append(SuggestedChange(finding.code, EXPANDABLE_ID, False,
                                            _format_for(diagnosis, finding, EXPANDABLE_ID, versions), finding.file, finding.line))
+    changes += _file_form_changes(diagnosis, versions, changes)
     ini = diagnosis.ini
-    if ini is not None and versions:
+    if ini is not None and versions and not any(c.rewrite for c in changes):
         present = ini.values_as_cann_reads()
         missing_finding = next((f for f in diagnosis.findings if f.code == "cache-ini-missing-versions"), None)
         if missing_finding is not None:
@@ -192,6 +199,69 @@ def suggested_changes(diagnosis: Diagnosis, versions: Mapping[str, str] | None =
                     changes.append(SuggestedChange(missing_finding.code, key, versions[key], INI_FORMAT,
                                                    missing_finding.file, missing_finding.line))
     return changes
+
+
+# A file of these forms is ignored by CANN whatever it holds (docs/cann/op-cache.md#reading-the-ini-file);
+# the tool's writer refuses to edit it (docs/cann/op-cache.md#ignored-saves), so the fix is the file
+# written anew with what the customer wrote in it.
+FILE_FORM_CODES = ("cache-ini-bom-line1", "cache-ini-cr-line-ends", "cache-ini-foreign-section",
+                   "cache-ini-no-section")
+NOT_NUMBER_CODE = "cache-ini-value-not-number"
+_INI_LINE = re.compile(r"\s*([A-Za-z_]+)\s*=\s*(.*?)\s*$")
+
+
+def _meant_values(ini: Any) -> dict[str, Value]:
+    """What the customer wrote in op_cache.ini, read as a person reads it: the keys of
+    [op_compiler_cache] (or, with no such section, every `key=value` line), each value without
+    surrounding quotes; a size that is no valid number, and a version line that is empty, are
+    left out (the template's default, or the installed version, is written instead)."""
+    catalog = load_catalog()
+    section = ini.layout.section
+    pairs: list[tuple[str, str]]
+    if section is not None:
+        pairs = [(e.key, e.value) for e in section.entries]
+    else:
+        pairs = [(m.group(1), m.group(2)) for line in ini.lines if (m := _INI_LINE.match(line.text.lstrip("\ufeff")))]
+    meant: dict[str, Value] = {}
+    for key, raw in pairs:
+        value = raw.strip().strip("\"'").strip()
+        if key in VERSION_KEYS and value and re.fullmatch(r"[0-9A-Za-z._-]+", value):
+            meant[key] = value
+        elif key in catalog.options and catalog.options[key].targets.ini and re.fullmatch(r"[0-9]+", value):
+            number = int(value)
+            if catalog.options[key].check(number) is None:
+                meant[key] = number
+    return meant
+
+
+def _file_form_changes(diagnosis: Diagnosis, versions: Mapping[str, str] | None,
+                       changes: Sequence[SuggestedChange]) -> list[SuggestedChange]:
+    """The fixes of op_cache.ini's form: the file written anew (a BOM, CR-only line ends, a
+    foreign section or no section header make CANN ignore it), offered when its version lines are
+    known (the file's own, else the installed ones); a quoted size (`"800"`) written as the plain
+    number CANN reads."""
+    ini = diagnosis.ini
+    if ini is None or not diagnosis.read_by_cann:
+        return []
+    out: list[SuggestedChange] = []
+    form = [f for f in diagnosis.findings if f.code in FILE_FORM_CODES and f.file == ini.source]
+    meant = _meant_values(ini)
+    if form and all(meant.get(k) or (versions or {}).get(k) for k in VERSION_KEYS):
+        for finding in form:
+            if not any(c.code == finding.code for c in out):
+                out.append(SuggestedChange(finding.code, INI_NAME_KEY, "", INI_FORMAT, finding.file, finding.line,
+                                           rewrite=True))
+        return out
+    for finding in diagnosis.findings:
+        if finding.code != NOT_NUMBER_CODE or finding.line is None or finding.file != ini.source:
+            continue
+        line = ini.line(finding.line)
+        match = _INI_LINE.match(line.text) if line is not None else None
+        if match is None or match.group(1) not in meant or any(c.key == match.group(1) for c in changes):
+            continue
+        out.append(SuggestedChange(finding.code, match.group(1), meant[match.group(1)], INI_FORMAT,
+                                   finding.file, finding.line))
+    return out
 
 
 def _profile_device(device: DeviceInfo | None) -> str | None:
@@ -259,10 +329,14 @@ def suggested_exports(diagnosis: Diagnosis, changes: Sequence[SuggestedChange], 
     exports: list[SuggestedExport] = []
     formats = list(dict.fromkeys(c.format for c in changes))
     if INI_FORMAT in formats:
-        ini_changes = {c.key: c.value for c in changes if c.format == INI_FORMAT}
+        ini_changes = {c.key: c.value for c in changes if c.format == INI_FORMAT and not c.rewrite}
         result: SuggestedExport | None
         try:
-            if diagnosis.ini is not None:
+            if diagnosis.ini is not None and any(c.rewrite for c in changes):
+                meant = _meant_values(diagnosis.ini)
+                wanted = {**{k: v for k, v in (versions or {}).items() if k in VERSION_KEYS}, **meant, **ini_changes}
+                result = SuggestedExport(INI_FORMAT, render_op_cache_ini(None, wanted).decode("utf-8", "replace"))
+            elif diagnosis.ini is not None:
                 data = render_op_cache_ini(diagnosis.ini, ini_changes)
                 result = SuggestedExport(INI_FORMAT, data.decode("utf-8", "replace"))
             else:
@@ -494,7 +568,7 @@ def plan_fixes(diagnosis: Diagnosis, versions: Mapping[str, str] | None = None) 
 
 def _no_fix(finding: Finding, dropped: Sequence[SuggestedChange], failed: Sequence[Finding]) -> Finding:
     """`finding` without its suggestion, its fix saying why none is offered (in both languages)."""
-    what = ", ".join(f"{c.key}={c.value}" if not c.unset else f"unset {c.key}" for c in dropped)
+    what = ", ".join(f"unset {c.key}" if c.unset else c.key if c.rewrite else f"{c.key}={c.value}" for c in dropped)
     reason = next((f for f in failed if f.severity == "error" and f.code == finding.code), None)
     blame = reason or failed[0]
     code = NONE_LEFT_CODE if reason is not None else NONE_NEW_CODE

@@ -357,7 +357,12 @@ def _suggested(report: SupportReport, lang: str) -> list[Block]:
     blocks.append(_p(Text(_t("support-label-suggested-intro", lang))))
     headers = (_t("support-label-findings", lang), _t("support-label-option", lang), _t("support-label-value", lang),
                _t("support-label-apply-with", lang))
-    rows = tuple(((Text(c.code, code=True),), (Text(c.key, code=True),), (Text(_value_text(c.key, c.value), code=True),),
+    def value(change: SuggestedChange) -> Text:
+        if change.rewrite:  # the whole op_cache.ini, written anew below
+            return Text(_t("support-label-rewrite", lang))
+        return Text(_value_text(change.key, change.value), code=True)
+
+    rows = tuple(((Text(c.code, code=True),), (Text(c.key, code=True),), (value(c),),
                   (Text(c.format, code=True),)) for c in report.changes)
     blocks.append(Block("table", (headers, rows)))
     for export in report.exports(lang):

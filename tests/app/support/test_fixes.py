@@ -194,3 +194,47 @@ def test_no_fix_keeps_expandable_segments_beside_max_split(capsys, tmp_path):
     diagnosis = diagnose(env_file=env, framework="pytorch")
     after = recheck(diagnosis, make_report(diagnosis).exports("en"))
     assert not [f for f in after.findings if f.severity == "error"]
+
+
+# -- op_cache.ini's form ----------------------------------------------------------------------------
+
+
+def kernel_cache_with(tmp_path, name):
+    base = tmp_path / "base"
+    (base / "kernel_cache").mkdir(parents=True)
+    (base / "kernel_cache" / "op_cache.ini").write_bytes((DATA / "ini" / name).read_bytes())
+    return base
+
+
+@pytest.mark.parametrize("name", ["bom_header.ini", "cr_only.ini", "foreign_section_after.ini", "indented_section.ini"])
+def test_a_file_cann_ignores_for_its_form_is_written_anew_with_its_values(capsys, tmp_path, monkeypatch, name):
+    """A BOM, CR-only line ends, a foreign section, no section header: CANN ignores the file and the
+    tool's writer refuses to edit it, so the fix is the file written anew with the customer's values
+    and version lines; applied, no error is left."""
+    base = kernel_cache_with(tmp_path, name)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    code, data = diagnose_json(capsys, "--cache-dir", str(base))
+    assert code == 1
+    errors = {f["code"] for f in data["findings"] if f["severity"] == "error"}
+    assert {c["finding"] for c in data["suggested_changes"]} == errors
+    assert all(c["rewrite"] and c["format"] == "op-cache-ini" for c in data["suggested_changes"])
+    (ini,) = data["suggested_exports"]
+    assert ini["text"].startswith("#") and "\n[op_compiler_cache]\nadk_version=8.5.0\nops_version=8.5.0\n" in ini["text"]
+    assert "\ufeff" not in ini["text"] and "\r" not in ini["text"] and "zz_notes" not in ini["text"]
+    # Applied as written, CANN reads it: no error is left.
+    (base / "kernel_cache" / "op_cache.ini").write_text(ini["text"], encoding="utf-8")
+    code, after = diagnose_json(capsys, "--cache-dir", str(base))
+    assert code == 0 and not [f for f in after["findings"] if f["severity"] == "error"]
+    assert after["op_cache_ini"]["used_by_cann"]
+
+
+def test_a_quoted_size_is_written_as_the_number_in_place(capsys, tmp_path, monkeypatch):
+    base = kernel_cache_with(tmp_path, "quoted_value.ini")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    code, data = diagnose_json(capsys, "--cache-dir", str(base))
+    assert code == 1
+    assert [(c["finding"], c["option"], c["value"]) for c in data["suggested_changes"]] == [
+        ("cache-ini-value-not-number", "max_op_cache_size", 800)]
+    (ini,) = data["suggested_exports"]
+    original = (DATA / "ini" / "quoted_value.ini").read_text(encoding="utf-8")
+    assert ini["text"] == original.replace('max_op_cache_size="800"', "max_op_cache_size=800")
