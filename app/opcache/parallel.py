@@ -110,10 +110,12 @@ def _read_exactly(fd: int, size: int) -> bytes:
     return b"".join(chunks)
 
 
-def _peak_rss_kib() -> int:
+def _usage() -> tuple[int, float]:
+    """This process's peak RSS (KiB) and CPU seconds (user and system)."""
     import resource
 
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_maxrss, usage.ru_utime + usage.ru_stime
 
 
 class _Worker:
@@ -122,7 +124,7 @@ class _Worker:
     def __init__(self, pid: int, to_fd: int, from_fd: int, proc: Any = None) -> None:
         self.pid, self.to_fd, self.from_fd, self.proc = pid, to_fd, from_fd, proc
         self.alive = True
-        self.peak_kib: int | None = None
+        self.usage: tuple[int, float] | None = None  # peak RSS (KiB), CPU seconds: sent at its end
 
     def ask(self, request: Any) -> bool:
         if not self.alive:
@@ -151,7 +153,7 @@ class _Worker:
     def stop(self) -> None:
         """Ask the worker to end and wait for it."""
         if self.alive and self.ask(("exit",)):
-            self.peak_kib = self.answer()
+            self.usage = self.answer()
         self.kill()
 
     def kill(self) -> None:
@@ -319,9 +321,10 @@ class ScanPool:
         for worker in self._team:
             worker.stop()
         if os.environ.get(ENV_STATS):
-            lines = [f"scan process main pid {os.getpid()} workers {self.workers} peak_rss_kib {_peak_rss_kib()}"]
-            lines += [f"scan process worker pid - peak_rss_kib {w.peak_kib if w.peak_kib is not None else '?'}"
-                      for w in self._team]
+            peak, cpu = _usage()
+            lines = [f"scan process main workers {self.workers} peak_rss_kib {peak} cpu_seconds {cpu:.3f}"]
+            lines += [f"scan process worker peak_rss_kib {w.usage[0]} cpu_seconds {w.usage[1]:.3f}"
+                      if w.usage is not None else "scan process worker failed" for w in self._team]
             print("\n".join(lines), file=sys.stderr, flush=True)
         self._team = []
 
@@ -331,9 +334,13 @@ def scan_pool(workers: int | None = None) -> Iterator[ScanPool | None]:
     """A ScanPool of `workers` processes (default worker_count()), None when that is one."""
     count = worker_count() if workers is None else workers
     if count <= 1:
-        if workers is None and os.environ.get(ENV_STATS):
-            print(f"scan process main pid {os.getpid()} workers 1", file=sys.stderr, flush=True)
-        yield None
+        try:
+            yield None
+        finally:
+            if workers is None and os.environ.get(ENV_STATS):
+                peak, cpu = _usage()
+                print(f"scan process main workers 1 peak_rss_kib {peak} cpu_seconds {cpu:.3f}", file=sys.stderr,
+                      flush=True)
         return
     pool = ScanPool(count)
     try:
@@ -381,7 +388,7 @@ def serve(request_fd: int, answer_fd: int) -> None:
             return
         kind = request[0]
         if kind == "exit":
-            _send(answer_fd, ("ok", _peak_rss_kib()))
+            _send(answer_fd, ("ok", _usage()))
             return
         try:
             if kind == "walk":

@@ -67,6 +67,7 @@ class Run:
     stdout: bytes
     stderr: bytes
     max_rss_kib: int
+    cpu_seconds: float = 0.0  # user + system, the child's own (wait4)
 
 
 def run_process(cmd: Sequence[str], env: dict[str, str] | None = None, cwd: Path = ROOT,
@@ -87,7 +88,7 @@ def run_process(cmd: Sequence[str], env: dict[str, str] | None = None, cwd: Path
         stdout, stderr = out.read(), err.read()
     if code not in ok:
         sys.exit(f"{' '.join(cmd)} exited {code}: {stderr.decode(errors='replace')[-2000:]}")
-    return Run(elapsed, code, stdout, stderr, usage.ru_maxrss)
+    return Run(elapsed, code, stdout, stderr, usage.ru_maxrss, usage.ru_utime + usage.ru_stime)
 
 
 def wall(cmd: Sequence[str], env: dict[str, str] | None = None, ok: Sequence[int] = (0,)) -> Callable[[], float]:

@@ -629,13 +629,13 @@ def test_steps_shrink_to_what_is_read_in_a_twentieth_of_a_second(tmp_path, monke
     ticks = iter(range(10**6))
     monkeypatch.setattr(cleanup.time, "monotonic", lambda: float(next(ticks)))  # every step "takes" 1 s
     steps = []
-    real_groups = cleanup._GroupReader.groups
+    real_groups = cleanup._GroupReader.groups_of
 
-    def recording(self, keys):
-        steps.append(len(keys))
-        return real_groups(self, keys)
+    def recording(self, candidates):
+        steps.append(len(candidates))
+        return real_groups(self, candidates)
 
-    monkeypatch.setattr(cleanup._GroupReader, "groups", recording)
+    monkeypatch.setattr(cleanup._GroupReader, "groups_of", recording)
     slow = predict_cleanup(scan_to_end(tmp_path / "kernel_cache").socs["S"], 1, 50, now=NOW, should_stop=lambda: False)
     assert slow == fast
     assert steps[0] == 256 and all(step <= 16 for step in steps[1:]) and len(steps) > 3
