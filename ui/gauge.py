@@ -34,6 +34,13 @@ translate = QCoreApplication.translate
 
 
 
+def percent_text(percent: float | None) -> str:
+    """A share of the limit as `scan` writes it (app.opcache.measurement soc_lines): one decimal
+    below 10 %, so a small cache does not read as 0 %."""
+    value = percent or 0.0
+    return f"{value:.0f}" if value >= 10 else f"{value:.1f}"
+
+
 @dataclass(frozen=True)
 class ChoiceMark:
     """The user's own choice of the two size values, when it differs from what CANN uses now:
@@ -60,6 +67,17 @@ class GaugeRow:
     pending: bool = False  # still measuring or predicting: no limit lines yet
     empties: bool = False  # the next start empties the whole dir (app.opcache.measurement)
     choice: ChoiceMark | None = None
+    target_bytes: int = 0  # what CANN needs to delete to get under the keep threshold
+    target_reached: bool = True  # the prediction reaches it
+    # groups CANN's own parse read saves (their access time refreshed before its re-check):
+    # app.opcache.cleanup, docs/cann/op-cache.md#access-time-re-check
+    read_saved_groups: int = 0
+
+    @property
+    def read_refresh_short(self) -> bool:
+        """CANN deletes nothing, or less than it needs, because its own read refreshes the access
+        times it checks (the `scan-cleanup-atime-refresh` finding of scan and diagnose)."""
+        return self.triggers and not self.empties and not self.target_reached and self.read_saved_groups > 0
 
     @property
     def choice_percent(self) -> float | None:
@@ -139,9 +157,14 @@ class CacheGauge(QWidget):
         if row.limit_bytes is None:
             return translate("CacheGauge", "%1: %2 (no limit: ageing is off)").replace("%1", row.soc).replace("%2", used)
         text = translate("CacheGauge", "%1: %2 of %3 (%4 %)").replace("%1", row.soc).replace("%2", used) \
-            .replace("%3", human_bytes(row.limit_bytes)).replace("%4", f"{row.percent:.0f}")
+            .replace("%3", human_bytes(row.limit_bytes)).replace("%4", percent_text(row.percent))
         if row.empties:
             text += " — " + translate("CacheGauge", "next start empties it (%1)").replace("%1", used)
+        elif row.read_refresh_short and not row.delete_bytes:
+            text += " — " + translate("CacheGauge", "next start deletes nothing")
+        elif row.read_refresh_short:
+            text += " — " + translate("CacheGauge", "next start deletes only %1 of %2") \
+                .replace("%1", human_bytes(row.delete_bytes)).replace("%2", human_bytes(row.target_bytes))
         elif row.delete_bytes:
             text += " — " + translate("CacheGauge", "next start deletes %1").replace("%1", human_bytes(row.delete_bytes))
         return text
@@ -155,14 +178,25 @@ class CacheGauge(QWidget):
         if choice.limit_bytes is None:
             return translate("CacheGauge", "Your choice: no limit (ageing off)")
         text = translate("CacheGauge", "Your choice: %1 MB, %2 % kept — %3 % of it").replace("%1", str(choice.max_mb)) \
-            .replace("%2", str(choice.ratio)).replace("%3", f"{row.choice_percent:.0f}")
+            .replace("%2", str(choice.ratio)).replace("%3", percent_text(row.choice_percent))
         if choice.delete_bytes:
             text += ", " + translate("CacheGauge", "a start would delete %1").replace("%1", human_bytes(choice.delete_bytes))
         return text
 
+    @staticmethod
+    def refresh_text(row: GaugeRow) -> str:
+        """Why CANN deletes nothing or less than it needs, on a line of its own ("" otherwise): its
+        own read of each kernel json refreshes the access time it checks before deleting
+        (docs/cann/op-cache.md#access-time-re-check), as `scan` and `diagnose` say it."""
+        if not row.read_refresh_short or row.pending:
+            return ""
+        return translate("CacheGauge", "CANN's own read refreshes these access times (%1 kernel groups kept): "
+                                       "clean as CANN means to, or mount the cache noatime") \
+            .replace("%1", f"{row.read_saved_groups:,}")
+
     def lines_of(self, row: GaugeRow) -> list[str]:
         """The text lines painted above a row's bar (and said to screen readers)."""
-        return [line for line in (self.row_text(row), self.choice_text(row)) if line]
+        return [line for line in (self.row_text(row), self.refresh_text(row), self.choice_text(row)) if line]
 
     def free_text(self) -> str:
         free = human_bytes(self.free_bytes or 0)
@@ -172,7 +206,8 @@ class CacheGauge(QWidget):
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
         lines = max(1, len(self.rows))
-        extra = sum(1 for row in self.rows if self.choice_text(row)) * QFontMetrics(self.font()).height()
+        extra = (sum(1 for row in self.rows if self.choice_text(row))
+                 + sum(1 for row in self.rows if self.refresh_text(row))) * QFontMetrics(self.font()).height()
         return QSize(420, 16 + lines * (self.BAR_HEIGHT + self.ROW_GAP) + extra + 24)
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt override

@@ -1,5 +1,6 @@
-"""Background work of the wizard, off the GUI thread: device detection, the cache scan, the
-cleanup prediction, reading a support bundle, and importing the core modules the pages need.
+"""Background work of the wizard, off the GUI thread: device detection, the cache walk, the one
+measurement of the cache (app.opcache.measurement.measure_cache: CANN's next cleanup predicted
+from the walk), reading a support bundle, and importing the core modules the pages need.
 
 Both are QThreads that call a generator or function of the core and forward its results as
 signals (queued to the GUI thread). The scan forwards the scanner's batches (one per
@@ -50,11 +51,14 @@ class DetectionWorker(QThread):
 
 
 class ScanWorker(QThread):
-    """Walks a kernel_cache dir with app.opcache.scanner.scan_cache, forwarding its progress batches."""
+    """Walks a kernel_cache dir with app.opcache.scanner.scan_cache, forwarding its progress batches
+    (the walk a MeasureWorker then measures: app.opcache.measurement.measure_cache). Whether the dir
+    is there is looked at here too: the GUI thread never waits on the disk."""
 
     progress = Signal(object)  # app.opcache.scanner.ScanProgress, not final
     finishedScan = Signal(object)  # the final ScanProgress (its .usage is the CacheUsage)
     failed = Signal(str)
+    missing = Signal()  # the kernel_cache dir does not exist: nothing is cached there yet
 
     def __init__(self, path: Path, batch_seconds: float = 0.1, parent: QObject | None = None):
         super().__init__(parent)
@@ -65,10 +69,14 @@ class ScanWorker(QThread):
 
     def run(self) -> None:
         from cann_config.app.errors import InputError
+        from cann_config.app.io.inputfiles import input_is_dir
         from cann_config.app.opcache.scanner import scan_cache
 
         last = None
         try:
+            if not input_is_dir(self.path):
+                self.missing.emit()
+                return
             with collector_paused(freeze=True):
                 for item in scan_cache(self.path, batch_seconds=self.batch_seconds,
                                        should_stop=self.isInterruptionRequested):
@@ -95,30 +103,56 @@ def stop_and_join(thread: QThread) -> None:
         thread.wait()
 
 
-class PredictionWorker(QThread):
-    """Runs app.opcache.cleanup.predict_cleanup for every SoC dir of a scan (it reads json files)."""
+class _Stopped(Exception):
+    """The window closed while a measurement read the cache: nothing partial is shown."""
 
-    predicted = Signal(object, object, object)  # the CacheUsage, (max_mb, ratio), {soc: prediction}
 
-    def __init__(self, usage: Any, max_mb: int, ratio: int, now: float, parent: QObject | None = None):
+class MeasureWorker(QThread):
+    """The one measurement of a cache (app.opcache.measurement.measure_cache), off the GUI thread:
+    what `scan --json` and `diagnose` print, for the limits `max_e`/`ratio_e`.
+
+    `usage` is the walk a ScanWorker made (the gauge shows its progress batches while it walks):
+    measure_cache takes it as its walk, and predicts CANN's next cleanup of each SoC dir from it
+    (reading the kernel jsons); the same walk serves the user's choice of sizes too. A prediction
+    cut by the window closing is never shown (nothing is emitted)."""
+
+    measured = Signal(object, object, object)  # the CacheUsage, (max_mb, ratio), the CacheMeasurement
+    failed = Signal(str)
+
+    def __init__(self, usage: Any, max_e: Any, ratio_e: Any, now: float, *, dir_info: Any = None,
+                 parent: QObject | None = None):
         super().__init__(parent)
-        self.setObjectName("predictionWorker")
-        self.usage, self.max_mb, self.ratio, self.now = usage, max_mb, ratio, now
+        self.setObjectName("measureWorker")
+        self.usage, self.max_e, self.ratio_e, self.now = usage, max_e, ratio_e, now
+        self.dir_info = dict(dir_info or {})
 
-    def run(self) -> None:
+    def _predict(self, usage: Any, max_mb: int, ratio: int) -> dict[str, Any]:
         from cann_config.app.opcache.cleanup import predict_cleanup
 
         result = {}
-        with collector_paused(freeze=True):
-            for name, soc in self.usage.socs.items():
-                # Asked between groups of jsons too: closing the window does not wait for the
-                # seconds a big SoC dir's jsons take to read.
-                prediction = predict_cleanup(soc, self.max_mb, self.ratio, self.now,
-                                             should_stop=self.isInterruptionRequested)
-                if self.isInterruptionRequested() or getattr(prediction, "stopped", False):
-                    return  # a partial prediction is never shown as CANN's
-                result[name] = prediction
-        self.predicted.emit(self.usage, (self.max_mb, self.ratio), result)
+        for name, soc in usage.socs.items():
+            # Asked between groups of jsons too: closing the window does not wait for the
+            # seconds a big SoC dir's jsons take to read.
+            prediction = predict_cleanup(soc, max_mb, ratio, self.now, should_stop=self.isInterruptionRequested)
+            if self.isInterruptionRequested() or getattr(prediction, "stopped", False):
+                raise _Stopped  # a partial prediction is never shown as CANN's
+            result[name] = prediction
+        return result
+
+    def run(self) -> None:
+        from cann_config.app.errors import InputError
+        from cann_config.app.opcache.measurement import measure_cache
+
+        try:
+            with collector_paused(freeze=True):
+                measured = measure_cache(self.usage.kernel_cache, self.dir_info, self.max_e, self.ratio_e,
+                                         walk=lambda _path, _candidates: self.usage, predict=self._predict)
+        except _Stopped:
+            return
+        except InputError as exc:
+            self.failed.emit(str(exc))
+            return
+        self.measured.emit(self.usage, (int(self.max_e.value), int(self.ratio_e.value)), measured)
 
 
 class BundleWorker(QThread):

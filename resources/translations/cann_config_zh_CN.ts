@@ -43,6 +43,14 @@
         <translation>下次启动将清空该目录（%1）</translation>
     </message>
     <message>
+        <source>next start deletes nothing</source>
+        <translation>下次启动不会删除任何文件</translation>
+    </message>
+    <message>
+        <source>next start deletes only %1 of %2</source>
+        <translation>下次启动只删除 %2 中的 %1</translation>
+    </message>
+    <message>
         <source>next start deletes %1</source>
         <translation>下次启动将删除 %1</translation>
     </message>
@@ -57,6 +65,10 @@
     <message>
         <source>a start would delete %1</source>
         <translation>启动时将删除 %1</translation>
+    </message>
+    <message>
+        <source>CANN&apos;s own read refreshes these access times (%1 kernel groups kept): clean as CANN means to, or mount the cache noatime</source>
+        <translation>CANN 自身读取会刷新这些访问时间（保留了 %1 个算子组）：请按 CANN 的本意清理，或以 noatime 挂载缓存所在的文件系统</translation>
     </message>
     <message>
         <source>Free space: %1 (%2)</source>

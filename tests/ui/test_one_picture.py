@@ -15,6 +15,7 @@ The fixtures:
 
 from __future__ import annotations
 
+import html
 import json
 from pathlib import Path
 
@@ -167,3 +168,70 @@ def test_the_export_preview_after_apply_is_the_reports_suggested_file(make_wizar
     combo.setCurrentIndex(combo.findData("op-cache-ini"))
     preview = wizard.findChild(QPlainTextEdit, "exportPreview")
     assert preview.toPlainText() == suggested
+
+
+def without_time(doc: dict) -> dict:
+    """A measurement's document less what moves between two runs and what each view adds of its
+    own: the walk's time, the free space, the cache dir's wording, and the findings about the
+    inputs (the wizard shows those beside the op_cache.ini and environment, not under the gauge)."""
+    data = {k: v for k, v in doc.items() if k not in ("elapsed_seconds", "filesystem", "findings", "cache_dir")}
+    data["findings"] = sorted((f["severity"], f["code"], f["message"]) for f in doc["findings"]
+                              if f["code"].startswith(("scan-", "cache-next-start-")))
+    return data
+
+
+@pytest.mark.parametrize("case", ["ignored", "versions"])
+def test_the_gauge_is_the_measurement_scan_prints(make_wizard, qtbot, capsys, tmp_path, monkeypatch, case):
+    """Issue 24 item 2: the wizard measures through app.opcache.measurement.measure_cache (in a
+    worker), so its measurement is `scan --json`'s document for the same tree - limit, prediction,
+    "the next start empties" - and the gauge's painted text says those numbers."""
+    from cann_config.app.units import human_bytes
+
+    if case == "ignored":
+        live_host(tmp_path, monkeypatch, ini=IGNORED_INI, installed="8.5.0",
+                  env={"ASCEND_MAX_OP_CACHE_SIZE": "1", "ASCEND_REMAIN_CACHE_SIZE_RATIO": "50"})
+    else:
+        live_host(tmp_path, monkeypatch, ini=(DATA / "ini" / "template.ini").read_bytes(), installed="8.3.0",
+                  env={"ASCEND_MAX_OP_CACHE_SIZE": "1"})
+    _, scanned = cli_json(capsys, "scan")
+    wizard, page = scan_in_wizard(make_wizard, qtbot)
+    measured = page.measurement().to_json("en")
+    assert without_time(measured) == without_time(scanned)
+    soc = scanned["socs"][SOC]
+    cleanup = soc["cleanup"]
+    said = page.gauge.accessibleDescription()
+    limit = cleanup["max_bytes"]
+    percent = 100 * cleanup["used_bytes"] / limit
+    shown_percent = f"{percent:.0f}" if percent >= 10 else f"{percent:.1f}"  # as scan's text writes it
+    assert f"{SOC}: {human_bytes(soc['cann_bytes'])} of {human_bytes(limit)} ({shown_percent} %)" in said
+    assert f"{shown_percent} % of the limit" in "\n".join(page.measurement().soc_lines("en"))
+    if case == "versions":
+        assert soc["empties_at_next_start"] is not None and f"next start empties it ({human_bytes(soc['cann_bytes'])})" in said
+    else:
+        assert soc["empties_at_next_start"] is None
+        assert f"next start deletes {human_bytes(cleanup['freed_bytes'])}" in said
+    shown = html.unescape(wizard.findChild(QLabel, "scanFindings").text())
+    assert all(f["message"] in shown for f in scanned["findings"] if f["code"].startswith(("scan-", "cache-next-start-")))
+
+
+def test_the_gauge_names_canns_atime_refresh_as_scan_does(make_wizard, qtbot, capsys, tmp_path, monkeypatch):
+    """Issue 30: on a relatime mount CANN's own parse read refreshes the ten-day-old access times
+    before its re-check, so the next start deletes nothing; `scan` says why, and the gauge's painted
+    text (its accessibleDescription) says it too."""
+    from cann_config.app.opcache import scanner
+
+    monkeypatch.setattr(scanner, "_read_mounts", lambda: f"tmpfs {tmp_path.anchor} tmpfs rw,relatime 0 0\n")
+    live_host(tmp_path, monkeypatch, ini=(DATA / "ini" / "template.ini").read_bytes(), installed="8.5.0",
+              env={"ASCEND_MAX_OP_CACHE_SIZE": "1"})
+    (tmp_path / "cache" / "kernel_cache" / "op_cache.ini").unlink()  # the environment's 1 MB counts
+    _, scanned = cli_json(capsys, "scan")
+    cleanup = scanned["socs"][SOC]["cleanup"]
+    assert cleanup["atime_rule"] == "relatime" and cleanup["triggers"] and cleanup["delete_groups"] == 0
+    assert cleanup["read_saved_groups"] == 40
+    (finding,) = [f for f in scanned["findings"] if f["code"] == "scan-cleanup-atime-refresh"]
+    wizard, page = scan_in_wizard(make_wizard, qtbot)
+    said = page.gauge.accessibleDescription()
+    assert "next start deletes nothing" in said
+    assert "CANN's own read refreshes these access times (40 kernel groups kept)" in said
+    assert said == page.gauge.painted_text()
+    assert finding["message"] in html.unescape(wizard.findChild(QLabel, "scanFindings").text())

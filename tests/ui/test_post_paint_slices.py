@@ -143,33 +143,42 @@ def test_the_pages_find_their_modules_imported_by_the_preloader(tmp_path):
     assert "cann_config.ui.pages.export_preview" in on_gui_thread  # the listing works
 
 
-def test_the_prediction_worker_stops_between_json_groups_and_shows_no_partial_prediction(monkeypatch, qtbot):
-    import types
-
+def test_the_prediction_worker_stops_between_json_groups_and_shows_no_partial_prediction(monkeypatch, qtbot,
+                                                                                          tmp_path):
+    """The measure worker (app.opcache.measurement.measure_cache on the walk a scan made) asks its
+    own interruption between json groups, and shows nothing when it was interrupted."""
     import cann_config.app.opcache.cleanup as cleanup
+    from cann_config.app.opcache.resolution import Effective
+    from cann_config.app.opcache.scanner import scan_to_end
 
+    from tests.ui.test_cache_page import make_cache_tree
+
+    make_cache_tree(tmp_path / "base", soc="Ascend910B3", groups=3)
+    make_cache_tree(tmp_path / "base", soc="Ascend310P3", groups=3)
+    usage = scan_to_end(tmp_path / "base" / "kernel_cache")
+    real = cleanup.predict_cleanup
     asked = []
 
     def predict(soc, max_mb, ratio, now=None, *, should_stop=None, **kwargs):
         asked.append(should_stop)
-        return types.SimpleNamespace(stopped=bool(should_stop and should_stop()))
+        return real(soc, max_mb, ratio, now, should_stop=should_stop, **kwargs)
 
     monkeypatch.setattr(cleanup, "predict_cleanup", predict)
-    usage = types.SimpleNamespace(socs={"Ascend910B3": object(), "Ascend310P3": object()})
     shown = []
-    from cann_config.ui.workers import PredictionWorker
+    from cann_config.ui.workers import MeasureWorker
 
-    running = PredictionWorker(usage, 1, 50, 0.0)
-    running.predicted.connect(lambda *args: shown.append(args))
+    running = MeasureWorker(usage, Effective(1, "env"), Effective(50, "env"), 0.0)
+    running.measured.connect(lambda *args: shown.append(args))
     with qtbot.waitSignal(running.finished, timeout=10000):
         running.start()
-    assert len(shown) == 1 and set(shown[0][2]) == {"Ascend910B3", "Ascend310P3"}
+    assert len(shown) == 1 and set(shown[0][2].predictions) == {"Ascend910B3", "Ascend310P3"}
+    assert shown[0][1] == (1, 50) and shown[0][2].to_json()["limits"]["max_op_cache_size"]["value"] == 1
     assert all(callable(stop) for stop in asked)  # the worker's own interruption is asked
 
     asked.clear()
-    stopping = PredictionWorker(usage, 1, 50, 0.0)
+    stopping = MeasureWorker(usage, Effective(1, "env"), Effective(50, "env"), 0.0)
     stopping.isInterruptionRequested = lambda: True  # the window closed while it read
-    stopping.predicted.connect(lambda *args: shown.append(args))
+    stopping.measured.connect(lambda *args: shown.append(args))
     with qtbot.waitSignal(stopping.finished, timeout=10000):
         stopping.start()
     assert len(shown) == 1 and len(asked) == 1  # stopped at the first SoC dir, nothing shown

@@ -1,12 +1,14 @@
 """The cache gauge (`cacheGauge`), the scan (`scanButton`, `scanStatus`, `scanFindings`) and the
 clean (`cleanButton`: `cann-config clean` in a child process, ui/cleaner.py).
 
-The usage is measured by app.opcache.scanner in a worker (batches every ~100 ms, Stop between
-batches); what the next compiler start would delete, for the limits the editors show, is
-predicted by app.opcache.cleanup in another worker, since it reads the cache's json files; the
-findings about the cache are app.opcache.cleanup's. With a support bundle open, the gauge shows
-the cache as `collect` measured it on the customer's host, with the prediction made there, and
-the scan is off, saying why (docs/cann/op-cache.md).
+The cache is walked by app.opcache.scanner in a worker (batches every ~100 ms, Stop between
+batches: the gauge grows while it walks); then the one measurement, app.opcache.measurement's
+measure_cache, runs on that walk in another worker (it predicts CANN's next cleanup, reading the
+cache's json files) for the sizes CANN uses now, and again for the user's choice when it differs.
+The gauge's rows, the findings under it and `scan --json` / `diagnose` are all that one
+CacheMeasurement. With a support bundle open, the gauge shows the measurement `collect` recorded on
+the customer's host (read back as the same type), and the scan is off, saying why
+(docs/cann/op-cache.md).
 """
 
 from __future__ import annotations
@@ -16,9 +18,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from cann_config.app.errors import InputError
-from cann_config.app.io.inputfiles import input_is_dir
-from cann_config.app.opcache.cleanup import cache_findings
 from cann_config.app.units import CANN_MB, human_bytes
 from cann_config.ui import dialogs
 from cann_config.ui.cleaner import CacheCleaner
@@ -27,7 +26,7 @@ from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
 from cann_config.ui.gauge import CacheGauge, ChoiceMark, GaugeRow
 from cann_config.ui.pages.cache_panels.state import CacheState
 from cann_config.ui.qtprops import escape, rich_text
-from cann_config.ui.workers import PredictionWorker, ScanWorker
+from cann_config.ui.workers import MeasureWorker, ScanWorker
 from PySide6.QtCore import QThread, Signal
 from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
@@ -48,8 +47,11 @@ class UsagePanel(QGroupBox):
         # What the status line says, as a function of the current language (said again on a switch).
         self._scan_error: Callable[[], str] | None = None
         self._scan_text: Callable[[], str] | None = None
-        self._predictions: dict[tuple[int, int], dict[str, Any]] = {}
-        self._prediction_worker: PredictionWorker | None = None
+        # The measurement of the last walk per (max_op_cache_size, remain_cache_size_ratio):
+        # app.opcache.measurement.CacheMeasurement, without "the next start empties" (decided when
+        # shown: it follows the mode and op_cache.ini as they are edited).
+        self._predictions: dict[tuple[int, int], Any] = {}
+        self._prediction_worker: MeasureWorker | None = None
         self._work_stopped = False  # the window is closing: no new worker is started
         self._clean_target = ""  # the kernel_cache being cleaned
         self._cleaned: Callable[[], str] | None = None  # what the last clean deleted, in words
@@ -126,9 +128,40 @@ class UsagePanel(QGroupBox):
         """app.opcache.cleanup's prediction per SoC dir of the last scan, for the sizes `key`
         (default: what CANN uses now); None while a worker is still computing it (it reads the
         cache's json files)."""
+        measured = self._measured(key)
+        return measured.predictions if measured is not None else None
+
+    def _measured(self, key: tuple[int, int] | None = None) -> Any:
         if self.usage is None:
             return None
         return self._predictions.get(key or self.cann_settings())
+
+    def measurement(self, key: tuple[int, int] | None = None) -> Any:
+        """The one measurement (app.opcache.measurement.CacheMeasurement) of the last scan for the
+        sizes `key` (default: CANN's), with "the next start empties" as the page's op_cache.ini,
+        versions and mode say now: what `scan --json` prints for the same tree. A bundle's: the
+        measurement `collect` recorded. None while it is being measured."""
+        if not self.controller.session.can_scan:
+            measured = self.controller.session.recorded_cache()
+        else:
+            measured = self._measured(key)
+        if measured is None:
+            return None
+        device = self.controller.device
+        return measured.with_empties(self.next_start_empties(), device.soc_version if device is not None else None)
+
+    def _limits(self, key: tuple[int, int]) -> tuple[Any, Any]:
+        """The two sizes of `key` as app.opcache.resolution.Effective: CANN's own (with where each
+        comes from) when `key` is what CANN uses now, else the user's choice."""
+        from cann_config.app.opcache.resolution import Effective
+
+        resolution = self.state.resolution
+        if resolution is not None and key == self.cann_settings():
+            max_e = resolution.effective.get("max_op_cache_size")
+            ratio_e = resolution.effective.get("remain_cache_size_ratio")
+            if max_e is not None and ratio_e is not None and not max_e.runtime and not ratio_e.runtime:
+                return max_e, ratio_e
+        return Effective(key[0], "profile"), Effective(key[1], "profile")
 
     def _request_prediction(self) -> None:
         """Compute the predictions for CANN's sizes and the user's in a worker, unless known."""
@@ -140,16 +173,19 @@ class UsagePanel(QGroupBox):
             return
         if self._prediction_worker is not None and self._prediction_worker.isRunning():
             return  # when it finishes, the sizes are looked at again
-        worker = PredictionWorker(self.usage, key[0], key[1], time.time(), parent=self)
-        worker.predicted.connect(self._predicted)
+        resolution = self.state.dir_resolution
+        max_e, ratio_e = self._limits(key)
+        worker = MeasureWorker(self.usage, max_e, ratio_e, time.time(),
+                               dir_info=resolution.to_json() if resolution is not None else None, parent=self)
+        worker.measured.connect(self._predicted)
         worker.finished.connect(self._request_prediction)
         self._prediction_worker = worker
         self.workerStarted.emit(worker)
         worker.start()
 
-    def _predicted(self, usage: Any, key: tuple[int, int], result: dict[str, Any]) -> None:
+    def _predicted(self, usage: Any, key: tuple[int, int], measured: Any) -> None:
         if usage is self.usage:
-            self._predictions[key] = result
+            self._predictions[key] = measured
             self.refresh()
 
     def next_start_empties(self) -> Any:
@@ -162,13 +198,6 @@ class UsagePanel(QGroupBox):
         return next_start_empties(self.state.cann_ini, self.controller.known_versions(),
                                   mode.value if mode is not None else None)
 
-    def _emptied(self, sizes: dict[str, tuple[str, int]]) -> tuple[str, ...]:
-        from cann_config.app.opcache.measurement import emptied_socs
-
-        device = self.controller.device
-        return emptied_socs(sizes, device.soc_version if device is not None else None) \
-            if self.next_start_empties() is not None else ()
-
     def _choice_mark(self, name: str) -> ChoiceMark | None:
         """The user's choice for SoC dir `name`, when it differs from CANN's (see ChoiceMark)."""
         choice = self.choice_settings()
@@ -178,26 +207,20 @@ class UsagePanel(QGroupBox):
         if max_mb == -1:
             return ChoiceMark(max_mb, ratio, None, None, None)
         limit = max_mb * CANN_MB
-        predicted = self.predictions(choice)
-        pred = predicted.get(name) if predicted is not None else None
-        return ChoiceMark(max_mb, ratio, limit, limit * ratio // 100, pred.freed_bytes if pred is not None else None)
+        measured = self._measured(choice) if self.controller.session.can_scan else None
+        soc = measured.document()["socs"].get(name) if measured is not None else None
+        cleanup = soc.get("cleanup") if soc is not None else None
+        return ChoiceMark(max_mb, ratio, limit, limit * ratio // 100,
+                          cleanup.get("freed_bytes") if cleanup is not None else None)
 
     def gauge_rows(self) -> list[GaugeRow]:
         """The gauge's numbers per SoC dir: the measurement (a scan here, or the one `collect` made on
         the customer's host), what CANN uses now, and the user's choice beside it when it differs."""
-        if not self.controller.session.can_scan:
-            return self._recorded_gauge_rows(self.controller.session.recorded_cache())
+        measured = self.measurement()
+        if measured is not None or not self.controller.session.can_scan:
+            return self._rows_of(measured)
         rows = []
-        predictions = self.predictions()
-        if self.usage is not None and predictions is not None:
-            emptied = self._emptied({n: (str(s.path), s.cann_bytes) for n, s in self.usage.socs.items()})
-            for name, prediction in sorted(predictions.items()):
-                rows.append(GaugeRow(name, prediction.used_bytes, self.usage.socs[name].files,
-                                     prediction.max_bytes if prediction.ageing else None,
-                                     prediction.keep_threshold_bytes if prediction.ageing else None,
-                                     prediction.freed_bytes, prediction.triggers, empties=name in emptied,
-                                     choice=self._choice_mark(name)))
-        elif self.usage is not None:
+        if self.usage is not None:  # walked, being measured
             for name, soc in sorted(self.usage.socs.items()):
                 rows.append(GaugeRow(name, soc.cann_bytes, soc.files, None, None, 0, False, pending=True))
         elif self.progress is not None:
@@ -208,43 +231,36 @@ class UsagePanel(QGroupBox):
         return rows
 
     def scan_findings(self) -> list[Any]:
+        """The measurement's findings (as `scan` says them); a bundle's with what only a bundle can
+        lack (app.support.bundle.Bundle.cache_findings)."""
         c = self.controller
         resolution = self.state.resolution
         if not c.session.can_scan:
             return c.session.recorded_cache_findings(resolution.effective) if resolution is not None else []
-        predictions = self.predictions()
-        if self.usage is None or predictions is None:
-            return []
-        found = list(cache_findings(self.usage, predictions, self.cann_settings()[0]))
-        empties = self.next_start_empties()
-        if empties is not None:
-            from cann_config.app.opcache.measurement import empties_findings
-
-            device = c.device
-            found += empties_findings(empties, {n: (str(s.path), s.cann_bytes) for n, s in self.usage.socs.items()},
-                                      device.soc_version if device is not None else None)
-        return found
+        measured = self.measurement()
+        return list(measured.findings) if measured is not None else []
 
     # -- a support bundle -----------------------------------------------------------------------
 
-    def _recorded_gauge_rows(self, cache: Any) -> list[GaugeRow]:
-        """Rows from a cache measured elsewhere (a bundle's record, app.opcache.measurement's
-        document): the prediction made there."""
-        if cache is None:
+    def _rows_of(self, measured: Any) -> list[GaugeRow]:
+        """The gauge's rows from one measurement's document (app.opcache.measurement: a scan here,
+        or the one `collect` recorded on the customer's host), the same numbers `scan --json` has."""
+        if measured is None:
             return []
-        emptied = self._emptied(cache.soc_sizes())
         rows = []
-        for name, soc in sorted(cache.document()["socs"].items()):
+        for name, soc in sorted(measured.document()["socs"].items()):
             pred = soc.get("cleanup")
             files = soc.get("files") or 0
             if pred is None:  # a partial walk, or a prediction that did not finish: no limit lines
                 rows.append(GaugeRow(name, soc.get("cann_bytes") or 0, files, None, None, 0, False, pending=True))
-            else:
-                ageing = bool(pred.get("ageing"))
-                rows.append(GaugeRow(name, pred.get("used_bytes") or 0, files, pred.get("max_bytes") if ageing else None,
-                                     pred.get("keep_threshold_bytes") if ageing else None, pred.get("freed_bytes") or 0,
-                                     bool(pred.get("triggers")), empties=name in emptied,
-                                     choice=self._choice_mark(name)))
+                continue
+            ageing = bool(pred.get("ageing"))
+            rows.append(GaugeRow(name, pred.get("used_bytes") or 0, files, pred.get("max_bytes") if ageing else None,
+                                 pred.get("keep_threshold_bytes") if ageing else None, pred.get("freed_bytes") or 0,
+                                 bool(pred.get("triggers")), empties=measured.soc_empties(name) is not None,
+                                 choice=self._choice_mark(name), target_bytes=pred.get("target_bytes") or 0,
+                                 target_reached=bool(pred.get("target_reached", True)),
+                                 read_saved_groups=pred.get("read_saved_groups") or 0))
         return rows
 
     def _bundle_gauge_message(self) -> str:
@@ -320,18 +336,8 @@ class UsagePanel(QGroupBox):
         self.usage = None
         self.progress = None
         self._scan_error = None
-        try:
-            is_dir = input_is_dir(path)
-        except InputError as exc:  # unreadable is not "nothing cached yet": say why
-            is_dir, reason = False, exc
-            self._scan_error = lambda: str(reason)
-        if self._scan_error is None and not is_dir:
-            self._scan_error = lambda: self.tr("%1 does not exist: nothing is cached there yet.").replace("%1", str(path))
-        if self._scan_error is not None:
-            self._set_scan_text(self._scan_error)
-            self.refresh()
-            return
         worker = ScanWorker(path, parent=self)
+        worker.missing.connect(lambda: self._scan_missing(path))
         worker.progress.connect(self._scan_progress)
         worker.finishedScan.connect(self._scan_finished)
         worker.failed.connect(self._scan_failed)
@@ -402,6 +408,11 @@ class UsagePanel(QGroupBox):
     def _clean_failed(self, reason: str) -> None:
         self._set_scan_text(lambda: self.tr("The clean did not run: %1").replace("%1", reason))
         self._show_scan_button()
+
+    def _scan_missing(self, path: Path) -> None:
+        self._scan_error = lambda: self.tr("%1 does not exist: nothing is cached there yet.").replace("%1", str(path))
+        self._set_scan_text(self._scan_error)
+        self.refresh()
 
     def _scan_progress(self, progress: Any) -> None:
         self.progress = progress
