@@ -286,7 +286,6 @@ class Framework(NamedTuple):
     id: str
     name: Mapping[str, str]
     options: tuple[str, ...]
-    exports: tuple[str, ...]
     defaults: Mapping[str, Value] = {}
 
 
@@ -508,7 +507,6 @@ def catalog_from_data(data: dict[str, Any], source: str = "catalog.toml",
             id=fid,
             name=fr.text("name"),
             options=tuple(fr.get("options", list)),
-            exports=tuple(fr.get("exports", list)),
             defaults=dict(fr.get("defaults", dict, {})),
         )
         fr.done()

@@ -212,3 +212,18 @@ def test_names_in_the_architecture_page_exist_in_the_core():
         else:
             missing.append(name)
     assert not missing, "docs/architecture.md names what the core does not have: " + ", ".join(missing)
+
+
+def test_the_export_formats_table_is_the_registry():
+    """docs/architecture.md#export-formats lists app/io/formats.py's rows as they are."""
+    from cann_config.app.io.formats import EXPORT_FORMATS
+
+    text = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    section = text.split("### Export formats", 1)[1].split("\n### ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    expected = []
+    for f in EXPORT_FORMATS.values():
+        frameworks = ", ".join(f"`{x}`" for x in f.frameworks) if f.frameworks else "all"
+        expected.append(f"| `{f.id}` | {f.language} | `{f.file_name}` | {f.carrier} | {frameworks} | `{f.writer}` "
+                        f"| `{f.reader}` |")
+    assert rows == expected

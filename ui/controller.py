@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from cann_config.app.catalog import Catalog, Option, Value, load_catalog
 from cann_config.app.device.table import DeviceInfo, DeviceOrigin, device_from_choice
+from cann_config.app.io.formats import formats_for
 from cann_config.app.profile import Profile
 from cann_config.app.session import Session
 from PySide6.QtCore import QObject, Signal
@@ -68,7 +69,7 @@ class WizardController(QObject):
         self._availability: dict[str, Any] = {}
         self._page_findings: tuple[Any, dict[str, list[Finding]]] | None = None
         self.usage: str | None = None
-        self.preferred_format: str = self.catalog.frameworks[self._profile.framework].exports[0]
+        self.preferred_format: str = formats_for(self._profile.framework)[0]
 
     # -- the Profile ------------------------------------------------------------------------
 
@@ -86,8 +87,8 @@ class WizardController(QObject):
         self._profile = profile
         if framework_changed:
             self._availability.clear()
-            if self.preferred_format not in self.catalog.frameworks[profile.framework].exports:
-                self.preferred_format = self.catalog.frameworks[profile.framework].exports[0]
+            if self.preferred_format not in formats_for(profile.framework):
+                self.preferred_format = formats_for(profile.framework)[0]
         self._set_dirty(self._dirty or dirty)
         self.profileChanged.emit()
 
@@ -108,7 +109,7 @@ class WizardController(QObject):
     def set_usage(self, usage: str, framework: str, export_format: str | None) -> None:
         """Where the settings will be used: the framework, and the export format that suits it."""
         self.usage = usage
-        self.preferred_format = export_format or self.catalog.frameworks[framework].exports[0]
+        self.preferred_format = export_format or formats_for(framework)[0]
         if framework != self._profile.framework:
             self.set_framework(framework)
         else:

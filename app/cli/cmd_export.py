@@ -41,8 +41,9 @@ from cann_config.app.device.table import DeviceInfo, device_from_choice
 from cann_config.app.errors import InputError, UsageError, explain
 from cann_config.app.findings import sort_findings
 from cann_config.app.i18n import current_language
-from cann_config.app.io.exporters import FORMATS, export_text, format_fits, formats_for, framework_for_format, text_of
+from cann_config.app.io.exporters import export_text, format_fits, text_of
 from cann_config.app.io.exporters.files import write_export
+from cann_config.app.io.formats import FORMATS, formats_for, framework_for_format
 from cann_config.app.io.outputfiles import is_stdout
 from cann_config.app.opcache.ini import installed_op_cache_versions, read_op_cache_ini, save_op_cache_ini
 from cann_config.app.profile import DEFAULT_FRAMEWORK, Profile, load_profile
@@ -54,11 +55,11 @@ def _frameworks() -> list[str]:
     return list(load_catalog().frameworks)
 
 
-DESCRIPTION = ("Write the choices as code to paste (tf1-estimator, tf1-session, tf2, ge-options), "
-               "an env file (env-bash, env-fish), an op_cache.ini, a profile, or for many machines an "
-               "Ansible playbook (ansible, ansible-collect) or a Kubernetes ConfigMap (k8s-configmap). Exit 1 when a "
-               "choice is refused for the device or framework; 2 for bad usage, including a "
-               "format the framework does not take.")
+DESCRIPTION = ("Write the choices in one export FORMAT: code for the top of a training script, an env file or a "
+               "launch script for the job's environment, an op_cache.ini, a profile, or for many machines an "
+               "Ansible playbook or a Kubernetes ConfigMap (each format's language, file and where it takes effect: "
+               "docs/architecture.md#export-formats). Exit 1 when a choice is refused for the device or framework; "
+               "2 for bad usage, including a format the framework does not take.")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -18,6 +18,7 @@ from cann_config.app.catalog import REQUIREMENT_NAMES, Catalog, Option, load_cat
 from cann_config.app.device.table import load_device_table
 from cann_config.app.errors import UsageError
 from cann_config.app.i18n import current_language, pick
+from cann_config.app.io.formats import formats_for
 from cann_config.app.messages import message_table
 from cann_config.app.textwidth import table_lines
 
@@ -91,7 +92,7 @@ def catalog_to_json(catalog: Catalog) -> dict[str, Any]:
         "version": 1,
         "options": {oid: option_to_json(o) for oid, o in catalog.options.items()},
         "frameworks": {
-            fid: {"name": dict(f.name), "options": list(f.options), "exports": list(f.exports),
+            fid: {"name": dict(f.name), "options": list(f.options), "exports": list(formats_for(fid)),
                   "defaults": dict(f.defaults)}
             for fid, f in catalog.frameworks.items()
         },

@@ -38,6 +38,7 @@ Public API:
     import_ini_settings(ini) -> ImportedSettings                ini: app.opcache.ini.OpCacheIni
     import_profile_text(text, source) -> ImportedSettings
     import_text(text, fmt, source) -> ImportedSettings          any export format, read back
+    read_<format>(text, source) -> ImportedSettings            the reader app.io.formats names for each format
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from __future__ import annotations
 import ast
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -56,6 +57,7 @@ from cann_config.app.errors import InputError, Message, explain
 from cann_config.app.findings import Finding, make_finding
 from cann_config.app.io.envfile import parse_env_text
 from cann_config.app.io.exporters.fleet import configmap_items, playbook_env_text
+from cann_config.app.io.formats import export_format
 from cann_config.app.io.inputfiles import read_input_bytes
 from cann_config.app.io.pysource import decode_python_source
 from cann_config.app.io.scripts import (
@@ -70,6 +72,10 @@ from cann_config.app.io.scripts import (
 )
 from cann_config.app.opcache.ini import cann_stoi, parse_op_cache_ini
 from cann_config.app.profile import DEFAULT_FRAMEWORK, Profile, profile_from_json
+
+# MindSpore's allocator variable (app/mindspore_memory.py ALLOC_VARIABLE; named here so that reading
+# an env file imports MindSpore's rules only when the file sets it).
+MS_ALLOC_VARIABLE = "MS_ALLOC_CONF"
 
 # A value known only when the code runs (a parameter, a call, an f-string of either): never guessed.
 _DYNAMIC = UNKNOWN
@@ -290,6 +296,9 @@ class _Collector:
             self.frameworks.add("pytorch")
             self.alloc_conf.append((name, raw, line, expression, how, origin))
             return
+        if name == MS_ALLOC_VARIABLE and isinstance(raw, str):
+            self.ms_alloc_conf(raw, line, how)
+            return
         names = _names()
         if name in names.legacy_env:
             self.legacy.append((name, names.legacy_env[name], line))
@@ -307,6 +316,18 @@ class _Collector:
                 # A torch_npu variable names PyTorch; a vLLM-Ascend server is told by --framework.
                 self.frameworks.add(framework)
             self.text(option, raw, line, rank, origin=origin, seq=seq)
+
+    def ms_alloc_conf(self, raw: str, line: int | None, how: str) -> None:
+        """MindSpore's MS_ALLOC_CONF, split as MindSpore splits it (app/mindspore_memory.py): each
+        key the catalog names (targets.ms_alloc_conf) is that option's setting."""
+        from cann_config.app.mindspore_memory import parse_ms_alloc_conf
+
+        self.frameworks.add("mindspore")
+        values, _unknown = parse_ms_alloc_conf(raw)
+        for option in load_catalog().options.values():
+            key = option.targets.ms_alloc_conf
+            if key and key in values:
+                self.text(option, values[key], line, RANK_ENV_FRAMEWORK, via="env", name=MS_ALLOC_VARIABLE, how=how)
 
     def read_alloc_conf(self) -> None:
         """torch_npu reads PYTORCH_NPU_ALLOC_CONF, else PYTORCH_ALLOC_CONF (app/allocconf.py); the
@@ -747,29 +768,102 @@ def import_profile_text(text: str, source: str) -> ImportedSettings:
     return ImportedSettings(source, settings, [], profile.framework)
 
 
+# ---------------------------------------------------------------------------------------------
+# The readers of the export formats (app/io/formats.py names one per format)
+# ---------------------------------------------------------------------------------------------
+
+
+def read_python_export(text: str, source: str) -> ImportedSettings:
+    """tf1-estimator, tf1-session, tf2, ge-options, torch-npu: a script like any other."""
+    return import_script(text, source)
+
+
+def read_env_bash(text: str, source: str) -> ImportedSettings:
+    """env-bash: the environment bash leaves after `source FILE` (app/io/envfile.py)."""
+    return import_env_settings(parse_env_text(text, source))
+
+
+def read_op_cache_ini_export(text: str, source: str) -> ImportedSettings:
+    """op-cache-ini: the size keys as CANN reads them."""
+    return import_ini_settings(parse_op_cache_ini(text.encode("utf-8"), source))
+
+
+def read_ansible_playbook(text: str, source: str) -> ImportedSettings:
+    """ansible: the variables the playbook writes to its profile file (an env-bash text inside it)."""
+    return import_env_settings(parse_env_text(playbook_env_text(text)[0], source))
+
+
+def read_collect_playbook(text: str, source: str) -> ImportedSettings:
+    """ansible-collect: it carries no choice."""
+    return _Collector(source).result()
+
+
+def read_configmap(text: str, source: str) -> ImportedSettings:
+    """k8s-configmap: the ConfigMap's data, each key an environment variable."""
+    out = _Collector(source)
+    for name, value, line in configmap_items(text):
+        out.env(name, value, line)
+    return out.result()
+
+
+def read_vllm_serve(text: str, source: str) -> ImportedSettings:
+    """vllm-serve: the launch script's variables as bash sets them, and the flags of its
+    `vllm serve` command that the catalog names (targets.vllm_flag)."""
+    import shlex
+
+    imported = read_env_bash(text, source)
+    flags = {o.targets.vllm_flag: o for o in load_catalog().options.values() if o.targets.vllm_flag}
+    for number, line in enumerate(text.splitlines(), 1):
+        try:
+            words = shlex.split(line, comments=True)
+        except ValueError:
+            continue
+        starts = [i for i in range(len(words) - 1) if words[i] == "vllm" and words[i + 1] == "serve"]
+        if not starts:
+            continue
+        rest = words[starts[0] + 2:]
+        for index, word in enumerate(rest):
+            name, eq, value = word.partition("=")
+            option = flags.get(name)
+            if option is None:
+                continue
+            raw = value if eq else (rest[index + 1] if index + 1 < len(rest) else "")
+            try:
+                imported.settings[option.id] = (option.parse(raw), number)
+            except ValueError as exc:
+                imported.findings.append(make_finding("import-invalid-value", file=source, line=number,
+                                                      option=option.id, reason=explain(exc)))
+    imported.framework = "vllm-ascend"
+    return imported
+
+
+def read_mindspore_export(text: str, source: str) -> ImportedSettings:
+    """mindspore: the script's variables, and what MindSpore 2.10 takes from its
+    `runtime.set_memory` / `set_context` calls (app/io/mindspore_script.py, app/mindspore_memory.py)."""
+    from cann_config.app.io.mindspore_script import read_mindspore_script
+    from cann_config.app.mindspore_memory import CONTEXT_OPTIONS, mindspore_settings
+
+    imported = import_script(text, source)
+    reading = read_mindspore_script(text, source)
+    environ = {a.name: a.value for a in reading.env if a.known and isinstance(a.value, str)}
+    found = mindspore_settings(reading.calls, environ, file=source)
+    for oid, (value, _file, line, _how) in found.values.items():
+        imported.settings[oid] = (value, line)
+    memory_calls = [c for c in reading.calls if c.api == "set_memory" or set(c.keywords) & set(CONTEXT_OPTIONS)]
+    if memory_calls:
+        # Which call set the memory options (the catalog's mindspore_memory_api: set_memory or set_context).
+        imported.settings["mindspore_memory_api"] = ("set_memory" if memory_calls[0].api == "set_memory"
+                                                     else "set_context", memory_calls[0].line)
+    imported.findings.extend(found.findings)
+    imported.framework = "mindspore"
+    return imported
+
+
 def import_text(text: str, fmt: str, source: str) -> ImportedSettings:
-    """Read back the text of an export format (app.io.exporters.FORMATS)."""
-    if fmt in ("tf1-estimator", "tf1-session", "tf2", "ge-options", "torch-npu"):
-        return import_script(text, source)
-    if fmt == "env-bash":
-        return import_env_settings(parse_env_text(text, source))
-    if fmt == "env-fish":
-        return import_fish_env(text, source)
-    if fmt == "op-cache-ini":
-        return import_ini_settings(parse_op_cache_ini(text.encode("utf-8"), source))
-    if fmt == "profile":
-        return import_profile_text(text, source)
-    if fmt == "ansible":
-        # The variables the playbook writes to its profile file: an env-bash text inside it.
-        return import_env_settings(parse_env_text(playbook_env_text(text)[0], source))
-    if fmt == "k8s-configmap":
-        out = _Collector(source)
-        for name, value, line in configmap_items(text):
-            out.env(name, value, line)
-        return out.result()
-    if fmt == "ansible-collect":
-        return _Collector(source).result()  # it carries no choice
-    raise ValueError(f"unknown format {fmt!r}")
+    """Read back the text of an export format with the reader app.io.formats names for it
+    (ValueError for an unknown format)."""
+    reader: Callable[[str, str], ImportedSettings] = globals()[export_format(fmt).reader]
+    return reader(text, source)
 
 
 MAX_SCRIPT_BYTES = 8 << 20

@@ -59,14 +59,13 @@ from cann_config.app.device.table import DeviceInfo, device_from_choice
 from cann_config.app.errors import UsageError
 from cann_config.app.findings import Finding, make_finding
 from cann_config.app.i18n import current_language, normalize_language, pick
+from cann_config.app.io.formats import ENV_FORMAT, INI_FORMAT, formats_for
 from cann_config.app.opcache.ini import VERSION_KEYS, render_op_cache_ini
 from cann_config.app.profile import DEFAULT_FRAMEWORK, Profile
 from cann_config.app.support.diagnosis import Diagnosis
 from cann_config.app.textsafe import terminal_text
 
-INI_FORMAT = "op-cache-ini"
 INI_NAME_KEY = "op_cache.ini"  # the key of a change that writes the whole file anew
-ENV_FORMAT = "env-bash"
 # Findings whose fix removes a variable from the job's environment: code -> variable.
 UNSET_FIXES = {BOTH_VARIABLES_CODE: FALLBACK_VARIABLE}
 CONFLICT_CODE = EXPANDABLE_CONFLICT_CODE
@@ -153,7 +152,7 @@ def _format_for(diagnosis: Diagnosis, finding: Finding, option_id: str,
     new_ini_ignored = ini is None and not all((versions or {}).get(k) for k in VERSION_KEYS)
     if option.targets.ini:
         return ENV_FORMAT if new_ini_ignored and option.targets.env_for(framework) else INI_FORMAT
-    for fmt in catalog.frameworks[framework].exports:
+    for fmt in formats_for(framework):
         if fmt != "profile" and _exporters().carrier(fmt, option, framework) is not None:
             return fmt
     return "profile"

@@ -48,6 +48,7 @@ from cann_config.app.device.table import DeviceInfo
 from cann_config.app.errors import UsageError
 from cann_config.app.findings import make_finding, severity_column
 from cann_config.app.i18n import current_language, normalize_language, pick
+from cann_config.app.io.formats import EXPORT_FORMATS
 from cann_config.app.io.outputfiles import write_output
 from cann_config.app.opcache.cleanup import percent_of_limit
 from cann_config.app.profile import Profile
@@ -77,8 +78,12 @@ _VERSION_ROWS = (("support-label-version-toolkit", "toolkit_version", "toolkit_p
                  ("support-label-version-tfplugin", "tfplugin_version", "tfplugin_path"),
                  ("support-label-version-npu-bridge", "npu_bridge_version", None),
                  ("support-label-version-npu-device", "npu_device_version", None))
-_CODE_LANGUAGE = {"op-cache-ini": "ini", "env-bash": "bash", "env-fish": "fish", "profile": "json",
-                  "tf1-estimator": "python", "tf1-session": "python", "tf2": "python", "ge-options": "python"}
+
+
+def _code_language(fmt: str) -> str:
+    """The language of a code block showing an export (app.io.formats)."""
+    spec = EXPORT_FORMATS.get(fmt)
+    return spec.language if spec is not None else ""
 
 
 def _t(code: str, lang: str, **params: Any) -> str:
@@ -367,7 +372,7 @@ def _suggested(report: SupportReport, lang: str) -> list[Block]:
     blocks.append(Block("table", (headers, rows)))
     for export in report.exports(lang):
         blocks.append(Block("h3", (_t("support-label-export", lang, format=export.format),)))
-        blocks.append(Block("code", (_CODE_LANGUAGE.get(export.format, ""), export.text)))
+        blocks.append(Block("code", (_code_language(export.format), export.text)))
     return blocks
 
 
@@ -389,7 +394,7 @@ def _memory_errors(report: SupportReport, lang: str) -> list[Block]:
                                             f.where(), f.message(lang), "", _t("support-label-fix", lang), "",
                                             _t("support-label-suggestion", lang))))
         for export in event.to_json(lang)["suggested"]["exports"][:1]:
-            blocks.append(Block("code", (_CODE_LANGUAGE.get(export["format"], ""), export["text"])))
+            blocks.append(Block("code", (_code_language(export["format"]), export["text"])))
     return blocks
 
 

@@ -44,12 +44,15 @@ from cann_config.app.findings import Finding, make_finding
 from cann_config.app.hbm_budget import HbmBudget, hbm_budget, hccl_buffsize_mb
 from cann_config.app.i18n import pick
 from cann_config.app.io.exporters.quoting import bash_word, python_str
+from cann_config.app.io.formats import ENV_FORMAT
 from cann_config.app.messages import message_table
 from cann_config.app.triage.events import BYTE_KEYS, RawEvent, find_events
 
 # Design choices (docs/cann/npu-memory.md#how-the-tool-reads-the-numbers), not CANN facts.
 THRESHOLDS = {"held_outside_share": 0.10, "capacity_allocated_share": 0.98}
-EXPORT_FORMATS = ("env-bash", "torch-npu")
+# The exports a suggestion is given in (app.io.formats): lines for the job's environment, and the
+# same variables for the top of a PyTorch script.
+EXPORT_FORMATS = (ENV_FORMAT, "torch-npu")
 # torch_npu refuses these beside expandable_segments:True (docs/cann/torch-npu.md#alloc-conf).
 _REPLACED_KEYS = ("max_split_size_mb", "garbage_collection_threshold")
 _GIB = 1 << 30
@@ -123,8 +126,8 @@ def export_texts(env: Mapping[str, str], lang: str | None = None) -> list[dict[s
     python = [f"# {head}", "import os"] + [f"os.environ[{python_str(name)}] = {python_str(value)}"
                                           for name, value in env.items()]
     python += ["", "import torch", "import torch_npu"]
-    return [{"format": "env-bash", "text": "\n".join(bash) + "\n"},
-            {"format": "torch-npu", "text": "\n".join(python) + "\n"}]
+    return [{"format": EXPORT_FORMATS[0], "text": "\n".join(bash) + "\n"},
+            {"format": EXPORT_FORMATS[1], "text": "\n".join(python) + "\n"}]
 
 
 class TriageEvent(NamedTuple):

@@ -648,6 +648,26 @@
         <translation>未保存：%1</translation>
     </message>
     <message>
+        <source>Ansible playbook — apply the settings on many hosts</source>
+        <translation>Ansible playbook — 在多台主机上应用这些设置</translation>
+    </message>
+    <message>
+        <source>Ansible playbook — collect support bundles from many hosts</source>
+        <translation>Ansible playbook — 从多台主机收集支持信息包</translation>
+    </message>
+    <message>
+        <source>Kubernetes ConfigMap — environment variables</source>
+        <translation>Kubernetes ConfigMap — 环境变量</translation>
+    </message>
+    <message>
+        <source>vLLM-Ascend — server launch script (bash)</source>
+        <translation>vLLM-Ascend 服务的 bash 启动脚本</translation>
+    </message>
+    <message>
+        <source>MindSpore — top of the training script (Python)</source>
+        <translation>MindSpore 训练脚本开头的 Python 代码</translation>
+    </message>
+    <message>
         <source>a choice cannot be used here (see the findings)</source>
         <translation>有取值在此无法使用（见提示）</translation>
     </message>

@@ -17,8 +17,6 @@ OPTION_IDS = [
     "ms_compiler_cache_enable", "ms_compiler_cache_path",
 ]
 FRAMEWORK_IDS = ["tf1", "tf2", "pytorch", "atc", "ge", "acl", "vllm-ascend", "mindspore"]
-EXPORT_FORMATS = {"tf1-estimator", "tf1-session", "tf2", "ge-options", "torch-npu", "env-bash", "env-fish", "op-cache-ini",
-                  "profile", "ansible", "ansible-collect", "k8s-configmap", "vllm-serve", "mindspore"}
 
 
 @pytest.fixture(scope="module")
@@ -85,9 +83,7 @@ def test_memory_options_have_the_tf_and_ge_names_of_cann_facts(catalog):
     assert catalog.option("op_compiler_cache_dir").targets.env_for("pytorch") == "ACL_OP_COMPILER_CACHE_DIR"
 
 
-def test_framework_exports_are_known_formats(catalog):
-    for framework in catalog.frameworks.values():
-        assert set(framework.exports) <= EXPORT_FORMATS
+def test_framework_defaults(catalog):
     assert catalog.default_for("op_compiler_cache_mode", "atc") == "disable"
     assert catalog.default_for("op_compiler_cache_mode", "pytorch") == "enable"
 
@@ -160,7 +156,7 @@ def test_loader_refuses_broken_catalogs_naming_file_and_entry(tmp_path: Path, ed
 
 
 def test_loader_names_unknown_framework_option():
-    text = _shipped_text().replace('exports = ["tf2"', 'options2 = 1\nexports = ["tf2"', 1)
+    text = _shipped_text().replace('[frameworks.tf2]\n', '[frameworks.tf2]\noptions2 = 1\n', 1)
     with pytest.raises(CatalogError, match="frameworks.tf2: unknown key"):
         parse_catalog(text, "x.toml")
 
@@ -173,7 +169,7 @@ def test_torch_npu_allocator_options_match_torch_npus_rules(catalog):
                     "npu_alloc_garbage_collection_threshold": "garbage_collection_threshold",
                     "npu_alloc_page_size": "page_size", "npu_alloc_base_addr_aligned_kb": "base_addr_aligned_kb"}
     pytorch = catalog.frameworks["pytorch"]
-    assert set(keys) <= set(pytorch.options) and pytorch.exports[0] == "torch-npu"
+    assert set(keys) <= set(pytorch.options)
     for fid, framework in catalog.frameworks.items():
         # torch_npu processes only: PyTorch, and vLLM-Ascend servers (app/vllm_ascend.py)
         if fid not in ("pytorch", "vllm-ascend"):

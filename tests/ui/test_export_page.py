@@ -6,6 +6,7 @@ from pathlib import Path
 
 from cann_config.app.catalog import load_catalog
 from cann_config.app.io.exporters import FORMATS, check_choices, export_text
+from cann_config.app.io.formats import export_format, formats_for
 from cann_config.app.profile import Profile
 from cann_config.ui import dialogs
 from cann_config.ui.editors import OptionEditor
@@ -60,13 +61,16 @@ def test_formats_are_those_of_the_framework_and_follow_the_usage(make_wizard):
     wizard = make_wizard(device="Ascend910B3")
     combo, preview, _ = parts(wizard)
     usage = wizard.findChild(QComboBox, "usageCombo")
-    catalog = load_catalog()
     for index in range(usage.count()):
         usage.setCurrentIndex(index)
         framework = wizard.controller.profile.framework
         shown = [combo.itemData(i) for i in range(combo.count())]
-        assert shown == list(catalog.frameworks[framework].exports)
+        assert shown == list(formats_for(framework))
         assert set(shown) <= set(FORMATS)
+        # Every format has its own name in the list (not its id) and the registry's file name.
+        page = wizard.page(wizard.pageIds()[-1])
+        assert all(combo.itemText(i) != combo.itemData(i) for i in range(combo.count())), shown
+        assert all(page.suggested_name(fmt) == export_format(fmt).file_name for fmt in shown)
         assert preview.toPlainText() == expected(wizard.controller.profile, combo.currentData(), False)
     # Item data is the framework id; the usage (TF1 Estimator or sess.run) is in USAGE_ROLE.
     from cann_config.ui.pages.device import USAGE_ROLE

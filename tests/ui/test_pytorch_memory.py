@@ -3,8 +3,8 @@ preview is the torch-npu export of those choices."""
 
 from __future__ import annotations
 
-from cann_config.app.catalog import load_catalog
 from cann_config.app.io.exporters import export_text
+from cann_config.app.io.formats import formats_for
 from cann_config.app.profile import Profile
 from cann_config.ui.editors import OptionEditor
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QPlainTextEdit, QTextBrowser, QWidget
@@ -64,7 +64,7 @@ def test_pytorch_shows_the_allocator_greys_memoryconfig_and_previews_torch_npu(m
     assert wizard.controller.profile.options.get("npu_alloc_max_split_size_mb", "") == ""
     wizard.setCurrentId(wizard.pageIds()[-1])
     combo = wizard.findChild(QComboBox, "exportFormatCombo")
-    assert [combo.itemData(i) for i in range(combo.count())] == list(load_catalog().frameworks["pytorch"].exports)
+    assert [combo.itemData(i) for i in range(combo.count())] == list(formats_for("pytorch"))
     assert [combo.itemData(i) for i in range(combo.count())] == ["torch-npu", "env-bash", "env-fish",
                                                                  "op-cache-ini", "profile", "ansible",
                                                                  "ansible-collect", "k8s-configmap"]

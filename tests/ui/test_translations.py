@@ -22,6 +22,7 @@ from pathlib import Path
 import cann_config.ui.translation as translation
 import pytest
 from cann_config.app.i18n import current_language
+from cann_config.app.io.formats import FORMATS
 from cann_config.app.resources import resource
 from cann_config.ui import settings
 from cann_config.ui.gauge import CacheGauge
@@ -135,6 +136,7 @@ def without_markup(text: str) -> str:
 def zh_fragments() -> tuple[str, ...]:
     """The literal parts of every Chinese text we ship, longest first."""
     texts = [element.text for element in ts_messages(TS).values()]
+    texts += list(FORMATS)  # the export format ids are data (app/io/formats.py), as option ids are
     data = resource("catalog.toml"), resource("devices.toml"), *resource("messages").iterdir()
     for node in data:
         if node.name.endswith(".toml"):

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cann_config.app.i18n import current_language, pick
+from cann_config.app.io.formats import export_format, formats_for
 from cann_config.ui import dialogs, settings
 from cann_config.ui.controller import WizardController
 from cann_config.ui.pages.base import WizardPage
@@ -117,6 +118,11 @@ class ExportPage(WizardPage):
             "env-fish": self.tr("Environment variables — fish"),
             "op-cache-ini": self.tr("op_cache.ini"),
             "profile": self.tr("Profile (JSON, for cann-config)"),
+            "ansible": self.tr("Ansible playbook — apply the settings on many hosts"),
+            "ansible-collect": self.tr("Ansible playbook — collect support bundles from many hosts"),
+            "k8s-configmap": self.tr("Kubernetes ConfigMap — environment variables"),
+            "vllm-serve": self.tr("vLLM-Ascend — server launch script (bash)"),
+            "mindspore": self.tr("MindSpore — top of the training script (Python)"),
         }
 
     def _fill_formats(self) -> None:
@@ -128,12 +134,12 @@ class ExportPage(WizardPage):
         wanted = c.preferred_format
         if current is None:
             remembered = settings.read_str(settings.KEY_FORMAT)
-            exports = c.catalog.frameworks[framework].exports
+            exports = formats_for(framework)
             if remembered in exports and c.usage is None:
                 wanted = remembered
         self.format_combo.blockSignals(True)
         self.format_combo.clear()
-        for fmt in c.catalog.frameworks[framework].exports:
+        for fmt in formats_for(framework):
             self.format_combo.addItem(names.get(fmt, fmt), fmt)
         index = self.format_combo.findData(wanted)
         self.format_combo.setCurrentIndex(max(index, 0))
@@ -142,7 +148,7 @@ class ExportPage(WizardPage):
     def _profile_changed(self) -> None:
         c = self.controller
         if c.profile.framework != self._framework or self.format_combo.currentData() not in \
-                c.catalog.frameworks[c.profile.framework].exports:
+                formats_for(c.profile.framework):
             self._fill_formats()
         elif c.preferred_format != self._last_preferred:
             index = self.format_combo.findData(c.preferred_format)
@@ -169,7 +175,7 @@ class ExportPage(WizardPage):
         fmt = self.current_format()
         if fmt is None:
             return
-        ini = fmt == "op-cache-ini"
+        ini = export_format(fmt).carrier == "op_cache.ini"
         self.preview_panel.show_export(c.profile, fmt, changed_only=self.changed_only.isChecked(), existing_ini=c.ini,
                                        device=c.device, environ=c.environ if ini else None,
                                        ini_versions=c.versions_for_save() if ini else None, answers=c.answers,
@@ -193,10 +199,7 @@ class ExportPage(WizardPage):
         self.controller.mark_saved()
 
     def suggested_name(self, fmt: str) -> str:
-        return {"tf1-estimator": "npu_memory_config.py", "tf1-session": "npu_session_config.py",
-                "tf2": "npu_global_options.py", "ge-options": "ge_options.py", "env-bash": "cann_env.sh",
-                "env-fish": "cann_env.fish", "op-cache-ini": "op_cache.ini",
-                "profile": "cann-config-profile.json"}.get(fmt, "export.txt")
+        return export_format(fmt).file_name
 
     def save(self) -> bool:
         fmt = self.current_format()

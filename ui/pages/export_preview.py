@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from cann_config.app.findings import Finding, sort_findings
-from cann_config.app.io.exporters import PYTHON_FORMATS, SHELL_FORMATS, ExportResult, check_choices, export_text
+from cann_config.app.io.exporters import ExportResult, check_choices, export_text
+from cann_config.app.io.formats import export_format
 from cann_config.app.io.outputfiles import write_output
 from cann_config.app.opcache.ini import save_op_cache_ini
 from cann_config.app.profile import Profile
@@ -25,6 +26,9 @@ from cann_config.ui.highlighter import PreviewHighlighter
 from cann_config.ui.qtprops import vertical_splitter
 from PySide6.QtGui import QFont, QShowEvent
 from PySide6.QtWidgets import QListWidget, QListWidgetItem, QPlainTextEdit, QStyle, QVBoxLayout, QWidget
+
+# The preview's highlighting (ui/highlighter.py RULES) for each export language (app.io.formats).
+_HIGHLIGHT = {"python": "python", "bash": "shell", "fish": "shell", "ini": "ini", "json": "json", "yaml": "json"}
 
 PREVIEW_LINES = 12  # the snippet lines the preview always has room for
 
@@ -82,12 +86,11 @@ class ExportPreview(QWidget):
         as it became known, the environment CANN runs with, the version lines, the user's answers,
         and with a support bundle the customer's current values as the baseline of "only my changes"."""
         result = export_text(profile, fmt, changed_only=changed_only,
-                             existing_ini=existing_ini if fmt == "op-cache-ini" else None,  # type: ignore[arg-type]
+                             existing_ini=existing_ini if export_format(fmt).carrier == "op_cache.ini" else None,  # type: ignore[arg-type]
                              device=device, environ=environ, ini_versions=ini_versions, answers=answers,
                              baseline=baseline)
         self.result = result
-        language = ("python" if fmt in PYTHON_FORMATS else "shell" if fmt in SHELL_FORMATS
-                    else "ini" if fmt == "op-cache-ini" else "json")
+        language = _HIGHLIGHT.get(export_format(fmt).language, "json")
         self.highlighter.set_language(language)
         scroll = self.preview.verticalScrollBar().value()
         if self.preview.toPlainText() != result.text:

@@ -7,8 +7,9 @@ value's meaning and its notes, in the reader's language), and reads back into th
 Profile always gives the same bytes, and the preview can never be stale.
 
 The names an option takes in each format come from `Option.targets` in resources/catalog.toml;
-no CANN name that the catalog holds is written here. The formats (docs/architecture.md#command-line, `cann-config
-export FORMAT`) and the catalog target each one reads:
+no CANN name that the catalog holds is written here. The formats are the rows of app/io/formats.py
+(id, language, file name, where it takes effect, frameworks, writer, reader); what each writes,
+and the catalog target it reads:
 
     tf1-estimator  MemoryConfig(...) keywords (targets.memory_config) and NPURunConfig(...)
                    keywords (targets.npu_run_config)
@@ -84,13 +85,14 @@ from cann_config.app.io.exporters.plan import (
     make_plan,
     text_of,
 )
+from cann_config.app.io.formats import export_format
 from cann_config.app.profile import Profile
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from cann_config.app.opcache.ini import OpCacheIni
 
 __all__ = ["FORMATS", "PYTHON_FORMATS", "SHELL_FORMATS", "Entry", "ExportResult", "Plan", "carrier", "check_choices",
-           "export_text", "format_fits", "formats_for", "framework_for_format", "make_plan", "text_of"]
+           "export_text", "format_fits", "writer_of", "formats_for", "framework_for_format", "make_plan", "text_of"]
 
 
 @dataclass(frozen=True)
@@ -117,7 +119,8 @@ def _mismatch(profile: Profile, fmt: str, lang: str) -> ExportResult:
               "formats": ", ".join(formats_for(profile.framework))}
     finding = make_finding("export-format-framework", **params)
     line = text_of("export-text-format-framework", lang, **params)
-    prefix = "" if fmt in ("op-cache-ini", "profile") else "# "
+    # The explanation as a comment of the format's language; as plain text for the data formats.
+    prefix = "" if export_format(fmt).language in ("ini", "json") else "# "
     return ExportResult(fmt, (prefix + line + "\n").encode("utf-8"), [finding], True)
 
 
@@ -150,7 +153,7 @@ def export_text(profile: Profile, fmt: str, *, changed_only: bool = False,
         return _mismatch(profile, fmt, lang)
     plan = make_plan(profile, fmt, changed_only=changed_only, lang=lang, device=device, answers=answers,
                      baseline=baseline)
-    if fmt == "op-cache-ini":
+    if export_format(fmt).carrier == "op_cache.ini":
         data, extra, ignored = files.write_op_cache_ini(plan, existing_ini, ini_versions, environ or {})
         return ExportResult(fmt, data, plan.findings + extra, plan.refused or ignored)
     chosen_dir = profile.value("op_compiler_cache_dir", plan.catalog)
@@ -159,21 +162,17 @@ def export_text(profile: Profile, fmt: str, *, changed_only: bool = False,
         # the directory the user means (docs/cann/fleets.md#paths).
         finding = make_finding("fleet-export-dir-unexpanded", path=chosen_dir)
         return ExportResult(fmt, ("# " + finding.message(lang) + "\n").encode("utf-8"), plan.findings + [finding], True)
-    return ExportResult(fmt, _WRITERS[fmt](plan).encode("utf-8"), plan.findings, plan.refused)
+    return ExportResult(fmt, writer_of(fmt)(plan).encode("utf-8"), plan.findings, plan.refused)
 
 
-_WRITERS: dict[str, Callable[[Plan], str]] = {
-    "torch-npu": python_code.write_torch_npu,
-    "tf1-estimator": python_code.write_tf1_estimator,
-    "tf1-session": python_code.write_tf1_session,
-    "tf2": python_code.write_tf2,
-    "ge-options": python_code.write_ge_options,
-    "env-bash": shell.write_env_bash,
-    "env-fish": shell.write_env_fish,
-    "profile": files.write_profile,
-    "ansible": fleet.write_ansible,
-    "ansible-collect": fleet.write_ansible_collect,
-    "k8s-configmap": fleet.write_k8s_configmap,
-    "vllm-serve": serving.write_vllm_serve,
-    "mindspore": mindspore_code.write_mindspore,
-}
+# The writer modules the registry's `writer` column names (app/io/formats.py: "module.function").
+_WRITER_MODULES = {"python_code": python_code, "shell": shell, "files": files, "fleet": fleet, "serving": serving,
+                   "mindspore_code": mindspore_code}
+
+
+def writer_of(fmt: str) -> Callable[[Plan], str]:
+    """The function that writes `fmt` from a Plan (app.io.formats names it; op-cache-ini's also
+    takes the existing file, export_text calls it so)."""
+    module, _, name = export_format(fmt).writer.partition(".")
+    writer: Callable[[Plan], str] = getattr(_WRITER_MODULES[module], name)
+    return writer

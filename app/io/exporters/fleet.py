@@ -344,7 +344,7 @@ def write_k8s_configmap(plan: Plan) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# Reading the exports back (app.io.importers.import_text)
+# Reading the exports back (app.io.importers.read_ansible_playbook, read_configmap)
 # ---------------------------------------------------------------------------------------------
 
 _YAML_UNESCAPES = {"\\": "\\", '"': '"', "n": "\n", "r": "\r", "t": "\t"}

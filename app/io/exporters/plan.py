@@ -19,17 +19,21 @@ from cann_config.app.device.table import DeviceInfo
 from cann_config.app.findings import Finding, make_finding
 from cann_config.app.i18n import current_language, normalize_language, pick
 from cann_config.app.io.exporters.quoting import shown
+from cann_config.app.io.formats import FORMATS, export_format, formats_with
+from cann_config.app.io.formats import formats_for as registry_formats_for
+from cann_config.app.io.formats import framework_for_format as registry_framework_for_format
 from cann_config.app.messages import message_table
 from cann_config.app.profile import Profile
 
-FORMATS: tuple[str, ...] = ("tf1-estimator", "tf1-session", "tf2", "ge-options", "torch-npu", "env-bash", "env-fish",
-                            "op-cache-ini", "profile", "ansible", "ansible-collect", "k8s-configmap", "vllm-serve",
-                            "mindspore")
-PYTHON_FORMATS = ("tf1-estimator", "tf1-session", "tf2", "ge-options", "torch-npu", "mindspore")
-SHELL_FORMATS = ("env-bash", "env-fish")
-# Formats that carry the environment variables of the env files (app/io/exporters/fleet.py):
-# the playbook writes the env-bash text to a profile file, the ConfigMap holds the same variables.
-ENV_FORMATS = SHELL_FORMATS + ("ansible", "k8s-configmap", "vllm-serve")
+# The formats and their facts: app/io/formats.py (one row per format).
+PYTHON_FORMATS = formats_with(carrier="python")
+# The env files: shell text for the job's environment that every framework takes (env-bash, env-fish).
+SHELL_FORMATS = tuple(f for f in formats_with(carrier="environment")
+                      if export_format(f).language in ("bash", "fish") and not export_format(f).frameworks)
+# Formats that carry the environment variables of the env files: the ConfigMap and the vLLM launch
+# script set the job's environment, and the playbook writes the env-bash text to a profile file on
+# each node (app/io/exporters/fleet.py).
+ENV_FORMATS = formats_with(carrier="environment") + ("ansible",)
 # The frameworks whose process is a torch_npu process: PYTORCH_NPU_ALLOC_CONF is theirs (a
 # vLLM-Ascend server's after the serving stack's rewrite, app/vllm_ascend.py).
 TORCH_NPU_FRAMEWORKS = ("pytorch", "vllm-ascend")
@@ -113,20 +117,17 @@ def _mindspore_carrier(option: Option) -> tuple[str, str] | None:
 
 
 def formats_for(framework: str, catalog: Catalog | None = None) -> tuple[str, ...]:
-    """The export formats that make sense for `framework` (the catalog's `exports`)."""
-    catalog = catalog or load_catalog()
-    return tuple(catalog.frameworks[framework].exports)
+    """The export formats that make sense for `framework` (app.io.formats)."""
+    return registry_formats_for(framework)
 
 
 def format_fits(fmt: str, framework: str, catalog: Catalog | None = None) -> bool:
-    return fmt in formats_for(framework, catalog)
+    return export_format(fmt).fits(framework) if fmt in FORMATS else False
 
 
 def framework_for_format(fmt: str, catalog: Catalog | None = None) -> str | None:
     """The framework a format belongs to when only one takes it (tf2 -> tf2), else None."""
-    catalog = catalog or load_catalog()
-    fits = [fid for fid, fw in catalog.frameworks.items() if fmt in fw.exports]
-    return fits[0] if len(fits) == 1 else None
+    return registry_framework_for_format(fmt)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -153,7 +153,9 @@ def test_options_json_imports_the_catalog_and_nothing_else():
     core = found - HELP_MODULES - {"cann_config.app.cli.cmd_options"}
     assert core <= {"cann_config.app.catalog", "cann_config.app.resources", "cann_config.app.device",
                     "cann_config.app.device.table", "cann_config.app.textwidth", "cann_config.app.datafiles",
-                    "cann_config.app.data_compiled"} and "cann_config.app.catalog" in core
+                    "cann_config.app.data_compiled",
+                    # the formats each framework takes (`exports`): the format registry, a table of constants
+                    "cann_config.app.io", "cann_config.app.io.formats"} and "cann_config.app.catalog" in core
 
 
 # What only running a command (npu-smi) or writing a file needs: shutil (which brings bz2 and
