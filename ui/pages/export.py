@@ -2,8 +2,8 @@
 
 The preview (`exportPreview`, ui.pages.export_preview) is app.io.exporters.export_text of the
 current Profile, regenerated on every change; the formats offered
-(`exportFormatCombo`, item data = the CLI's FORMAT id) are those the framework takes (catalog
-`frameworks[fid].exports`). "Only my changes" is the exporters' changed_only mode. The findings
+(`exportFormatCombo`, item data = the CLI's FORMAT id) are those the framework takes (the format
+registry, app.io.formats.formats_for; the file name offered and the highlighting come from it too). "Only my changes" is the exporters' changed_only mode. The findings
 of the current choices (app.io.exporters.check_choices and the export's own) are listed with their
 severity. "Report…" (`reportButton`) asks the wizard for the diagnosis report (app.support.report): of
 the support bundle when one is open, else of the current choices on this computer.
