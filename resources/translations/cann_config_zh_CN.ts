@@ -649,11 +649,11 @@
     </message>
     <message>
         <source>Ansible playbook — apply the settings on many hosts</source>
-        <translation>Ansible playbook — 在多台主机上应用这些设置</translation>
+        <translation>Ansible 剧本 — 在多台主机上应用这些设置</translation>
     </message>
     <message>
         <source>Ansible playbook — collect support bundles from many hosts</source>
-        <translation>Ansible playbook — 从多台主机收集支持信息包</translation>
+        <translation>Ansible 剧本 — 从多台主机收集支持信息包</translation>
     </message>
     <message>
         <source>Kubernetes ConfigMap — environment variables</source>

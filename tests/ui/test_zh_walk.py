@@ -23,7 +23,7 @@ def cache_dir(tmp_path):
 
 
 # Names of products and programs met inside Chinese texts, besides test_translations.DATA_WORDS.
-PRODUCT_WORDS = {"AscendCL", "Estimator", "bash", "sh"}
+PRODUCT_WORDS = {"AscendCL", "Estimator", "bash", "sh", "Ansible"}
 # An identifier written in camel case (aclCompileOpt, NPURunConfig).
 CAMEL = re.compile(r"^[A-Za-z]+[a-z][A-Z][A-Za-z]*$|^[A-Z]{2,}[a-z]+[A-Za-z]*$")
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
