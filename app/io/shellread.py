@@ -70,6 +70,9 @@ _CR = "\ue00d"
 _SCRIPT_DIR = re.compile(r"dirname\s+[\"']?\$\(?(?:\{BASH_SOURCE(?:\[0\])?\}|BASH_SOURCE|\{0\}|0)|"
                          r"dirname\s+[\"']?\$\((?:readlink|realpath)[^)]*(?:BASH_SOURCE|\$0|\$\{0\})")
 
+# A variable name bash accepts in an assignment, `unset` or `${NAME...}` (not a positional or special parameter).
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
 _parser: Parser | None = None
 
 # tree-sitter-bash 0.25.1's scanner crashes the process (SIGSEGV) on some non-ASCII input, e.g.
@@ -133,17 +136,20 @@ class Binding:
 
     `value` None: unset for sure. `branches`: set to different values on different ways through
     the script ((condition, Word or None), ...): the value is known only at run time.
-    `launcher`: set in front of this launcher command (`NAME=v torchrun ...`)."""
+    `launcher`: set in front of this launcher command (`NAME=v torchrun ...`): the job's value;
+    the shell itself still holds `before` (the binding the prefix hides, None: none)."""
 
-    __slots__ = ("branches", "file", "launcher", "line", "value")
+    __slots__ = ("before", "branches", "file", "launcher", "line", "value")
 
     def __init__(self, value: Word | None, line: int, file: str,
-                 branches: tuple[tuple[str, Word | None], ...] = (), launcher: str | None = None):
+                 branches: tuple[tuple[str, Word | None], ...] = (), launcher: str | None = None,
+                 before: Binding | None = None):
         self.value = value
         self.line = line
         self.file = file
         self.branches = branches
         self.launcher = launcher
+        self.before = before
 
 
 class _State:
@@ -272,7 +278,8 @@ class _Reader:
             self.finding("cache-envfile-reassigned", line, name=name, first_line=self.first_assigned[name])
         if self.depth == 0:
             self.first_assigned.setdefault(name, line)
-        self.state.vars[name] = Binding(value, line, self.source, launcher=launcher)
+        before = self.shell(name) if launcher else None
+        self.state.vars[name] = Binding(value, line, self.source, launcher=launcher, before=before)
         if export or self.state.allexport:
             self.state.exported.add(name)
 
@@ -311,6 +318,8 @@ class _Reader:
             if functions:
                 self.state.functions.pop(name, None)
                 continue
+            if not _NAME.fullmatch(name):
+                continue  # `unset A=1`: bash says "not a valid identifier" and unsets nothing
             self.state.vars[name] = Binding(None, _line(child), self.source)
             self.state.exported.discard(name)
 
@@ -381,7 +390,7 @@ class _Reader:
             merged.functions.update(state.functions)
             merged.allexport = merged.allexport or state.allexport
         for name in names:
-            outcomes = [(label, state.vars.get(name)) for label, state in results]
+            outcomes = [(label, _unlaunched(state.vars.get(name), start.vars.get(name))) for label, state in results]
             merged.vars[name] = _merge_branches(name, outcomes, start.vars.get(name), self.source)
         self.state = merged
 
@@ -631,13 +640,20 @@ class _Reader:
             parts.append(Word(_unescape_dq(self.data[start:end].decode("utf-8", "surrogateescape"))))
         return _join(parts) if parts else Word("")
 
-    def lookup(self, name: str, written: str) -> Word:
+    def shell(self, name: str) -> Binding | None:
+        """What the shell itself holds for `name` (a prefix onto the launcher is the job's only)."""
         binding = self.state.vars.get(name)
+        while binding is not None and binding.launcher:
+            binding = binding.before
+        return binding
+
+    def lookup(self, name: str, written: str) -> Word:
+        binding = self.shell(name)
         if binding is not None:
-            if binding.value is None:
-                return Word("")
             if binding.branches:
                 return Word(written, False)
+            if binding.value is None:
+                return Word("")
             return binding.value
         if name in self.base:
             return Word(self.base[name])
@@ -670,12 +686,16 @@ class _Reader:
             return self.lookup(name, written)
         operator = children[1].type
         operand = _join([self._word(c) for c in children[2:]]) if len(children) > 2 else Word("")
-        if operator not in (":-", "-", ":=", "=", ":+", "+"):
+        if operator not in (":-", "-", ":=", "=", ":+", "+") or not _NAME.fullmatch(name):
+            # `${1:-d}`, `${@:-d}`: a positional or special parameter is the script's arguments or
+            # the shell's state, never the launching environment's: known only at run time
             return Word(written, False)
         current = self._current(name)
         colon = operator.startswith(":")
         if current == "unknown":
             # Not set in the file: the launching environment decides (default-if-unset).
+            if not operand.known:
+                return Word(written, False, here=operand.here)
             if operator.endswith("+"):
                 value = Word("", operand.known, name if operand.known else None)
             else:
@@ -684,7 +704,7 @@ class _Reader:
                 self.bind(name, Word(operand.text, True, name, operand.here), _line(node), False)
             return value
         if current == "runtime":
-            return Word(written, False)
+            return self.expand_branches(name, operator, operand, written, _line(node))
         value_word = self.lookup(name, written)
         empty = current == "unset" or (colon and value_word.text == "")
         if operator.endswith("+"):
@@ -695,14 +715,49 @@ class _Reader:
             return operand
         return value_word
 
+    def expand_branches(self, name: str, operator: str, operand: Word, written: str, line: int) -> Word:
+        """`${X:-d}`, `${X:=d}`, `${X:+w}` of a variable a run-time branch left with a different
+        value on each way: taken on each way. One result on every way is a plain value; `:=` leaves
+        X with each way's result (`A=1; if c; then A=; fi; : ${A:=1}` is 1 on both ways)."""
+        binding = self.shell(name)
+        if (binding is None or not binding.branches or not operand.known or name in self.base
+                or not all(value is None or value.known for _, value in binding.branches)):
+            return Word(written, False)
+        colon = operator.startswith(":")
+        results: list[tuple[str, Word]] = []
+        assigned: list[tuple[str, Word | None]] = []
+        for label, value in binding.branches:
+            if value is None:
+                # not set on this way: the default, unless the launching environment sets X
+                default = Word("" if operator.endswith("+") else operand.text, True, name)
+                results.append((label, default))
+                assigned.append((label, Word(operand.text, True, name) if operator.endswith("=") else None))
+                continue
+            empty = colon and value.text == ""
+            if operator.endswith("+"):
+                results.append((label, Word("") if empty else operand))
+            else:
+                results.append((label, operand if empty else value))
+            assigned.append((label, operand if empty and operator.endswith("=") else value))
+        if operator.endswith("="):
+            if len({(w.text, w.inherited) if w is not None else None for _, w in assigned}) == 1:
+                self.bind(name, assigned[0][1], line, False)
+            else:
+                self.state.vars[name] = Binding(binding.value, line, self.source, tuple(assigned))
+        if len({(w.text, w.inherited) for _, w in results}) == 1:
+            return results[0][1]
+        return Word(written, False)
+
     def _current(self, name: str) -> str:
         """"set", "unset" (for sure), "runtime" (set to what only the run knows) or "unknown" (the
         file does not set it: the launching environment decides)."""
-        binding = self.state.vars.get(name)
+        binding = self.shell(name)
         if binding is not None:
+            if binding.branches:
+                return "runtime"
             if binding.value is None:
                 return "unset"
-            if binding.branches or not binding.value.known:
+            if not binding.value.known:
                 return "runtime"
             return "set"
         return "set" if name in self.base else "unknown"
@@ -834,11 +889,21 @@ def _launcher(words: list[Word]) -> str | None:
     return None
 
 
+def _unlaunched(binding: Binding | None, start: Binding | None) -> Binding | None:
+    """An arm's binding of a variable for the merge: a prefix onto a launcher from before the
+    branch that the arm left alone is the job's value, not the shell's: the shell's is merged."""
+    while binding is not None and binding is start and binding.launcher:
+        binding = start = binding.before
+    return binding
+
+
 def _merge_branches(name: str, outcomes: list[tuple[str, Binding | None]], before: Binding | None,
                     source: str) -> Binding:
     """One variable after a run-time branch: plain when every way through gives the same value."""
-    values = [b.value if b is not None else None for _, b in outcomes]
-    texts = {(v.text, v.known, v.inherited) if v is not None else None for v in values}
+    # An arm that never touches the variable leaves the launching environment's value; one that
+    # unsets it leaves none: two different outcomes, though neither has a value here.
+    texts = {(b.value.text, b.value.known, b.value.inherited) if b is not None and b.value is not None
+             else ("unset" if b is not None else "untouched") for _, b in outcomes}
     bindings = [b for _, b in outcomes if b is not None]
     last = max(bindings, key=lambda b: b.line)
     if len(texts) == 1 and not any(b.branches for b in bindings):
@@ -914,14 +979,14 @@ def read_shell(text: str, env: EnvFile, base: Mapping[str, str],
         env.lines[name] = binding.line
         if binding.launcher:
             env.launcher[name] = binding.launcher
-        if binding.value is None:
+        if binding.value is None and not binding.branches:
             env.unset.add(name)
             env.lines.pop(name, None)
             env.files.pop(name, None)
             continue
-        if binding.branches or not binding.value.known:
+        if binding.branches or binding.value is None or not binding.value.known:
             env.runtime[name] = RuntimeValue(
-                binding.value.text if not binding.branches else "",
+                binding.value.text if binding.value is not None and not binding.branches else "",
                 tuple((label, value.text if value is not None and value.known else None)
                       for label, value in binding.branches))
             continue

@@ -178,3 +178,23 @@ def test_non_ascii_that_crashed_the_bash_grammar_is_read_in_a_live_process(tmp_p
 
     data = json.loads(done.stdout)
     assert data["effective"]["op_compiler_cache_dir"]["value"] == "/data/缓存\U0001f600"
+
+
+def test_what_the_corpus_found():
+    """Cases the launch-script corpus (tests/data/shell/corpus/) showed read wrong, as bash reads them."""
+    # `unset A=1` is "not a valid identifier" to bash: nothing is unset, no odd name is listed
+    env = parse_env_text("export A=1\nunset ATB_LOG_TO_FILE=1 B\n", "r.sh")
+    assert env.values == {"A": "1"} and env.unset == {"B"}
+    # `${1:-d}` is the script's first argument, not a variable of the launching environment
+    env = parse_env_text("export ASCEND_MAX_OP_CACHE_SIZE=${1:-1000}\nexport B=${X:-$(cat f)}\n", "r.sh")
+    assert env.runtime["ASCEND_MAX_OP_CACHE_SIZE"].expression == "${1:-1000}" and env.inherited == {}
+    assert env.runtime["B"].expression == "${X:-$(cat f)}"
+    # left alone on one way (the launching environment's value), unset on the other: not "unset"
+    env = parse_env_text('if [ "$V" = 2.0 ]; then export X; else unset X; fi\n', "r.sh")
+    assert env.unset == set() and env.runtime["X"].branches == (('[ "$V" = 2.0 ]', None), ("otherwise", None))
+    # `${A:=d}` after a branch is taken on each way: one value on both is plain
+    env = parse_env_text('A=1\nif [ -n "$Y" ]; then A=""; fi\n: ${A:=1}\nB=${A:-2}\n', "r.sh")
+    assert env.values["A"] == "1" and env.values["B"] == "1" and "A" not in env.runtime
+    # a prefix onto the launcher is the job's; the shell after it does not hold it
+    env = parse_env_text("B=1 torchrun t.py\nC=${B:-none}\n", "r.sh")
+    assert env.values == {"B": "1", "C": "none"} and env.launcher == {"B": "torchrun"} and env.inherited == {"C": "B"}
