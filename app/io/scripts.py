@@ -1109,8 +1109,13 @@ class _EnvRun:
             pass
         # A function no statement calls by its name may still be called (a method, a callback
         # given to mp.spawn or a trainer): what it sets holds only when it is.
+        # Those no function of the script calls first: a helper they call is then read inside them.
+        called = {name for node in ast.walk(tree) if isinstance(node, ast.Call)
+                  for name in [node.func.id if isinstance(node.func, ast.Name) else _runner_target(node)]
+                  if name is not None}
         for _ in range(len(self.names)):
-            waiting = [fn for fn in self.all_functions if id(fn) not in self.entered and self.touches(fn)]
+            waiting = sorted((fn for fn in self.all_functions if id(fn) not in self.entered and self.touches(fn)),
+                             key=lambda fn: (fn.name in called, fn.lineno))
             if not waiting:
                 break
             for fn in waiting:
@@ -1146,8 +1151,10 @@ class _EnvRun:
             if id(node) in events:
                 result = True
                 break
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-                called.add(node.func.id)
+            if isinstance(node, ast.Call):
+                name = node.func.id if isinstance(node.func, ast.Name) else _runner_target(node)
+                if name is not None:
+                    called.add(name)
         if not result and called:
             result = any(self.touches(other) for other in self.by_name(called))
         self._touches[key] = result
@@ -1361,9 +1368,12 @@ class _EnvRun:
         expressions do neither, and are not walked again)."""
         events = self.reader.env_events
         for node in ast.walk(root):
-            if id(node) in events or (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                                      and node.func.id in scope):
+            if id(node) in events:
                 return True
+            if isinstance(node, ast.Call):
+                name = node.func.id if isinstance(node.func, ast.Name) else _runner_target(node)
+                if name is not None and name in scope:
+                    return True
         return False
 
     def expression(self, node: ast.AST, scope: dict[str, ast.AST], depth: int) -> None:
@@ -1411,10 +1421,10 @@ class _EnvRun:
         body of the script's function it calls."""
         if isinstance(node, ast.Call):
             self.events(node)
-            if isinstance(node.func, ast.Name):
-                fn = scope.get(node.func.id)
-                if fn is not None:
-                    self.call(fn, scope)
+            name = node.func.id if isinstance(node.func, ast.Name) else _runner_target(node)
+            fn = scope.get(name) if name is not None else None
+            if fn is not None:
+                self.call(fn, scope)
 
     def call(self, fn: ast.AST, scope: dict[str, ast.AST]) -> None:
         """A call of the script's own function: its body runs here."""
@@ -1434,6 +1444,35 @@ class _EnvRun:
             pass
         finally:
             self.calling.pop()
+
+
+# Library calls that call a function of the script (a runner): the dotted name's ending, and the
+# name of the function they call when no argument names it. tf.app.run() and absl's app.run()
+# call `main` (of the script run); torch.multiprocessing.spawn, fire.Fire and the runners take it
+# as their first argument.
+_RUNNERS = {"app.run": "main", "spawn": None, "start_processes": None, "Fire": None}
+
+
+def _runner_target(call: ast.Call) -> str | None:
+    """The name of the script's function a runner call calls (`tf.app.run(main)`,
+    `mp.spawn(worker, ...)`), or None."""
+    func = call.func
+    parts: list[str] = []
+    while isinstance(func, ast.Attribute):
+        parts.append(func.attr)
+        func = func.value
+    if isinstance(func, ast.Name):
+        parts.append(func.id)
+    dotted = ".".join(reversed(parts))
+    for ending, default in _RUNNERS.items():
+        if dotted == ending or dotted.endswith("." + ending):
+            given = next((kw.value for kw in call.keywords if kw.arg in ("main", "fn", "component")), None)
+            if given is None and call.args:
+                given = call.args[0]
+            if isinstance(given, ast.Name):
+                return given.id
+            return default if given is None else None
+    return None
 
 
 def _nothing() -> None:

@@ -378,12 +378,36 @@ def test_a_function_nothing_calls_by_name_sets_only_when_called():
             os.environ["C"] = "c"
 
         if __name__ == "__main__":
-            mp.spawn(worker, nprocs=8)
+            signal.signal(signal.SIGUSR1, worker)
             early(args.flag)
         """)
     assert states["A"][0] == "f\"rank{rank}\" when worker() is called; module otherwise"
     assert states["B"][0] == "b when Trainer.setup() is called; not set here otherwise"
     assert states["C"][0] == "not set here when flag; c otherwise"
+
+
+def test_a_function_handed_to_a_runner_runs_there():
+    states = env_states("""\
+        import os
+        import tensorflow as tf
+        import torch.multiprocessing as mp
+
+        def main(_):
+            os.environ["A"] = "from tf.app.run"
+
+        def worker(rank):
+            os.environ["B"] = "in every worker"
+
+        def entry():
+            os.environ["C"] = "from fire"
+
+        if __name__ == "__main__":
+            mp.spawn(worker, nprocs=8)
+            fire.Fire(entry)
+            tf.compat.v1.app.run()
+        """)
+    assert states == {"A": ("from tf.app.run", None, 6), "B": ("in every worker", None, 9),
+                      "C": ("from fire", None, 12)}
 
 
 def test_constant_tests_take_their_arm_and_recursion_is_bounded():
