@@ -61,7 +61,10 @@ def _plain(value: Any) -> Any:
 
 
 class _MindSporeReader(scripts.ScriptReader):
-    """The generic reader, with dict values kept whole and MindSpore's calls recorded."""
+    """The generic reader, with dict values kept whole and MindSpore's calls recorded (the
+    environment's states are the generic reading's: not walked again here)."""
+
+    runs_environment = False
 
     def __init__(self, text: str, source: str) -> None:
         super().__init__(text, source)

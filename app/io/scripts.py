@@ -339,7 +339,11 @@ def _own_nodes(body: Iterable[ast.stmt]) -> Iterator[ast.AST]:
 
 
 class ScriptReader:
-    """The reader of one script (app/io/mindspore_script.py extends it with MindSpore's calls)."""
+    """The reader of one script (app/io/mindspore_script.py extends it with MindSpore's calls).
+    `runs_environment`: also walk the script in the order it runs for the environment it leaves
+    (ScriptReading.env_state); a reader that needs only the calls turns it off."""
+
+    runs_environment = True
 
     def __init__(self, text: str, source: str):
         self.lines = text.splitlines(keepends=True) if text else []
@@ -567,10 +571,11 @@ class ScriptReader:
             node, scope = self.pending.pop(0)
             self.block(node.body, scope)  # type: ignore[attr-defined]
             scope.final = dict(scope.bindings)
-        run = _EnvRun(self)
-        run.run(tree)
-        self.out.env_state = run.state
-        self.out.env_applied = run.applied
+        if self.runs_environment:
+            run = _EnvRun(self)
+            run.run(tree)
+            self.out.env_state = run.state
+            self.out.env_applied = run.applied
         return self.out
 
     def block(self, statements: list[ast.stmt], scope: _Scope) -> None:
@@ -970,6 +975,8 @@ class ScriptReader:
 # statements one run walks at most (a function called from many places is walked at each).
 _MAX_CALL_DEPTH = 8
 _MAX_RUN_STATEMENTS = 200_000
+# A conditional with more ways through than this is shown as one run-time value.
+_MAX_WAYS = 16
 # Calls that end the program: an arm that makes one is not a way the job goes on.
 _EXITS = frozenset({"sys.exit", "exit", "quit", "os._exit", "os.abort", "_exit"})
 
@@ -1094,35 +1101,60 @@ class _EnvRun:
         self._touches: dict[int, bool] = {}
         self.all_functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
         self.named: dict[str, list[ast.AST]] = {}
+        self.interesting: set[int] = set()
 
     # -- the program --------------------------------------------------------------------------
 
     def run(self, tree: ast.Module) -> None:
-        self.all_functions = self.functions(tree)
-        for fn in self.all_functions:
-            self.named.setdefault(fn.name, []).append(fn)
-        self.name_functions(tree.body, "")
+        # One pass over the tree: the functions, the names called, and each call's parents.
+        called: set[str] = set()  # the names the script's calls (and runners) call
+        parent: dict[int, ast.AST] = {}
+        calls: list[tuple[ast.Call, str]] = []
+        stack: list[ast.AST] = [tree]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.all_functions.append(node)
+                self.named.setdefault(node.name, []).append(node)
+            elif isinstance(node, ast.Call):
+                name = node.func.id if isinstance(node.func, ast.Name) else _runner_target(node)
+                if name is not None:
+                    called.add(name)
+                    calls.append((node, name))
+            for child in ast.iter_child_nodes(node):
+                parent[id(child)] = node
+                stack.append(child)
+        self.all_functions.sort(key=lambda fn: fn.lineno)
+        # The nodes worth walking: those that hold a change of os.environ or a call of one of
+        # the script's functions (most expressions hold neither).
+        hits = [id(call) for call, name in calls if name in self.named]
+        hits += list(self.reader.env_events)
+        for hit in hits:
+            node_id: int | None = hit
+            while node_id is not None and node_id not in self.interesting:
+                self.interesting.add(node_id)
+                up = parent.get(node_id)
+                node_id = id(up) if up is not None else None
         module: dict[str, ast.AST] = {}
         try:
             self.block(tree.body, module)
         except (_DeadEnd, _Return, _LoopExit):
             pass
-        # A function no statement calls by its name may still be called (a method, a callback
-        # given to mp.spawn or a trainer): what it sets holds only when it is.
-        # Those no function of the script calls first: a helper they call is then read inside them.
-        called = {name for node in ast.walk(tree) if isinstance(node, ast.Call)
-                  for name in [node.func.id if isinstance(node.func, ast.Name) else _runner_target(node)]
-                  if name is not None}
-        for _ in range(len(self.names)):
+        # A function no statement calls by its name may still be called (a method, a signal
+        # handler, a thread's target): what it sets holds only when it is. Those no function of
+        # the script calls come first: a helper they call is then read inside them.
+        for _ in range(len(self.all_functions)):
             waiting = sorted((fn for fn in self.all_functions if id(fn) not in self.entered and self.touches(fn)),
                              key=lambda fn: (fn.name in called, fn.lineno))
             if not waiting:
                 break
+            if not self.names:
+                self.name_functions(tree.body, "")
             for fn in waiting:
                 if id(fn) in self.entered:
                     continue
                 scope = self.defined_in.get(id(fn), module)
-                label = f"{self.names.get(id(fn), getattr(fn, 'name', '?'))}() is called"
+                label = f"{self.names.get(id(fn), fn.name)}() is called"
                 self.branches([(label, lambda fn=fn, scope=scope: self.call_body(fn, scope)), ("otherwise", _nothing)])
 
     def name_functions(self, body: list[ast.stmt], prefix: str) -> None:
@@ -1132,10 +1164,6 @@ class _EnvRun:
                 if not isinstance(node, ast.ClassDef):
                     self.names[id(node)] = qualified
                 self.name_functions(node.body, qualified + ".")
-
-    def functions(self, tree: ast.Module) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
-        found = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-        return sorted(found, key=lambda n: n.lineno)
 
     def touches(self, fn: ast.AST) -> bool:
         """Whether running `fn` can change os.environ (its own statements, or a function it calls
@@ -1364,17 +1392,9 @@ class _EnvRun:
                 self.expression(node, scope, 0)
 
     def matters(self, root: ast.AST, scope: dict[str, ast.AST]) -> bool:
-        """Whether `root` changes os.environ or calls one of the script's functions (most
-        expressions do neither, and are not walked again)."""
-        events = self.reader.env_events
-        for node in ast.walk(root):
-            if id(node) in events:
-                return True
-            if isinstance(node, ast.Call):
-                name = node.func.id if isinstance(node.func, ast.Name) else _runner_target(node)
-                if name is not None and name in scope:
-                    return True
-        return False
+        """Whether `root` may change os.environ or call one of the script's functions (most
+        expressions do neither, and are not walked)."""
+        return id(root) in self.interesting
 
     def expression(self, node: ast.AST, scope: dict[str, ast.AST], depth: int) -> None:
         """The environment changes and the script's own calls in `node`, in evaluation order; the
@@ -1409,7 +1429,8 @@ class _EnvRun:
             self.branches([(label, lambda: self.each(parts, scope, deeper)), ("the loop does not run", _nothing)])
             return
         for child in ast.iter_child_nodes(node):
-            self.expression(child, scope, deeper)
+            if id(child) in self.interesting:
+                self.expression(child, scope, deeper)
         self.call_site(node, scope)
 
     def each(self, nodes: list[ast.AST], scope: dict[str, ast.AST], depth: int) -> None:
@@ -1518,6 +1539,11 @@ def _merge_states(name: str, outcomes: list[tuple[str, EnvState | None]]) -> Env
         else:
             ways.append((label, state))
     how = "assign" if last.how == "unset" else last.how
+    if len(ways) > _MAX_WAYS:
+        # past a reader's patience (and a cost that grows with each branch): one run-time value
+        lines = sorted({state.line for _, state in ways if state is not None})
+        return EnvState(name, UNKNOWN, last.line, last.file, how,
+                        f"one of {len(ways)} ways through run-time branches (lines {lines[0]}-{lines[-1]})")
     return EnvState(name, UNKNOWN, last.line, last.file, how, "", None, False, tuple(ways)).with_expression()
 
 

@@ -60,6 +60,9 @@ def states(script: str) -> dict[str, EnvState]:
     return read_script(ast.parse(script), script, "generated.py").env_state
 
 
+SKIP = object()
+
+
 def predicted(state: EnvState | None, name: str, scenario: dict[str, str]) -> object:
     """What the reader's state says `name` holds after the run under `scenario` (None: unset)."""
     launching = scenario.get(name)
@@ -75,7 +78,9 @@ def predicted(state: EnvState | None, name: str, scenario: dict[str, str]) -> ob
         assert len(ways) == 1, state.branches
         return predicted(ways[0], name, scenario)
     if state.value is UNKNOWN:
-        raise AssertionError(f"a run-time value in a script whose every value is a literal: {state}")
+        # allowed only where the ways through are too many to list
+        assert state.expression.startswith("one of "), f"a run-time value in a script of literals: {state}"
+        return SKIP
     if state.inherited:
         inherited = scenario.get(state.inherited)
         if inherited is not None and (inherited != "" or not state.empty_too):
@@ -115,6 +120,8 @@ def check(script: str) -> None:
         for name in NAMES:
             expected = result.get(name)
             got = predicted(found.get(name), name, scenario)
+            if got is SKIP:
+                continue
             assert got == expected, (f"{name} under {scenario}: reader {got!r} ({found.get(name)}), "
                                      f"python {expected!r}\n{script}")
 
