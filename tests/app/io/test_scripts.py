@@ -437,3 +437,12 @@ def test_a_deep_expression_is_read_without_exhausting_the_stack():
     states = env_states(text)
     assert states["A"] == ("a", "A", 2)
     assert states["B"][0] == "b (unless the launching environment sets B) when f() is false; not set here otherwise"
+
+
+def test_a_conditional_of_too_many_ways_is_one_run_time_value():
+    text = "import os\n" + "".join(f'if args.c{i}:\n    os.environ["A"] = "v{i}"\n' for i in range(20))
+    state = reading(text).env_state["A"]
+    assert not state.known and not state.branches
+    assert state.expression == "one of 21 ways through run-time branches (lines 3-41)"
+    few = reading("import os\n" + "".join(f'if args.c{i}:\n    os.environ["A"] = "v{i}"\n' for i in range(3)))
+    assert len(few.env_state["A"].branches) == 4
