@@ -1004,6 +1004,7 @@ class EnvState:
     inherited: str | None = None
     empty_too: bool = False
     branches: tuple[tuple[str, EnvState | None], ...] = ()
+    ways: int = 0  # a run-time value that stands for this many ways through (past _MAX_WAYS)
 
     @property
     def known(self) -> bool:
@@ -1539,11 +1540,11 @@ def _merge_states(name: str, outcomes: list[tuple[str, EnvState | None]]) -> Env
         else:
             ways.append((label, state))
     how = "assign" if last.how == "unset" else last.how
-    if len(ways) > _MAX_WAYS:
+    count = sum(state.ways if state is not None and state.ways else 1 for _, state in ways)
+    if count > _MAX_WAYS:
         # past a reader's patience (and a cost that grows with each branch): one run-time value
-        lines = sorted({state.line for _, state in ways if state is not None})
         return EnvState(name, UNKNOWN, last.line, last.file, how,
-                        f"one of {len(ways)} ways through run-time branches (lines {lines[0]}-{lines[-1]})")
+                        f"one of {count} ways through run-time branches, the last at line {last.line}", ways=count)
     return EnvState(name, UNKNOWN, last.line, last.file, how, "", None, False, tuple(ways)).with_expression()
 
 
