@@ -28,6 +28,7 @@ Public API:
       .can_save_ini -> bool               an edited op_cache.ini can be saved here
       .report_diagnosis(ini_path) -> Diagnosis   what the wizard's report describes
       .recorded_cache(), .recorded_cache_error(), .recorded_cache_findings(effective)   a remote host's measurement
+      .next_start_empties(effective, ini, *, missing_ini=None)   whether the next start empties the SoC dirs
       .ini_from_bundle() -> bool
       .remote_source -> str | None        where a remote host's picture came from (its bundle file)
       .job_environ() -> dict | None       the job's environment when known (env file, remote host)
@@ -225,6 +226,20 @@ class Session:
         host's cache is scanned here."""
         bundle = self.bundle
         return bundle.cache if bundle is not None else None
+
+    def next_start_empties(self, effective: Mapping[str, Any], ini: Any, *, missing_ini: str | None = None) -> Any:
+        """Whether the next compiler start empties the SoC dirs of the host looked at, and why
+        (app.opcache.measurement.next_start_empties): a remote host's from the op_cache.ini,
+        versions and mode its bundle recorded (and whether the file was there); this host's from
+        `ini` (the file CANN reads, as the cache page resolved it), the versions known here, the
+        mode in `effective` and `missing_ini` (a scan found no op_cache.ini where CANN reads it)."""
+        bundle = self.bundle
+        if bundle is not None:
+            return bundle.next_start_empties(effective)
+        from cann_config.app.opcache.measurement import next_start_empties
+
+        mode = effective.get("op_compiler_cache_mode")
+        return next_start_empties(ini, self.known_versions(), getattr(mode, "value", None), missing_ini=missing_ini)
 
     def recorded_cache_error(self) -> str | None:
         """Why a remote host's cache could not be measured there (None: it was, or this host)."""

@@ -12,6 +12,7 @@ fail any test that leaves one running.
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -66,6 +67,9 @@ class ScanWorker(QThread):
         self.path = path
         self.batch_seconds = batch_seconds
         self.stopped = False
+        # Whether <kernel_cache>/op_cache.ini exists (looked at here, off the GUI thread): when it
+        # does not, CANN creates it at the next start, emptying the SoC dir (app.opcache.measurement).
+        self.ini_exists: bool | None = None
 
     def run(self) -> None:
         from cann_config.app.errors import InputError
@@ -77,6 +81,7 @@ class ScanWorker(QThread):
             if not input_is_dir(self.path):
                 self.missing.emit()
                 return
+            self.ini_exists = os.path.lexists(self.path / "op_cache.ini")
             with collector_paused(freeze=True):
                 for item in scan_cache(self.path, batch_seconds=self.batch_seconds,
                                        should_stop=self.isInterruptionRequested):

@@ -248,9 +248,12 @@ def run(args: argparse.Namespace) -> int:
     found: list[Finding] = []
     ini = None
     ini_path = kernel_cache / INI_NAME
+    missing_ini = None  # CANN creates it at the next start, emptying the SoC dir
     try:
         if input_exists(ini_path):
             ini = read_op_cache_ini(ini_path)
+        else:
+            missing_ini = str(ini_path)
     except InputError as exc:
         found.append(make_finding("scan-ini-unreadable", file=str(ini_path), reason=exc))
     installed = installed_op_cache_versions() or None
@@ -259,7 +262,7 @@ def run(args: argparse.Namespace) -> int:
     ratio_e = resolution.effective[REMAIN_RATIO]
     found += limit_findings(resolution.findings, list(ini.findings) if ini is not None else [])
     mode = resolution.effective.get("op_compiler_cache_mode")
-    empties = next_start_empties(ini, installed, mode.value if mode is not None else None)
+    empties = next_start_empties(ini, installed, mode.value if mode is not None else None, missing_ini=missing_ini)
     # The walk and the prediction shared among the free cores (app/opcache/parallel.py).
     with scan_pool() as pool:
         measured = measure_cache(kernel_cache, dir_info, max_e, ratio_e, findings=found, empties=empties,

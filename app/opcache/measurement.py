@@ -14,7 +14,7 @@ the installed CANN, or the cache mode is `force` (docs/cann/op-cache.md#version-
 SoC dir it concerns (`empties_at_next_start`) and as a warning naming the SoC dir and its size.
 
 Public API:
-    next_start_empties(ini, installed_versions, mode) -> Empties | None
+    next_start_empties(ini, installed_versions, mode, *, missing_ini=None) -> Empties | None
     empties_findings(empties, socs, soc_version) -> list[Finding]
     one_finding_per_cause(findings) -> list[Finding]   the versions info dropped where the empties warning says it
     limit_findings(resolution_findings, ini_findings) -> list[Finding]   shown with the limits   (a bundle's recorded sizes too)
@@ -57,6 +57,9 @@ MAX_SIZE = "max_op_cache_size"
 REMAIN_RATIO = "remain_cache_size_ratio"
 EMPTIES_VERSIONS = "versions-differ"
 EMPTIES_FORCE = "force"
+# op_cache.ini is missing: CANN creates it at the next start, and creating it empties the SoC dir
+# (docs/cann/op-cache.md#version-lines; te_cache_space_manager.cc).
+EMPTIES_INI_MISSING = "ini-missing"
 # Keys added to the document for issue 24 item 1 (a bundle's cache is the document): counts beside
 # the lists a bundle cuts to their first entry, and other users' files.
 ADDED_KEYS = ("unreadable_count", "other_filesystems_count", "other_users")
@@ -128,7 +131,7 @@ class Empties(NamedTuple):
 
 
 def next_start_empties(ini: OpCacheIni | None, installed_versions: Mapping[str, str] | None,
-                       mode: object) -> Empties | None:
+                       mode: object, *, missing_ini: str | None = None) -> Empties | None:
     """Whether CANN empties the SoC cache dir at the next compiler start, and why.
 
     Mode `force` deletes the cache first (docs/cann/op-cache.md#mode). Otherwise CANN compares the
@@ -136,10 +139,18 @@ def next_start_empties(ini: OpCacheIni | None, installed_versions: Mapping[str, 
     one differs (docs/cann/op-cache.md#version-lines; `te_cache_space_manager.cc`); a file that does
     not count (no version lines, a foreign section) is ignored, and with no installed versions
     known nothing can be compared. A CR kept at the end of a CRLF file's value makes it differ.
+
+    `missing_ini`: the path of the op_cache.ini CANN reads, when it is known not to exist. CANN
+    creates the file at the next start with the cache enabled, and creating it empties the SoC
+    dir (docs/cann/op-cache.md#version-lines) - whatever the versions.
     """
     if mode == "force":
         return Empties(EMPTIES_FORCE)
-    if mode == "disable" or ini is None or not ini.counts or not installed_versions:
+    if mode == "disable":
+        return None
+    if ini is None and missing_ini is not None:
+        return Empties(EMPTIES_INI_MISSING, file=missing_ini)
+    if ini is None or not ini.counts or not installed_versions:
         return None
     values = ini.values_as_cann_reads()
     differs = []
@@ -158,6 +169,9 @@ def _empties_finding(empties: Empties, soc: str, soc_dir: str, size: int) -> Fin
     if empties.reason == EMPTIES_FORCE:
         return make_finding("cache-next-start-empties-force", file=soc_dir, soc=soc, soc_dir=soc_dir,
                             size=human_bytes(size))
+    if empties.reason == EMPTIES_INI_MISSING:
+        return make_finding("cache-next-start-empties-ini-missing", file=soc_dir, soc=soc, soc_dir=soc_dir,
+                            size=human_bytes(size), ini=empties.file or "op_cache.ini")
     differs = empties.differs or ((empties.key or "?", empties.value or "", empties.installed or "?", empties.line),)
     versions = ", ".join(f"{k}={v.rstrip(chr(13))}" for k, v, _i, _n in differs)
     installed = ", ".join(f"{k}={i}" for k, _v, i, _n in differs)
@@ -168,13 +182,15 @@ def _empties_finding(empties: Empties, soc: str, soc_dir: str, size: int) -> Fin
 
 # The info that the version lines differ (app.opcache.resolution check_versions) and the warning
 # that the next start empties the SoC dir have one cause: where the warning is said, it is said once.
-_RESTATED_BY = {"cache-next-start-empties-versions": "cache-ini-version-differs"}
+_RESTATED_BY = {"cache-next-start-empties-versions": "cache-ini-version-differs",
+                "cache-next-start-empties-ini-missing": "cache-ini-not-found"}
 
 
 def one_finding_per_cause(findings: Iterable[Finding]) -> list[Finding]:
     """`findings` less those another finding in them restates: `cache-ini-version-differs` (info)
     where `cache-next-start-empties-versions` (the warning naming the SoC dir, its size and the
-    versions) is said (issue 24 item 4)."""
+    versions) is said (issue 24 item 4); `cache-ini-not-found` where
+    `cache-next-start-empties-ini-missing` is."""
     found = list(findings)
     restated = {_RESTATED_BY[f.code] for f in found if f.code in _RESTATED_BY}
     return [f for f in found if f.code not in restated]

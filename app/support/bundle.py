@@ -547,7 +547,9 @@ class Bundle:
         """Whether the customer's next compiler start empties a SoC dir, and why
         (app.opcache.measurement.next_start_empties with the bundle's file and versions)."""
         mode = getattr(effective.get("op_compiler_cache_mode"), "value", None)
-        return next_start_empties(self.op_cache_ini, self.installed_versions(), mode)
+        # collect found no op_cache.ini where CANN reads it: the next start creates it, emptying the SoC dir
+        missing = self.ini_path if self.op_cache_ini is None and self.ini_exists is False else None
+        return next_start_empties(self.op_cache_ini, self.installed_versions(), mode, missing_ini=missing)
 
     def empties_findings(self, effective: Mapping[str, Any]) -> list[Finding]:
         """"The next start empties <SoC dir> (N MB)", from the sizes the bundle recorded: the

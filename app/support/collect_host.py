@@ -263,7 +263,8 @@ def _collect_cache(env: Mapping[str, str], ini: OpCacheIni | None, installed: Ma
         return predictions
 
     # `ini` is the file at CANN's own place (collect_bundle reads no other): the one CANN reads.
-    empties = next_start_empties(ini, installed, mode.value if mode is not None else None)
+    missing = str(cache_dir.ini_path) if ini is None and not os.path.lexists(cache_dir.ini_path) else None
+    empties = next_start_empties(ini, installed, mode.value if mode is not None else None, missing_ini=missing)
     try:
         measured = measure_cache(kernel_cache, cache_dir.to_json(), max_e, ratio_e, empties=empties,
                                  findings=limit_findings(resolution.findings, ini.findings if ini else []),

@@ -135,7 +135,11 @@ class Host:
         mode = diagnosis.effective.get("op_compiler_cache_mode")
         # Only the file CANN reads can empty the cache (app/opcache/which_ini.py).
         ini = diagnosis.ini if diagnosis.read_by_cann else None
-        empties = next_start_empties(ini, self.installed_versions, mode.value if mode is not None else None)
+        # CANN's own file missing: the next start creates it, emptying the SoC dir.
+        cann_ini = Path(kernel_cache) / "op_cache.ini"
+        missing = str(cann_ini) if ini is None and not os.path.lexists(cann_ini) else None
+        empties = next_start_empties(ini, self.installed_versions, mode.value if mode is not None else None,
+                                     missing_ini=missing)
         soc = diagnosis.device.soc_version if diagnosis.device is not None else None
         resolution = diagnosis.resolution.findings if diagnosis.resolution is not None else []
         shown = limit_findings(resolution, ini.findings if ini is not None else [])

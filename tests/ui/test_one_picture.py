@@ -221,9 +221,8 @@ def test_the_gauge_names_canns_atime_refresh_as_scan_does(make_wizard, qtbot, ca
     from cann_config.app.opcache import scanner
 
     monkeypatch.setattr(scanner, "_read_mounts", lambda: f"tmpfs {tmp_path.anchor} tmpfs rw,relatime 0 0\n")
-    live_host(tmp_path, monkeypatch, ini=(DATA / "ini" / "template.ini").read_bytes(), installed="8.5.0",
-              env={"ASCEND_MAX_OP_CACHE_SIZE": "1"})
-    (tmp_path / "cache" / "kernel_cache" / "op_cache.ini").unlink()  # the environment's 1 MB counts
+    live_host(tmp_path, monkeypatch, installed="8.5.0", ini=b"[op_compiler_cache]\nadk_version=8.5.0\n"
+              b"ops_version=8.5.0\nmax_op_cache_size=1\nremain_cache_size_ratio=50\n")
     _, scanned = cli_json(capsys, "scan")
     cleanup = scanned["socs"][SOC]["cleanup"]
     assert cleanup["atime_rule"] == "relatime" and cleanup["triggers"] and cleanup["delete_groups"] == 0
@@ -235,3 +234,17 @@ def test_the_gauge_names_canns_atime_refresh_as_scan_does(make_wizard, qtbot, ca
     assert "CANN's own read refreshes these access times (40 kernel groups kept)" in said
     assert said == page.gauge.painted_text()
     assert finding["message"] in html.unescape(wizard.findChild(QLabel, "scanFindings").text())
+
+
+def test_a_missing_op_cache_ini_is_said_by_the_gauge_as_by_scan(make_wizard, qtbot, capsys, tmp_path, monkeypatch):
+    """CANN creates a missing op_cache.ini at the next start, which empties the SoC dir: the gauge
+    marks the whole dir and the page says scan's warning."""
+    kernel_cache = live_host(tmp_path, monkeypatch, ini=b"", installed="8.5.0")
+    (kernel_cache / "op_cache.ini").unlink()
+    _, scanned = cli_json(capsys, "scan")
+    (said,) = [f for f in scanned["findings"] if f["code"] == "cache-next-start-empties-ini-missing"]
+    wizard, page = scan_in_wizard(make_wizard, qtbot)
+    (row,) = page.gauge.rows
+    assert row.empties and "next start empties it" in page.gauge.accessibleDescription()
+    assert page.measurement().to_json("en")["next_start_empties"]["reason"] == "ini-missing"
+    assert said["message"] in html.unescape(wizard.findChild(QLabel, "scanFindings").text())

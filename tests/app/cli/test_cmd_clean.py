@@ -219,3 +219,27 @@ def test_two_cleans_racing_delete_each_file_once(cache):
     results = [json.loads(out)["socs"]["S"]["result"] for (out, _err), code in zip(outs, codes, strict=True)
                if code == 0]
     assert sum(r["freed_bytes"] for r in results if r) == sum(before[p][0] for p in gone)
+
+
+def test_ties_in_access_time_go_by_path_in_the_prediction_the_dry_run_and_the_clean(tmp_path, capsys):
+    """Issue 30: CANN keys groups by atime in a std::multimap, so groups of one second keep its
+    readdir order, which the tool cannot know; it orders them by path ([inference],
+    docs/cann/op-cache.md#cleanup). The prediction, the dry run and the clean use that one order:
+    with the target reached inside a run of ties, the same groups go in all three."""
+    now = time.time()
+    soc = tmp_path / "base" / "kernel_cache" / "S"
+    tied = now - 20_000
+    # Written in an order that is neither the path's nor (on most filesystems) readdir's.
+    for stem, folder in (("z9", soc), ("a1", soc / "sub"), ("m5", soc), ("b2", soc / "a"), ("c3", soc)):
+        kernel(folder, stem, 300 * KB, tied)
+    kernel(soc, "older", 300 * KB, tied - 100)
+    expected = predicted(tmp_path / "base")
+    order = [str(Path(g.json_path).relative_to(soc)) for g in expected.delete]
+    # 1.8 MB over a 1 MiB limit at ratio 50: 1.28 MB to delete, five 300 kB groups
+    assert order == ["older.json", "a/b2.json", "c3.json", "m5.json", "sub/a1.json"]
+    code, data, _err = clean(capsys, "--cache-dir", str(tmp_path / "base"))
+    assert [g["json"] for g in data["socs"]["S"]["groups"]] == [g.json_path for g in expected.delete]
+    code, data, _err = clean(capsys, "--cache-dir", str(tmp_path / "base"), "--yes")
+    assert code == 0 and data["socs"]["S"]["result"]["deleted_groups"] == 5
+    left = sorted(str(p.relative_to(soc)) for p in soc.rglob("*.json"))
+    assert left == ["z9.json"]  # the last of the tie by path stays

@@ -214,3 +214,38 @@ def test_one_finding_per_cause_through_diagnose_json(capsys, tmp_path, monkeypat
     _, data = run_json(capsys, "diagnose")
     codes = [f["code"] for f in data["findings"]]
     assert "cache-next-start-empties-versions" not in codes and codes.count("cache-ini-version-differs") == 2
+
+
+def test_a_missing_op_cache_ini_empties_the_soc_dir_at_the_next_start(capsys, tmp_path, monkeypatch):
+    """Issue 24 item 2: CANN creates a missing op_cache.ini at the next start with the cache
+    enabled, and creating it empties the SoC dir (docs/cann/op-cache.md#version-lines): scan,
+    diagnose, a bundle of the host and the Host say so, once per cause."""
+    from cann_config.app.support.bundle import dumps_bundle
+    from cann_config.app.support.collect_host import collect_bundle
+
+    soc = live_cache(tmp_path, monkeypatch, installed="8.5.0", ini=None)
+    ini = str(soc.parent / "op_cache.ini")
+    _, scanned = run_json(capsys, "scan")
+    assert {k: scanned["next_start_empties"][k] for k in ("reason", "file", "socs")} == {
+        "reason": "ini-missing", "file": ini, "socs": [SOC]}
+    assert scanned["socs"][SOC]["empties_at_next_start"] == {"reason": "ini-missing", "bytes": 3 << 20}
+    code, diagnosed = run_json(capsys, "diagnose")
+    codes = [f["code"] for f in diagnosed["findings"]]
+    assert "cache-ini-not-found" not in codes  # one finding per cause
+    (warning,) = [f for f in diagnosed["findings"] if f["code"] == "cache-next-start-empties-ini-missing"]
+    assert warning["severity"] == "warning" and warning["file"] == str(soc)
+    assert ini in warning["message"] and "3 MB" in warning["message"] and "--add-versions" in warning["fix"]
+    assert without_time(diagnosed["cache"]) == without_time(scanned)
+    text = "\n".join(this_host().diagnosis().measurement.soc_lines("en"))
+    assert "the next compiler start empties this directory (3 MB): op_cache.ini is missing" in text
+    # the same host as a bundle
+    path = tmp_path / "b.json"
+    path.write_bytes(dumps_bundle(collect_bundle(scan_seconds=60)))
+    _, from_bundle = run_json(capsys, "diagnose", "--bundle", str(path))
+    assert "cache-next-start-empties-ini-missing" in [f["code"] for f in from_bundle["findings"]]
+    assert "cache-ini-not-found" not in [f["code"] for f in from_bundle["findings"]]
+    assert from_bundle["cache"]["next_start_empties"]["reason"] == "ini-missing"
+    # no cache at all (mode disable): nothing is emptied
+    monkeypatch.setenv("ACL_OP_COMPILER_CACHE_MODE", "disable")
+    _, scanned = run_json(capsys, "scan")
+    assert scanned["next_start_empties"] is None

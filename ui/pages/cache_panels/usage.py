@@ -52,6 +52,9 @@ class UsagePanel(QGroupBox):
         # shown: it follows the mode and op_cache.ini as they are edited).
         self._predictions: dict[tuple[int, int], Any] = {}
         self._prediction_worker: MeasureWorker | None = None
+        # <kernel_cache>/op_cache.ini when the last scan found it missing (CANN creates it at the
+        # next start, emptying the SoC dir), else None
+        self._missing_ini: str | None = None
         self._work_stopped = False  # the window is closing: no new worker is started
         self._clean_target = ""  # the kernel_cache being cleaned
         self._cleaned: Callable[[], str] | None = None  # what the last clean deleted, in words
@@ -191,12 +194,9 @@ class UsagePanel(QGroupBox):
     def next_start_empties(self) -> Any:
         """Whether the next start empties the SoC dirs (app.opcache.measurement.next_start_empties),
         with the op_cache.ini CANN reads, the versions of the CANN that reads it and the mode."""
-        from cann_config.app.opcache.measurement import next_start_empties
-
         resolution = self.state.resolution
-        mode = resolution.effective.get("op_compiler_cache_mode") if resolution is not None else None
-        return next_start_empties(self.state.cann_ini, self.controller.known_versions(),
-                                  mode.value if mode is not None else None)
+        return self.controller.session.next_start_empties(resolution.effective if resolution is not None else {},
+                                                          self.state.cann_ini, missing_ini=self._missing_ini)
 
     def _choice_mark(self, name: str) -> ChoiceMark | None:
         """The user's choice for SoC dir `name`, when it differs from CANN's (see ChoiceMark)."""
@@ -308,6 +308,7 @@ class UsagePanel(QGroupBox):
         self.progress = None
         self._predictions = {}
         self._scan_error = None
+        self._missing_ini = None
 
     # -- scanning -------------------------------------------------------------------------------
 
@@ -339,7 +340,7 @@ class UsagePanel(QGroupBox):
         worker = ScanWorker(path, parent=self)
         worker.missing.connect(lambda: self._scan_missing(path))
         worker.progress.connect(self._scan_progress)
-        worker.finishedScan.connect(self._scan_finished)
+        worker.finishedScan.connect(lambda final: self._scan_finished(final, worker.ini_exists))
         worker.failed.connect(self._scan_failed)
         worker.finished.connect(self._show_scan_button)
         self.scan_worker = worker
@@ -421,8 +422,9 @@ class UsagePanel(QGroupBox):
                             .replace("%3", f"{progress.elapsed:.1f}"))
         self.refresh()
 
-    def _scan_finished(self, final: Any) -> None:
+    def _scan_finished(self, final: Any, ini_exists: bool | None = None) -> None:
         usage = final.usage
+        self._missing_ini = str(Path(usage.kernel_cache) / "op_cache.ini") if ini_exists is False else None
         self.usage = usage
         self._predictions = {}
         self.progress = None
