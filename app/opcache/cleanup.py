@@ -67,6 +67,8 @@ import time
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Mapping
+from itertools import accumulate
+from operator import attrgetter, itemgetter, methodcaller
 from typing import Any, NamedTuple, cast
 
 from cann_config.app.findings import Finding, make_finding
@@ -663,6 +665,11 @@ class _GroupReader:
         self.root: int | None = None  # the SoC dir's fd, opened at the first read
         self.read_seconds = 0.0
         self.read_groups = 0
+        # A prefetch (see `prefetch`): the shares the workers are reading, by dir, and the names.
+        self.flying: dict[str, set[str]] | None = None
+        # The workers' part of a split read, adjusted to what this process also does between
+        # the reads (its loop over CANN's order): it grows while this process waits for them.
+        self.worker_part = 0.5
 
     def step_limit(self) -> int:
         """How many groups the next step may read: _STEP_SECONDS at the rate measured so far when
@@ -704,16 +711,23 @@ class _GroupReader:
 
     def _read(self, unread: dict[str, list[tuple[str, int, int]]]) -> None:
         pool = self.pool
+        if self.flying is not None:
+            # What the workers are reading already is not read here again.
+            flying = self.flying
+            rest: dict[str, list[tuple[str, int, int]]] = {}
+            for folder, todo in unread.items():
+                names = flying.get(folder)
+                if names:
+                    todo = [entry for entry in todo if entry[0] not in names]
+                if todo:
+                    rest[folder] = todo
+            self._read_here(rest)
+            self._land()
+            return
         if pool is None or sum(map(len, unread.values())) < pool.min_groups:
             self._read_here(unread)
             return
-        # Shares of about equal size, whole directories each (one directory fd per share).
-        shares: list[list[tuple[str, list[tuple[str, int, int]]]]] = [[] for _ in range(pool.workers)]
-        sizes = [0] * pool.workers
-        for folder, todo in unread.items():
-            least = sizes.index(min(sizes))
-            shares[least].append((folder, todo))
-            sizes[least] += len(todo)
+        shares = self._shares(unread, pool.workers, 0.5)
         left = pool.start_read(self.soc_dir, shares[1:])
         self._read_here(dict(shares[0]))
         for share in left:
@@ -723,6 +737,79 @@ class _GroupReader:
                 self._read_here(dict(share))
             else:
                 decode_share(self.cache, share, answer)
+
+    @staticmethod
+    def _shares(unread: dict[str, list[tuple[str, int, int]]], count: int,
+                workers_part: float) -> list[list[tuple[str, list[tuple[str, int, int]]]]]:
+        """`unread` in `count` shares of whole directories (one directory fd per share): the first
+        for this process, about 1 - `workers_part` of the groups, the others equal."""
+        total = sum(map(len, unread.values()))
+        mine = total * (1.0 - workers_part)
+        each = (total - mine) / max(1, count - 1)
+        goals = [mine] + [each] * (count - 1)
+        shares: list[list[tuple[str, list[tuple[str, int, int]]]]] = [[] for _ in range(count)]
+        sizes = [0.0] * count
+        for folder, todo in unread.items():
+            least = min(range(count), key=lambda i: sizes[i] / goals[i] if goals[i] else float("inf"))
+            shares[least].append((folder, todo))
+            sizes[least] += len(todo)
+        return shares
+
+    def can_prefetch(self) -> bool:
+        """Whether `prefetch` would send anything: a pool, none in flight, and nobody who may
+        say stop (a bounded prediction reads no group it was not allowed to)."""
+        return self.pool is not None and self.flying is None and not self.stopped and self.should_stop is None
+
+    def prefetch(self, candidates: list[tuple[int, str, str, int]]) -> None:
+        """Have the workers start reading part of `candidates` (the groups the next step is
+        expected to need) while this process goes through the groups it has; the next step
+        reads the rest here and takes theirs. Nothing happens without a pool or with one in
+        flight already."""
+        pool = self.pool
+        if pool is None or not self.can_prefetch():
+            return
+        cache = self.cache
+        unread: dict[str, list[tuple[str, int, int]]] = {}
+        for atime, folder, name, size in candidates:
+            in_dir = cache.get(folder)
+            if in_dir is None:
+                in_dir = cache[folder] = {}
+            if name not in in_dir:
+                todo = unread.get(folder)
+                if todo is None:
+                    todo = unread[folder] = []
+                todo.append((name, atime, size))
+        if sum(map(len, unread.values())) < pool.min_groups:
+            return
+        shares = self._shares(unread, pool.workers, self.worker_part)[1:]
+        left = pool.start_read(self.soc_dir, shares)
+        sent = [share for share in shares if share not in left]
+        if not sent:
+            return
+        flying: dict[str, set[str]] = {}
+        for share in sent:
+            for folder, todo in share:
+                flying.setdefault(folder, set()).update(name for name, _atime, _size in todo)
+        self.flying = flying
+        self.flying_since = time.monotonic()
+
+    def _land(self) -> None:
+        """Take the prefetched groups in (reading here what a failed worker did not)."""
+        pool = self.pool
+        if self.flying is None or pool is None:
+            return
+        self.flying = None
+        waited = time.monotonic()
+        for share, answer in pool.finish_read():
+            if answer is None:
+                self._read_here(dict(share))
+            else:
+                decode_share(self.cache, share, answer)
+        # Waited for the workers: give them less next time; found them done: more.
+        if time.monotonic() - waited > 0.002:
+            self.worker_part = max(0.3, self.worker_part - 0.05)
+        else:
+            self.worker_part = min(0.9, self.worker_part + 0.05)
 
     def _read_here(self, unread: dict[str, list[tuple[str, int, int]]]) -> None:
         soc_dir, cache = self.soc_dir, self.cache
@@ -740,6 +827,7 @@ class _GroupReader:
                     os.close(fd)
 
     def close(self) -> None:
+        self._land()  # a worker's answer must not be left in its pipe
         if self.root is not None and self.root >= 0:
             os.close(self.root)
         self.root = None
@@ -876,6 +964,35 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
     candidate, read_after_change, refreshes = soc.candidate, soc.read_after_change, _atime.read_refreshes
     always_kept = rule == _atime.RULE_STRICTATIME
     may_refresh = rule == _atime.RULE_RELATIME  # under the other rules a read never saves a group
+
+    def select(pos: int, want: int) -> tuple[list[int], list[tuple[int, str, str, int]], int]:
+        """The next step from `pos`: a mark per key (name_rule) until `want` groups are to be
+        read; the candidates to read; the position after it."""
+        batch: list[int] = []
+        to_read: list[tuple[int, str, str, int]] = []
+        if not always_kept and not may_refresh:
+            # No read saves a group here: only `_pre.json` names are passed, found in C.
+            taken = keys[pos:min(recent, pos + want)]
+            found = list(map(candidate, taken))
+            if True not in map(_ends_pre, map(_third, found)):
+                return [0] * len(found), found, pos + len(taken)
+        while pos < recent and len(to_read) < want:
+            key = keys[pos]
+            pos += 1
+            entry = candidate(key)
+            mark = name_rule(key, entry)
+            batch.append(mark)
+            if not mark:
+                to_read.append(entry)
+        return batch, to_read, pos
+
+    def name_rule(key: int, found: tuple[int, str, str, int]) -> int:
+        """-1: a skipped `_pre.json`; -2: a group CANN's read saves; 0: a group to read."""
+        if found[2].endswith(PRE_JSON_SUFFIX):
+            return -1
+        if always_kept or (may_refresh and refreshes(rule, read_after_change(key), found[0], now_s)):
+            return -2
+        return 0
     delete: list[Group] = []
     kept: list[Group] = []
     unparsed: list[str] = []
@@ -883,26 +1000,47 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
     skipped_pre = saved = 0
     try:
         pos = 0
+        prepared: tuple[int, list[int], list[tuple[int, str, str, int]], int] | None = None
         reached = False  # CANN compares after each deletion: a target of 0 still deletes one group
         while pos < recent and not reached and not reader.stopped:
             # As many groups to read as the bytes still to delete need, by the mean group so far
             # (the SoC dir's mean before the first): few are read beyond the one reaching the target.
             mean = counted / len(delete) if delete else used / len(keys)
-            want = min(reader.step_limit(), int((target - counted) / max(mean, 1.0) * 1.05) + 8)
-            batch: list[int] = []  # 0: to read, in CANN's order; -1: skipped `_pre.json`, -2: saved by the read
-            to_read: list[tuple[int, str, str, int]] = []
-            while pos < recent and len(to_read) < want:
-                key = keys[pos]
-                pos += 1
-                found = candidate(key)
-                if found[2].endswith(PRE_JSON_SUFFIX):
-                    batch.append(-1)
-                elif always_kept or (may_refresh and refreshes(rule, read_after_change(key), found[0], now_s)):
-                    batch.append(-2)
+            estimate = int((target - counted) / max(mean, 1.0) * 1.05) + 8
+            want = min(reader.step_limit(), estimate)
+            if prepared is not None and prepared[0] == pos:
+                _start, batch, to_read, pos = prepared  # the step prefetched: the same groups
+            else:
+                batch, to_read, pos = select(pos, want)
+            prepared = None
+            read = reader.groups_of(to_read)
+            if len(to_read) >= want and want < estimate and reader.can_prefetch():
+                # More steps will come (the step was cut to its limit): let the workers read the
+                # next one while this process goes through this one.
+                prepared = (pos, *select(pos, want))
+                reader.prefetch(prepared[2])
+            if len(read) == len(batch):
+                # Every json of the step read, none skipped (nearly every step): the running sum
+                # in C, the step cut at the group that reaches the target.
+                sizes = [0 if notes and NOTE_UNPARSED in notes else
+                         files[1] + files[3] if len(files) == 4 else sum(files[1::2])  # type: ignore[operator,misc]
+                         for files, notes in map(_files_notes, read)]
+                sums = list(accumulate(sizes, initial=counted))
+                end = bisect_left(sums, target, 1)
+                if end < len(sums):
+                    reached = True
+                    read = read[:end]
+                counted = sums[min(end, len(sums) - 1)]
+                if True in map(_is_unparsed, read):
+                    for group in read:
+                        if group.notes and NOTE_UNPARSED in group.notes:
+                            unparsed.append(group.json_path)
+                        else:
+                            delete.append(group)
                 else:
-                    batch.append(0)
-                    to_read.append(found)
-            read = iter(reader.groups_of(to_read))
+                    delete += read
+                continue
+            groups = iter(read)
             for mark in batch:
                 if mark:
                     if mark == -1:
@@ -910,7 +1048,7 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
                     else:
                         saved += 1
                     continue
-                group = next(read, None)
+                group = next(groups, None)
                 if group is None:  # asked to stop
                     break
                 if group.notes and NOTE_UNPARSED in group.notes:
@@ -945,6 +1083,15 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
                              candidates=len(keys), bad_json=bad, not_read=not_read, stopped=reader.stopped,
                              atime_rule=rule, read_saved=saved, skipped_pre=skipped_pre,
                              skipped_unparsed=len(unparsed))
+
+
+_third = itemgetter(2)
+_ends_pre = methodcaller("endswith", PRE_JSON_SUFFIX)
+_files_notes = attrgetter("files", "notes")
+
+
+def _is_unparsed(group: Group) -> bool:
+    return bool(group.notes) and NOTE_UNPARSED in group.notes
 
 
 def _distinct_bytes(groups: list[Group]) -> int:

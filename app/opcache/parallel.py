@@ -98,16 +98,17 @@ def _recv(fd: int) -> Any:
     return pickle.loads(_read_exactly(fd, size))
 
 
-def _read_exactly(fd: int, size: int) -> bytes:
-    chunks = []
-    left = size
-    while left:
-        chunk = os.read(fd, min(left, _PIPE_BYTES))
-        if not chunk:
+def _read_exactly(fd: int, size: int) -> bytearray:
+    """`size` bytes from `fd`, read into one buffer (no copy of a megabytes answer)."""
+    buffer = bytearray(size)
+    view = memoryview(buffer)
+    done = 0
+    while done < size:
+        got = os.readv(fd, [view[done:]])
+        if not got:
             raise EOFError("the scan worker ended")
-        chunks.append(chunk)
-        left -= len(chunk)
-    return b"".join(chunks)
+        done += got
+    return buffer
 
 
 def _usage() -> tuple[int, float]:
