@@ -1023,7 +1023,7 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
                 # Every json of the step read, none skipped (nearly every step): the running sum
                 # in C, the step cut at the group that reaches the target.
                 sizes = [0 if notes and NOTE_UNPARSED in notes else
-                         files[1] + files[3] if len(files) == 4 else sum(files[1::2])  # type: ignore[operator,misc]
+                         files[1] + files[3] if len(files) == 4 else sum(files[1::2])
                          for files, notes in map(_files_notes, read)]
                 sums = list(accumulate(sizes, initial=counted))
                 end = bisect_left(sums, target, 1)
@@ -1032,11 +1032,11 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
                     read = read[:end]
                 counted = sums[min(end, len(sums) - 1)]
                 if True in map(_is_unparsed, read):
-                    for group in read:
-                        if group.notes and NOTE_UNPARSED in group.notes:
-                            unparsed.append(group.json_path)
+                    for one in read:
+                        if one.notes and NOTE_UNPARSED in one.notes:
+                            unparsed.append(one.json_path)
                         else:
-                            delete.append(group)
+                            delete.append(one)
                 else:
                     delete += read
                 continue
