@@ -15,7 +15,9 @@ from /dev/null) run as bash runs them. The variables are printed from an EXIT tr
 in the file still shows what was assigned before it.
 
 Comparison rules (`check_file`):
-- a plain value the tool reads equals bash's value;
+- a plain value the tool reads equals bash's value, and the tool says it is exported exactly when
+  bash, sourcing the file without `set -a`, exports it on at least one forced way through (an
+  `export` under a run-time condition counts: docs/cann/launch-scripts.md#run-time-branches);
 - default-if-unset (`env.inherited[X] = Y`): bash without Y gives the tool's default, and bash with
   Y set (to a sentinel) gives what the tool reads when told Y (`base={Y: sentinel}`);
 - conditional (`env.runtime[X].branches`): every `if`/`elif` condition and every left side of
@@ -70,13 +72,14 @@ __oracle_dump() {
     case $__n in __*|BASH*|FUNCNAME|PIPESTATUS|GROUPS|DIRSTACK|_) continue;; esac
     __f=${!__n@a}
     case $__f in *a*|*A*) continue;; esac
+    if [[ -n $__oracle_exported_only && $__f != *x* ]]; then continue; fi
     if [[ -v $__n ]]; then printf '%s\0%s\0' "$__n" "${!__n}" >>"$__oracle_out"; fi
   done
 }
 builtin trap 'builtin wait; __oracle_dump' EXIT
 trap() { return 0; }
 set() { builtin set "$@"; builtin set +e +u +o pipefail; }
-builtin set -a
+[[ -n $__oracle_exported_only ]] || builtin set -a
 """
 
 
@@ -85,8 +88,13 @@ def bash_environment(path: Path, env: Mapping[str, str] | None = None, text: str
     return bash_run(path, env, text)[0]
 
 
-def bash_run(path: Path, env: Mapping[str, str] | None = None,
-             text: str | None = None) -> tuple[dict[str, str], list[tuple[str, dict[str, str]]]]:
+def bash_exported(path: Path, text: str | None = None) -> set[str]:
+    """The names the file leaves exported when it is sourced without `set -a`."""
+    return set(bash_run(path, {}, text, exported_only=True)[0])
+
+
+def bash_run(path: Path, env: Mapping[str, str] | None = None, text: str | None = None,
+             exported_only: bool = False) -> tuple[dict[str, str], list[tuple[str, dict[str, str]]]]:
     """The variables the file leaves, and each command it starts with that command's environment
     ((command line, environment), in order: every command is a stub that records them).
 
@@ -107,7 +115,7 @@ def bash_run(path: Path, env: Mapping[str, str] | None = None,
         empty.mkdir()
         _refuse_real_commands(target.read_bytes().decode("utf-8", "surrogateescape"))
         script = (f"__oracle_out='{out}'\n__oracle_jobs='{jobs}'\n__oracle_empty='{empty}'\n"
-                  f"__oracle_root='{root}'\n") + _PRELUDE + f"source ./{path.name}\n"
+                  f"__oracle_root='{root}'\n__oracle_exported_only={'1' if exported_only else ''}\n") + _PRELUDE + f"source ./{path.name}\n"
         subprocess.run([BASH, "--norc", "--noprofile", "-c", script], cwd=root, env=dict(env or {}),
                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
         parts = out.read_bytes().decode("utf-8", "surrogateescape").split("\0")[:-1]
@@ -260,6 +268,12 @@ def check_file(path: Path, read, text: str | None = None) -> list[str]:
         if name in tool.values and not any(job.get(name) == tool.values[name] for job in jobs):
             got = [job.get(name) for job in jobs] if jobs else "no such command started"
             problems.append(f"{name}: tool reads {tool.values[name]!r} for the job ({launcher}), bash gives it {got!r}")
+    copies = forced_copies(text)
+    exported = set().union(*(bash_exported(path, copy) for copy in [text, *copies]))
+    for name in set(tool.values) - set(tool.launcher):
+        if (name in tool.exported) != (name in exported):
+            problems.append(f"{name}: tool says {'' if name in tool.exported else 'not '}exported, bash "
+                            f"{'does' if name in exported else 'does not'} export it")
     for name, value in tool.values.items():
         if name in tool.inherited or name in tool.launcher:
             continue
@@ -280,7 +294,7 @@ def check_file(path: Path, read, text: str | None = None) -> list[str]:
     if tool.unset:
         # unset for sure: on every way through, even when the launching environment has it
         held = {name: SENTINEL for name in tool.unset if name.isidentifier()}
-        for copy in [text, *forced_copies(text)]:
+        for copy in [text, *copies]:
             got = bash_environment(path, held, copy)
             for name in sorted(tool.unset & set(got)):
                 problems.append(f"{name}: tool says unset, bash gives {got[name]!r}")
@@ -294,7 +308,7 @@ def check_file(path: Path, read, text: str | None = None) -> list[str]:
     conditional = {n: r.branches for n, r in tool.runtime.items() if r.branches}
     if conditional:
         seen: dict[str, set[str | None]] = {n: set() for n in conditional}
-        for copy in forced_copies(text):
+        for copy in copies:
             result = bash_environment(path, {}, copy)
             for name, branches in conditional.items():
                 listed = {v for _, v in branches}

@@ -491,7 +491,8 @@ class _Reader:
             if name_node is None:
                 continue
             if launcher is not None:
-                self.assignment(assignment, export=True, launcher=launcher)
+                # the launched job gets it; the shell does not export it (nor keep it)
+                self.assignment(assignment, export=False, launcher=launcher)
                 name = self.text(name_node)
                 if WATCHED.fullmatch(name):
                     self.finding("shell-launcher-prefix", _line(assignment), name=name, launcher=launcher)
@@ -994,6 +995,7 @@ def read_shell(text: str, env: EnvFile, base: Mapping[str, str],
         if binding.value.inherited:
             env.inherited[name] = binding.value.inherited
     env.exported.update(n for n in reader.state.exported if n in env.values or n in env.runtime)
+    env.exported.update(n for n in env.launcher if n in env.values)  # in the job's environment
 
 
 class RuntimeValue:

@@ -198,3 +198,9 @@ def test_what_the_corpus_found():
     # a prefix onto the launcher is the job's; the shell after it does not hold it
     env = parse_env_text("B=1 torchrun t.py\nC=${B:-none}\n", "r.sh")
     assert env.values == {"B": "1", "C": "none"} and env.launcher == {"B": "torchrun"} and env.inherited == {"C": "B"}
+    # ... and does not export it in the shell: a later plain assignment is not exported
+    env = parse_env_text("ASCEND_CACHE_PATH=/a torchrun t.py\nASCEND_CACHE_PATH=/b\n", "r.sh")
+    assert env.values == {"ASCEND_CACHE_PATH": "/b"} and env.exported == set()
+    assert "cache-envfile-not-exported" in codes(env)
+    job = parse_env_text("ASCEND_CACHE_PATH=/a torchrun t.py\n", "r.sh")
+    assert job.exported == {"ASCEND_CACHE_PATH"}  # the job's environment has it
