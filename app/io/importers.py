@@ -465,6 +465,8 @@ class _ScriptImporter:
         (the twins of the shell reader's, app/io/envfile.py)."""
         from cann_config.app.io.shellread import WATCHED
 
+        for line, expression in self.reading.env_unknown:
+            self.out.finding("import-env-name-unknown", line, expression=expression)
         watched = catalog_env_names()
         for name, state in self.reading.env_state.items():
             if name not in watched and not WATCHED.fullmatch(name):

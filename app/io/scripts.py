@@ -86,6 +86,8 @@ UNKNOWN: Any = _Unknown()
 # a reader would not compute it either, and Python's own recursion stays far away.
 _MAX_DEPTH = 40
 _MAX_EXPRESSION = 60
+# A loop over literal keys is read once per key up to this many keys.
+_MAX_UNROLL = 64
 
 
 @dataclass(frozen=True)
@@ -188,6 +190,9 @@ class ScriptReading:
     # does (a branch adds what it leaves).
     env_state: dict[str, EnvState] = field(default_factory=dict)
     env_applied: list[EnvState] = field(default_factory=list)
+    # (line, expression): os.environ changed under a name known only at run time (a key from a
+    # file, a loop over what the reader cannot see): any variable, CANN's included
+    env_unknown: list[tuple[int, str]] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -355,6 +360,7 @@ class ScriptReader:
         # outcome of each `if` whose test is a constant.
         self.env_events: dict[int, list[EnvAssignment]] = {}
         self.constant_tests: dict[int, bool] = {}
+        self.unrolled: set[int] = set()  # loops over literal keys, read once per key
 
     # -- source text --------------------------------------------------------------------------
 
@@ -738,6 +744,8 @@ class ScriptReader:
         self.put_back(names, merged, scope)
 
     def loop(self, node: ast.For | ast.AsyncFor | ast.While, scope: _Scope) -> None:
+        if self.unrolled_loop(node, scope):
+            return
         if isinstance(node, ast.While):
             self.expressions([node.test], scope)
         else:
@@ -758,6 +766,46 @@ class ScriptReader:
         self.put_back(names, _merge(before, after), scope)
         if node.orelse:
             self.block(node.orelse, scope)
+
+    def unrolled_loop(self, node: ast.For | ast.AsyncFor | ast.While, scope: _Scope) -> bool:
+        """`for k, v in d.items():`, `for k in d:` or `for k in ("A", "B"):` over keys the reader
+        sees, with a body that always runs to its end: read once per key, in order (so
+        `os.environ[k] = v` sets each variable). False when the loop is not one of these."""
+        if not isinstance(node, ast.For) or node.orelse or any(
+                isinstance(n, (ast.Break, ast.Continue, ast.Return, ast.Raise, ast.Try, ast.FunctionDef, ast.ClassDef))
+                for statement in node.body for n in ast.walk(statement)):
+            return False
+        items = self.literal_items(node.iter, node.target, scope)
+        if not items or len(items) > _MAX_UNROLL:
+            return False
+        self.expressions([node.iter], scope)
+        for bindings in items:
+            for name, value in bindings.items():
+                self.bind(name, value, scope)
+            self.block(node.body, scope)
+        self.unrolled.add(id(node))
+        return True
+
+    def literal_items(self, iterable: ast.expr, target: ast.expr, scope: _Scope) -> list[dict[str, Any]] | None:
+        """The bindings of the loop's target on each pass, when the reader knows every one."""
+        if (isinstance(iterable, ast.Call) and isinstance(iterable.func, ast.Attribute) and iterable.func.attr == "items"
+                and not iterable.args and not iterable.keywords and isinstance(target, ast.Tuple)
+                and len(target.elts) == 2 and all(isinstance(e, ast.Name) for e in target.elts)):
+            tracked = self.binding(iterable.func.value, scope)
+            if isinstance(tracked, _TrackedDict) and tracked.complete:
+                k, v = (e.id for e in target.elts)  # type: ignore[attr-defined]
+                return [{k: key, v: entry.value} for key, entry in tracked.entries.items()]
+            return None
+        if not isinstance(target, ast.Name):
+            return None
+        bound = self.binding(iterable, scope)
+        if isinstance(bound, _TrackedDict) and bound.complete:
+            return [{target.id: key} for key in bound.entries]
+        if isinstance(iterable, (ast.Tuple, ast.List)):
+            values = [self.binding(e, scope) for e in iterable.elts]
+            if all(type(v) is str for v in values):
+                return [{target.id: v} for v in values]
+        return None
 
     def try_statement(self, node: _TryNode, scope: _Scope) -> None:
         self.block(node.body, scope)
@@ -798,6 +846,8 @@ class ScriptReader:
         if _is_environ(target.value):
             if isinstance(key, str):
                 self.env(key, value, "assign", scope, target.lineno, target)
+            else:
+                self.env_name_unknown(target.lineno, target.slice)
             return
         tracked = self.binding(target.value, scope)
         if isinstance(tracked, _TrackedDict):
@@ -841,6 +891,10 @@ class ScriptReader:
         self.out.env.append(assignment)
         self.env_events.setdefault(id(node), []).append(assignment)
 
+    def env_name_unknown(self, line: int, node: ast.AST) -> None:
+        """os.environ changed under a name only the run knows."""
+        self.out.env_unknown.append((line, self.expression(node)))
+
     def env_unset(self, name: str, line: int, node: ast.AST) -> None:
         """`del os.environ[NAME]`, `os.environ.pop(NAME)`, `os.unsetenv(NAME)`: for the run only."""
         self.env_events.setdefault(id(node), []).append(
@@ -876,6 +930,8 @@ class ScriptReader:
                 name = self.binding(node.args[0], scope)
                 if isinstance(name, str):
                     self.env(name, node.args[1], "setdefault", scope, node.lineno, node)
+                else:
+                    self.env_name_unknown(node.lineno, node.args[0])
             elif last == "update" and len(node.args) == 1 and not node.keywords:
                 self.environ_update(node.args[0], scope, node)
             elif last == "update" and not node.args:
@@ -891,6 +947,8 @@ class ScriptReader:
             name = self.binding(node.args[0], scope)
             if isinstance(name, str):
                 self.env(name, node.args[1], "putenv", scope, node.lineno, node)
+            else:
+                self.env_name_unknown(node.lineno, node.args[0])
             return
         if last == "unsetenv" and len(node.args) == 1:
             name = self.binding(node.args[0], scope)
@@ -913,6 +971,8 @@ class ScriptReader:
                 name = self.binding(key, scope) if key is not None else None
                 if isinstance(name, str):
                     self.env(name, value, "update", scope, key.lineno if key is not None else arg.lineno, call)
+                else:
+                    self.env_name_unknown(key.lineno if key is not None else arg.lineno, key or value)
             return
         tracked = self.binding(arg, scope)
         if isinstance(tracked, _TrackedDict):
@@ -920,6 +980,8 @@ class ScriptReader:
                 assignment = EnvAssignment(name, v.value, arg.lineno, "update", v.expression, self.source)
                 self.out.env.append(assignment)
                 self.env_events.setdefault(id(call), []).append(assignment)
+        if not isinstance(tracked, _TrackedDict) or not tracked.complete:
+            self.env_name_unknown(arg.lineno, arg)
 
     def dict_method(self, tracked: _TrackedDict, method: str, node: ast.Call, scope: _Scope) -> None:
         args = node.args
@@ -1342,6 +1404,10 @@ class _EnvRun:
             label = f"while {self.reader.expression(test)} runs"
         else:
             self.expressions([node.iter], scope)
+            if id(node) in self.reader.unrolled:
+                # over keys the reader sees (at least one): the body runs, once per key
+                self.block(node.body, scope)
+                return
             label = f"for {self.reader.expression(node.target)} in {self.reader.expression(node.iter)} runs"
         self.branches([(label, lambda: self.loop_body(node.body, scope)), ("the loop does not run", _nothing)])
         if node.orelse:

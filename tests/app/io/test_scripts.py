@@ -446,3 +446,33 @@ def test_a_conditional_of_too_many_ways_is_one_run_time_value():
     assert state.expression == "one of 21 ways through run-time branches, the last at line 41"
     few = reading("import os\n" + "".join(f'if args.c{i}:\n    os.environ["A"] = "v{i}"\n' for i in range(3)))
     assert len(few.env_state["A"].branches) == 4
+
+
+def test_a_loop_over_keys_the_reader_sees_sets_each_variable():
+    r = reading("""\
+        import os
+        NPU_ENV = {"PYTORCH_NPU_ALLOC_CONF": "expandable_segments:True", "ASCEND_MAX_OP_CACHE_SIZE": "1000"}
+        for key, value in NPU_ENV.items():
+            os.environ[key] = value
+        for name in ("HCCL_BUFFSIZE", "HCCL_CONNECT_TIMEOUT"):
+            os.environ.setdefault(name, "200")
+        """)
+    states = {name: (s.value, s.inherited, s.line) for name, s in r.env_state.items()}
+    assert states == {"PYTORCH_NPU_ALLOC_CONF": ("expandable_segments:True", None, 4),
+                      "ASCEND_MAX_OP_CACHE_SIZE": ("1000", None, 4),
+                      "HCCL_BUFFSIZE": ("200", "HCCL_BUFFSIZE", 6), "HCCL_CONNECT_TIMEOUT": ("200", "HCCL_CONNECT_TIMEOUT", 6)}
+    assert r.env_unknown == []
+
+
+def test_a_name_known_only_at_run_time_is_said_to_be_one():
+    r = imported("""\
+        import os
+        for line in open(".env"):
+            key, value = line.strip().split("=", 1)
+            os.environ[key] = value
+        os.environ.update(load_settings())
+        os.environ.setdefault(args.var, "1")
+        """)
+    found = [(f.code, f.line) for f in r.findings]
+    assert found == [("import-env-name-unknown", 4), ("import-env-name-unknown", 5), ("import-env-name-unknown", 6)]
+    assert "os.environ under a name known only at run time (key)" in r.findings[0].message("en")
