@@ -91,7 +91,10 @@ _SOC_SHAPE = {
     "path": "text", "files": "int", "dirs": "int", "apparent_bytes": "int", "allocated_bytes": "int",
     "cann_bytes": "int", "hard_links": "int", "symlinks": "int", "other_users_files": "int", "limit_source": "text",
     "cleanup": _CLEANUP_SHAPE, "empties_at_next_start": {"reason": "text", "bytes": "int"},
-    "first_unparsed_json": "text", "first_unread_json": "text"}
+    "first_unparsed_json": "text", "first_unread_json": "text",
+    # a support bundle's only (collect): the jsons' times in aggregate form (atime_aggregate)
+    "atimes": {"jsons": "int", "oldest_atime": "sint", "newest_atime": "sint", "older_than_30_min": "int",
+               "older_than_a_day": "int", "read_after_change": "int", "now": "sint"}}
 _SIZES_SHAPE = {"files": "int", "dirs": "int", "apparent_bytes": "int", "allocated_bytes": "int"}
 DOCUMENT_SHAPE: dict[str, Any] = {
     "kernel_cache": "text", "exists": "bool", "cache_dir": ("map", "scalar", 32),
@@ -128,6 +131,33 @@ class Empties(NamedTuple):
                 "file": self.file, "line": self.line,
                 # added for issue 24 item 4: both version lines when both differ
                 "differs": [{"key": k, "value": v, "installed": i, "line": n} for k, v, i, n in self.differs]}
+
+
+def atime_aggregate(soc: Any, now: float) -> dict[str, Any]:
+    """The access times of a SoC dir's cleanup candidates in aggregate form, no file named: what a
+    support bundle carries for the atime re-check instead of a file list (issue 30 item 1;
+    docs/cann/op-cache.md#access-time-re-check). `jsons` candidates; the oldest and newest atime
+    (whole seconds); how many are older than CANN's 30 minutes and than relatime's day; how many
+    were read after their last change (atime later than mtime and ctime: a relatime read within
+    the day keeps their atime, so CANN's re-check can delete them). `soc` is a walked SocUsage."""
+    from cann_config.app.opcache.atime import RELATIME_MAX_AGE_SECONDS
+    from cann_config.app.opcache.cleanup import MIN_CACHE_AGING_SECONDS
+
+    now_s = int(now)
+    if not soc.candidates_complete:  # the walk did not gather them (the dir is under its limit)
+        return {"jsons": None, "oldest_atime": None, "newest_atime": None, "older_than_30_min": None,
+                "older_than_a_day": None, "read_after_change": None, "now": now_s}
+    keys = soc.ordered_candidates()
+    atimes = [soc.candidate(key)[0] for key in keys]
+    return {
+        "jsons": len(keys),
+        "oldest_atime": atimes[0] if atimes else None,
+        "newest_atime": atimes[-1] if atimes else None,
+        "older_than_30_min": sum(1 for a in atimes if now_s - a >= MIN_CACHE_AGING_SECONDS),
+        "older_than_a_day": sum(1 for a in atimes if now_s - a >= RELATIME_MAX_AGE_SECONDS),
+        "read_after_change": sum(1 for key in keys if soc.read_after_change(key)),
+        "now": now_s,
+    }
 
 
 def next_start_empties(ini: OpCacheIni | None, installed_versions: Mapping[str, str] | None,

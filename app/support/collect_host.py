@@ -220,7 +220,7 @@ def _collect_cache(env: Mapping[str, str], ini: OpCacheIni | None, installed: Ma
     limits and "the next start empties" resolved from this host's environment and op_cache.ini),
     within `scan_seconds`; lists cut to their first entry (no file list leaves the host), and the
     bundle's own keys (CACHE_BUNDLE_KEYS)."""
-    from cann_config.app.opcache.measurement import limit_findings, measure_cache
+    from cann_config.app.opcache.measurement import atime_aggregate, limit_findings, measure_cache
 
     resolution = resolve_settings(ini=ini, environ=env)
     cache_dir = resolution.cache_dir
@@ -278,7 +278,11 @@ def _collect_cache(env: Mapping[str, str], ini: OpCacheIni | None, installed: Ma
         unreadable.append({"what": _label("support-label-unreadable-entries", count=len(measured.usage.unreadable),
                                           path=kernel_cache),
                            "why": f"{first_reason} ({first_path})"})
-    # Counts travel, file lists do not: the first entry of each list is what the findings name.
+    # Counts travel, file lists do not: the first entry of each list is what the findings name,
+    # and the jsons' times in aggregate form (atime_aggregate) what the atime re-check rests on.
+    if measured.usage is not None and not measured.usage.stopped:
+        for name, soc in measured.usage.socs.items():
+            data["socs"][name]["atimes"] = atime_aggregate(soc, now)
     data["unreadable"] = data["unreadable"][:1]
     data["other_filesystems"] = data["other_filesystems"][:1]
     data.update(time_limit_seconds=scan_seconds, error=None)

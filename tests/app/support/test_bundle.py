@@ -714,3 +714,22 @@ def test_the_new_layout_is_scans_document_and_fits_its_shape(tmp_path):
     from cann_config.app.support.host import host_from_bundle
 
     assert host_from_bundle(bundle).diagnosis().cache == written
+
+
+def test_a_bundle_carries_the_jsons_times_in_aggregate_form(tmp_path):
+    """Issue 30 item 1: what the atime re-check rests on travels as counts, never as file names."""
+    import time
+
+    host = make_host(tmp_path)
+    soc = host.kernel_cache / "Ascend910B3"
+    # Read after its last change: an atime later than its mtime and than its ctime (which utime
+    # sets to the real now), so an atime in the real future.
+    later = int(time.time()) + 1000
+    kernel(soc, "read", 1000, NOW - 5000)
+    os.utime(soc / "read.json", (later, NOW - 5000))
+    data = collect(host)
+    atimes = data["cache"]["socs"]["Ascend910B3"]["atimes"]
+    assert atimes == {"jsons": 5, "oldest_atime": NOW - 10_000, "newest_atime": later, "older_than_30_min": 3,
+                      "older_than_a_day": 0, "read_after_change": 1, "now": NOW}
+    bundle = bundle_from_json(json.loads(dumps_bundle(data)))
+    assert bundle.findings == [] and bundle.cache.to_json()["socs"]["Ascend910B3"]["atimes"] == atimes

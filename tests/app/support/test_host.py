@@ -155,6 +155,8 @@ def test_a_bundle_carries_scans_document_and_reads_it_back(capsys, tmp_path, mon
     data = collect_bundle(scan_seconds=60)
     recorded = data["cache"]
     assert set(recorded) == set(scanned) | set(CACHE_BUNDLE_KEYS)
+    # a bundle's own per SoC dir: the jsons' times in aggregate form (no file list)
+    assert recorded["socs"][SOC].pop("atimes")["now"] > 0
     assert without_time({k: v for k, v in recorded.items() if k not in CACHE_BUNDLE_KEYS}) == without_time(scanned)
     path = tmp_path / "b.json"
     path.write_bytes(dumps_bundle(data))
