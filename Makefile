@@ -52,19 +52,14 @@ datafiles: $(STAMP)
 run: $(STAMP) $(QM)
 	$(VENV)/bin/cann-config $(ARGS)
 
-# The type check of the core (app/). mypy cannot follow setuptools' editable install (an import
-# hook maps cann_config.app to app/ at run time; mypy reads files, not hooks), and the folder is
-# named app/, not cann_config/app/. So it reads a link farm, $(TYPECHECK_ROOT)/cann_config/{app,
-# resources} -> the folders, through MYPYPATH. Its cache lives in .venv too: a re-run checks only
-# what changed (a few seconds). Settings: [tool.mypy] in pyproject.toml.
-TYPECHECK_ROOT := $(VENV)/typecheck
+# The type check (tools/typecheck.py): mypy over the packages named here, each file under its import
+# name (cann_config.app.x for app/x.py) taken from pyproject.toml's package-dir - no link farm
+# (docs/architecture.md#static-tools). Its cache lives in .venv: a re-run checks only what changed
+# (a few seconds). Settings: [tool.mypy] in pyproject.toml.
+TYPECHECK_PACKAGES := cann_config.app
 
 typecheck: $(STAMP)
-	@mkdir -p $(TYPECHECK_ROOT)/cann_config
-	@ln -sfn $(CURDIR)/app $(TYPECHECK_ROOT)/cann_config/app
-	@ln -sfn $(CURDIR)/resources $(TYPECHECK_ROOT)/cann_config/resources
-	cd $(TYPECHECK_ROOT) && MYPYPATH=. $(abspath $(PY)) -m mypy --config-file $(CURDIR)/pyproject.toml \
-		--cache-dir $(abspath $(VENV))/mypy_cache -p cann_config.app
+	$(PY) tools/typecheck.py --cache-dir $(VENV)/mypy_cache $(TYPECHECK_PACKAGES)
 
 # The older ansible-core releases the exported playbooks are run on (tests/app/io/test_fleet_ansible.py),
 # each in a venv of its own; the newest comes with the test extra into .venv itself. 2.13.0 is the

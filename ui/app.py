@@ -18,13 +18,14 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from PySide6.QtCore import QtMsgType, qInstallMessageHandler
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QApplication
+
 from cann_config.app.i18n import current_language, normalize_language
 from cann_config.app.resources import resource
 from cann_config.ui import create_wizard, settings
 from cann_config.ui.translation import apply_language
-from PySide6.QtCore import QtMsgType, qInstallMessageHandler
-from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QApplication
 
 # The packaging id (packaging/io.github.cann_config_assistant.CannConfig.desktop): on Wayland the
 # compositor matches the window to its menu entry and icon by it.

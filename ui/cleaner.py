@@ -14,8 +14,9 @@ import json
 import sys
 from typing import Any
 
-from cann_config.app.i18n import current_language
 from PySide6.QtCore import QObject, QProcess, Signal
+
+from cann_config.app.i18n import current_language
 
 
 def clean_command(kernel_cache: str, yes: bool) -> tuple[str, list[str]]:

@@ -14,12 +14,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import QObject, Signal
+
 from cann_config.app.catalog import Catalog, Option, Value, load_catalog
 from cann_config.app.device.table import DeviceInfo, DeviceOrigin, device_from_choice
 from cann_config.app.io.formats import formats_for
 from cann_config.app.profile import Profile
 from cann_config.app.session import Session
-from PySide6.QtCore import QObject, Signal
 
 if TYPE_CHECKING:  # pragma: no cover - typing only (the findings module is not needed for the first paint)
     from cann_config.app.findings import Finding

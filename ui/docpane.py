@@ -11,20 +11,22 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from cann_config.app.catalog import REQUIREMENT_NAMES, Catalog, Option, Value
-from cann_config.app.device.table import load_device_table
-from cann_config.app.i18n import pick
-from cann_config.ui.qtprops import USER_ROLE, escape, set_foreground
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QTextOption
 from PySide6.QtWidgets import QTextBrowser, QWidget
 
+from cann_config.app.catalog import REQUIREMENT_NAMES, Catalog, Option, Value
+from cann_config.app.device.table import load_device_table
+from cann_config.app.i18n import pick
+from cann_config.ui.qtprops import USER_ROLE, escape, set_foreground
+
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from collections.abc import Sequence
 
-    from cann_config.app.findings import Finding
     from PySide6.QtCore import QMimeData
     from PySide6.QtWidgets import QLabel, QListWidget, QListWidgetItem
+
+    from cann_config.app.findings import Finding
 
 SEVERITY_COLOURS = {"error": "#b3261e", "warning": "#8a5a00", "info": "#31587a"}
 

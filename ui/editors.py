@@ -16,9 +16,6 @@ from __future__ import annotations
 
 import re
 
-from cann_config.app.catalog import Option, Value
-from cann_config.app.i18n import current_language, pick
-from cann_config.ui.qtprops import TOOLTIP_ROLE, strong_focus
 from PySide6.QtCore import Property, QCoreApplication, QEvent, QObject, Signal
 from PySide6.QtGui import QFocusEvent, QKeyEvent, QValidator
 from PySide6.QtWidgets import (
@@ -33,6 +30,10 @@ from PySide6.QtWidgets import (
     QToolButton,
     QWidget,
 )
+
+from cann_config.app.catalog import Option, Value
+from cann_config.app.i18n import current_language, pick
+from cann_config.ui.qtprops import TOOLTIP_ROLE, strong_focus
 
 translate = QCoreApplication.translate
 

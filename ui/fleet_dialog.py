@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cann_config.app.i18n import current_language
 from PySide6.QtCore import QObject, QThread, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import (
@@ -30,6 +29,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from cann_config.app.i18n import current_language
 
 # The tint of a row whose cells differ between nodes (readable in light and dark themes).
 DIFFERS_TINT = QColor(255, 190, 60, 90)

@@ -16,11 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from cann_config.app.units import human_bytes
-from cann_config.ui.qtprops import no_focus
 from PySide6.QtCore import QCoreApplication, QEvent, QRectF, QSize
 from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from cann_config.app.units import human_bytes
+from cann_config.ui.qtprops import no_focus
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from PySide6.QtGui import QPaintEvent

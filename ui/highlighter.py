@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import re
 
-from cann_config.ui.qtprops import solid_brush
 from PySide6.QtGui import QFont, QSyntaxHighlighter, QTextCharFormat, QTextDocument
+
+from cann_config.ui.qtprops import solid_brush
 
 
 def _format(colour: str, bold: bool = False, italic: bool = False) -> QTextCharFormat:

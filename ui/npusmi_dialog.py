@@ -5,10 +5,11 @@ its notes) or why it reads nothing, so that OK is pressed knowing what it will s
 
 from __future__ import annotations
 
-from cann_config.app.errors import InputError
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPlainTextEdit, QVBoxLayout, QWidget
+
+from cann_config.app.errors import InputError
 
 
 class NpuSmiDialog(QDialog):

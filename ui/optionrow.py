@@ -10,15 +10,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtCore import QCoreApplication, QEvent, Signal
+from PySide6.QtGui import QKeyEvent, QMouseEvent
+from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QToolButton, QWidget
+
 from cann_config.app.catalog import Note, Option, Value
 from cann_config.app.i18n import pick
 from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
 from cann_config.ui.editors import OptionEditor, make_editor
 from cann_config.ui.qtprops import escape, plain_text, rich_text, strong_focus
 from cann_config.ui.wheelguard import guard_wheel
-from PySide6.QtCore import QCoreApplication, QEvent, Signal
-from PySide6.QtGui import QKeyEvent, QMouseEvent
-from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QToolButton, QWidget
 
 translate = QCoreApplication.translate
 

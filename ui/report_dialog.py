@@ -11,9 +11,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPushButton, QTextBrowser, QVBoxLayout, QWidget
+
 from cann_config.app.i18n import current_language
 from cann_config.ui import dialogs, settings
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QPushButton, QTextBrowser, QVBoxLayout, QWidget
 
 KEY_REPORT_DIR = "files/lastReportDir"
 # File name endings app.support.report.write_report takes, per format; the first is added when a name

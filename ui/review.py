@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import difflib
 
-from cann_config.ui.qtprops import escape
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QTextBrowser, QVBoxLayout, QWidget
+
+from cann_config.ui.qtprops import escape
 
 
 def diff_lines(old: str, new: str, before: str, after: str) -> list[str]:

@@ -19,9 +19,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QCoreApplication, QLocale
+
 from cann_config.app.i18n import normalize_language, set_language
 from cann_config.app.resources import resource
-from PySide6.QtCore import QCoreApplication, QLocale
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from PySide6.QtCore import QTranslator

@@ -13,10 +13,11 @@ no `Qt` namespace.
 from __future__ import annotations
 
 import shiboken6
-from cann_config.ui.qtprops import strong_focus
 from PySide6.QtCore import QCoreApplication, QEvent, QObject
 from PySide6.QtGui import QWheelEvent
 from PySide6.QtWidgets import QAbstractScrollArea, QAbstractSlider, QAbstractSpinBox, QApplication, QComboBox, QWidget
+
+from cann_config.ui.qtprops import strong_focus
 
 # The widgets whose value the wheel changes.
 WHEELED = (QComboBox, QAbstractSpinBox, QAbstractSlider)

@@ -15,6 +15,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from PySide6.QtCore import QByteArray, QCoreApplication, QThread, QTimer
+from PySide6.QtGui import QAction, QActionGroup
+from PySide6.QtWidgets import QMenu, QPushButton, QWidget, QWizard
+
 from cann_config.app.device.table import DeviceOrigin
 from cann_config.app.errors import InputError
 from cann_config.app.i18n import current_language
@@ -26,13 +30,11 @@ from cann_config.ui.pages.cache import CachePage
 from cann_config.ui.pages.device import DevicePage
 from cann_config.ui.pages.export import ExportPage
 from cann_config.ui.pages.memory import MemoryPage
-from PySide6.QtCore import QByteArray, QCoreApplication, QThread, QTimer
-from PySide6.QtGui import QAction, QActionGroup
-from PySide6.QtWidgets import QMenu, QPushButton, QWidget, QWizard
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from cann_config.ui.workers import BundleWorker
     from PySide6.QtGui import QCloseEvent, QPaintEvent, QShowEvent
+
+    from cann_config.ui.workers import BundleWorker
 
 # The pages' modules are light: each page imports what it shows when it is built (ui/pages/base.py).
 # ui.workers and the dialogs are imported where they are used, after the first paint.
@@ -194,8 +196,9 @@ class ConfigWizard(QWizard):
         viewport = self.doc_pane.viewport()
         if not rows or viewport.width() <= 0:
             return
-        from cann_config.ui.docpane import option_html
         from PySide6.QtGui import QPainter, QPixmap
+
+        from cann_config.ui.docpane import option_html
 
         option = rows[self.first_option_of(self.memory_page)].option
         document = self.doc_pane.document().clone(self)

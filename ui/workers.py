@@ -17,8 +17,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from cann_config.app.collector import collector_paused
 from PySide6.QtCore import QObject, QThread, Signal
+
+from cann_config.app.collector import collector_paused
 
 DETECTION_TIMEOUT = 5.0  # seconds npu-smi may take before the core gives up on it
 

@@ -41,8 +41,9 @@ from cann_config.app.errors import InputError
 from cann_config.app.findings import make_finding
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from cann_config.app.io.envfile import EnvFile
     from tree_sitter import Node, Parser
+
+    from cann_config.app.io.envfile import EnvFile
 
 # Linux refuses an environment string longer than MAX_ARG_STRLEN (32 pages, 128 KiB) at exec():
 # a value that grows past it can never reach CANN, so reading stops there.

@@ -59,14 +59,15 @@ def main(argv: list[str] | None = None) -> int:
     out = args.out or (HERE if args.lang == "en" else HERE / args.lang)
     out.mkdir(parents=True, exist_ok=True)
 
+    from PySide6.QtCore import QSettings
+    from PySide6.QtGui import QImage
+    from PySide6.QtWidgets import QApplication, QCheckBox, QComboBox
+
     import cann_config.ui as ui
     from cann_config.app.device.availability import device_text
     from cann_config.app.device.hostprobe import HostProbe
     from cann_config.app.device.table import device_from_soc
     from cann_config.ui.editors import OptionEditor
-    from PySide6.QtCore import QSettings
-    from PySide6.QtGui import QImage
-    from PySide6.QtWidgets import QApplication, QCheckBox, QComboBox
 
     app = QApplication(sys.argv[:1])
     with tempfile.TemporaryDirectory() as tmp:

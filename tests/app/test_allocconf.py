@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from cann_config.app.allocconf import (
     alloc_conf_text,
     both_variables_finding,
@@ -157,7 +158,6 @@ def test_diagnose_script_reads_the_allocator_and_refuses_what_torch_npu_refuses(
 
 def test_the_bundle_records_both_variables_and_diagnoses_them(tmp_path):
     from cann_config.app.support.bundle import bundle_from_json
-
     from tests.app.support.test_bundle import collect, make_host
 
     host = make_host(tmp_path, env={"PYTORCH_NPU_ALLOC_CONF": "expandable_segments:True,max_split_size_mb:64",

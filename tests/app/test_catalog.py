@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import pytest
+
 from cann_config.app.catalog import CatalogError, load_catalog, load_catalog_file, parse_catalog
 from cann_config.app.device.table import load_device_table
 from cann_config.app.resources import resource

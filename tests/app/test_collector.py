@@ -6,6 +6,7 @@ import gc
 import threading
 
 import pytest
+
 from cann_config.app.collector import collector_paused
 
 

@@ -8,6 +8,7 @@ import errno
 import pickle
 
 import pytest
+
 from cann_config.app.errors import InputError, InvalidValue, Message, UsageError, explain, os_reason
 from cann_config.app.findings import make_finding
 from cann_config.app.i18n import set_language

@@ -158,6 +158,7 @@ def test_an_edited_message_file_is_parsed_until_compiled_again(monkeypatch):
 
 def test_a_code_defined_in_two_message_files_is_refused_naming_the_second(monkeypatch):
     import pytest
+
     from cann_config.app import messages
 
     areas = {"alpha": {"x-one": ("info", "One", "一", None)},

@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from cann_config.app.cli import main
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "mindspore"

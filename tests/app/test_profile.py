@@ -3,6 +3,7 @@
 import json
 
 import pytest
+
 from cann_config.app.errors import InputError
 from cann_config.app.profile import Profile, load_profile, profile_from_json
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from cann_config.app.catalog import load_catalog
 from cann_config.app.cli import main
 

@@ -1,6 +1,7 @@
 """terminal_text: what a terminal would interpret is replaced; readable text is kept."""
 
 import pytest
+
 from cann_config.app.textsafe import terminal_text
 
 

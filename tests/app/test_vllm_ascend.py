@@ -9,6 +9,7 @@ import shlex
 from pathlib import Path
 
 import pytest
+
 from cann_config.app.cli import main
 from cann_config.app.vllm_ascend import serving_value, sleep_mode_refuses
 

@@ -41,7 +41,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from cann_config.app.io.exporters import FORMATS, export_text, format_fits, framework_for_format  # noqa: E402
 from cann_config.app.profile import Profile  # noqa: E402
-
 from tests.bench.harness import ROOT, child_env, compile_bytecode, emit_row, rounds_from_env, run_process  # noqa: E402
 
 DRIVER = Path(__file__).with_name("wizard_driver.py")

@@ -18,8 +18,9 @@ import sys
 import tarfile
 from pathlib import Path
 
-import cann_config.app as app
 import pytest
+
+import cann_config.app as app
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "data" / "packaging" / "op_cache.ini"

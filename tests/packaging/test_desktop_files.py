@@ -16,8 +16,9 @@ import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-import cann_config.app as app
 import pytest
+
+import cann_config.app as app
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGING = ROOT / "packaging"

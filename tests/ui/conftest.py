@@ -10,9 +10,10 @@ import weakref
 
 import pytest
 import shiboken6
+from PySide6.QtCore import QSettings, QThread
+
 from cann_config.app.device.table import DeviceInfo
 from cann_config.app.i18n import current_language, set_language
-from PySide6.QtCore import QSettings, QThread
 
 ENV_VARS = ("ASCEND_CACHE_PATH", "ASCEND_WORK_PATH", "ACL_OP_COMPILER_CACHE_DIR", "ACL_OP_COMPILER_CACHE_MODE",
             "ASCEND_MAX_OP_CACHE_SIZE", "ASCEND_REMAIN_CACHE_SIZE_RATIO", "GE_USE_STATIC_MEMORY")

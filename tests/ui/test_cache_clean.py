@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtWidgets import QLabel, QPushButton
+
 from cann_config.app.opcache.cleanup import predict_cleanup
 from cann_config.app.opcache.scanner import scan_to_end
 from cann_config.ui import dialogs
-from PySide6.QtWidgets import QLabel, QPushButton
-
 from tests.ui.test_cache_page import editor, make_cache_tree
 
 

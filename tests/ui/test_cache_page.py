@@ -9,12 +9,13 @@ import time
 import weakref
 from pathlib import Path
 
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QLineEdit, QPushButton, QToolButton
+
 from cann_config.app.opcache.scanner import scan_to_end
 from cann_config.app.units import CANN_MB as MIB
 from cann_config.ui import dialogs
 from cann_config.ui.editors import OptionEditor
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QLineEdit, QPushButton, QToolButton
 
 CANN_INI = ("#配置文件格式，必须包含，自动生成的文件中默认包括如下信息，手动创建时，需要输入\r\n"
             "[op_compiler_cache]\r\n"

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 
+from PySide6.QtWidgets import QComboBox, QLabel, QToolButton
+
 from cann_config.app.cli import main
 from cann_config.ui.editors import OptionEditor
-from PySide6.QtWidgets import QComboBox, QLabel, QToolButton
 
 
 def label(wizard, name):

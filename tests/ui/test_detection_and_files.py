@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-from cann_config.ui import dialogs
-from cann_config.ui.editors import OptionEditor
 from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QListWidget
 
+from cann_config.ui import dialogs
+from cann_config.ui.editors import OptionEditor
 from tests.ui.conftest import host_probe
 
 NPU_SMI_310P = """\
@@ -207,9 +207,9 @@ def test_an_opened_script_lists_the_values_it_gave_with_their_lines(make_wizard,
 def test_the_paste_dialog_says_what_it_recognises_while_the_user_pastes(make_wizard, qtbot):
     from pathlib import Path
 
-    from cann_config.ui.npusmi_dialog import NpuSmiDialog
     from PySide6.QtWidgets import QDialogButtonBox, QPlainTextEdit
 
+    from cann_config.ui.npusmi_dialog import NpuSmiDialog
     from tests.ui.test_translations import switch
 
     data = Path(__file__).resolve().parents[1] / "data" / "npu-smi"

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QListWidget, QPlainTextEdit, QPushButton
+
 from cann_config.app.catalog import load_catalog
 from cann_config.app.io.exporters import FORMATS, check_choices, export_text
 from cann_config.app.io.formats import export_format, formats_for
 from cann_config.app.profile import Profile
 from cann_config.ui import dialogs
 from cann_config.ui.editors import OptionEditor
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QListWidget, QPlainTextEdit, QPushButton
 
 
 def parts(wizard):

@@ -7,8 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
-from cann_config.ui import dialogs
 from PySide6.QtWidgets import QLabel, QPushButton
+
+from cann_config.ui import dialogs
 
 BUNDLES = Path(__file__).resolve().parents[1] / "data" / "bundles"
 
@@ -84,9 +85,10 @@ def test_every_node_has_a_column_and_home_only_rows_hide_until_asked(qtbot, tmp_
     """Six nodes, each its own user: every node is a column of bounded width (the table scrolls
     sideways), and the default cache dir $HOME/atc_data, which differs only by user, is hidden
     until fleetShowAll is checked."""
+    from PySide6.QtWidgets import QCheckBox
+
     from cann_config.app.support.fleet import compare_bundles
     from cann_config.ui.fleet_dialog import MAX_COLUMN_WIDTH, FleetDialog
-    from PySide6.QtWidgets import QCheckBox
 
     base = json.loads((BUNDLES / "a2-910b3.json").read_text(encoding="utf-8"))
     paths = []
@@ -120,9 +122,10 @@ def test_every_node_has_a_column_and_home_only_rows_hide_until_asked(qtbot, tmp_
 
 
 def test_a_node_whose_start_empties_its_cache_is_named_in_the_dialog(qtbot, tmp_path):
+    from PySide6.QtWidgets import QListWidget
+
     from cann_config.app.support.fleet import compare_bundles
     from cann_config.ui.fleet_dialog import FleetDialog
-    from PySide6.QtWidgets import QListWidget
 
     base = json.loads((BUNDLES / "a2-910b3.json").read_text(encoding="utf-8"))
     paths = []

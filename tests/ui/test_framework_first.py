@@ -4,8 +4,9 @@ framework cannot take (listed), instead of leaving them for the export to refuse
 
 from __future__ import annotations
 
-from cann_config.app.profile import Profile
 from PySide6.QtWidgets import QComboBox, QLabel, QPushButton, QTextBrowser, QWidget
+
+from cann_config.app.profile import Profile
 
 
 def test_the_docs_pane_opens_on_an_option_the_framework_uses(make_wizard, qtbot):

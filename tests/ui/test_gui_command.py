@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from cann_config.ui.gui_command import NO_DISPLAY, display_problem, seconds_since_process_start
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -5,9 +5,10 @@ snippet."""
 
 from __future__ import annotations
 
-from cann_config.ui.editors import OptionEditor
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QCheckBox, QComboBox, QGroupBox, QLabel, QPlainTextEdit, QTextBrowser, QWidget
+
+from cann_config.ui.editors import OptionEditor
 
 
 def use(wizard, framework):

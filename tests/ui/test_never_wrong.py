@@ -7,10 +7,11 @@ import json
 from pathlib import Path
 
 import pytest
+from PySide6.QtWidgets import QLabel, QLineEdit, QWidget
+
 from cann_config.app.cli import main
 from cann_config.ui import dialogs
 from cann_config.ui.editors import OptionEditor
-from PySide6.QtWidgets import QLabel, QLineEdit, QWidget
 
 GOOD = (b"[op_compiler_cache]\nadk_version=8.5.0\nops_version=8.5.0\n"
         b"max_op_cache_size=400\nremain_cache_size_ratio=60\n")
@@ -127,8 +128,9 @@ def test_diagnose_json_and_the_wizard_agree_on_every_effective_value(make_wizard
 
 
 def test_unavailable_value_has_its_own_reset(make_wizard):
-    from cann_config.app.profile import Profile
     from PySide6.QtWidgets import QToolButton
+
+    from cann_config.app.profile import Profile
 
     wizard = make_wizard(device="Ascend310P3", profile=Profile(options={"variable_use_1g_huge_page": 1}))
     wizard.memory_page.ensure_built()
@@ -224,8 +226,9 @@ def severities(wizard, code_text):
 
 
 def test_concurrency_rule_has_the_same_severity_on_the_memory_and_export_pages(make_wizard):
-    from cann_config.app.profile import Profile
     from PySide6.QtWidgets import QCheckBox
+
+    from cann_config.app.profile import Profile
 
     wizard = make_wizard(device="Ascend910B3", profile=Profile(options={"static_memory_policy": 2}))
     wizard.memory_page.ensure_built()

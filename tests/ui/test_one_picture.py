@@ -20,14 +20,14 @@ import json
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QPushButton
+
 from cann_config.app.cli import main
 from cann_config.app.support.bundle import load_bundle
 from cann_config.app.support.host import host_from_bundle
 from cann_config.app.support.report import make_report, render_text
 from cann_config.app.units import CANN_MB as MIB
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QPushButton
-
 from tests.app.support.test_diagnosis import fake_toolkit
 from tests.ui.test_cache_page import make_cache_tree
 

@@ -150,7 +150,6 @@ def test_the_prediction_worker_stops_between_json_groups_and_shows_no_partial_pr
     import cann_config.app.opcache.cleanup as cleanup
     from cann_config.app.opcache.resolution import Effective
     from cann_config.app.opcache.scanner import scan_to_end
-
     from tests.ui.test_cache_page import make_cache_tree
 
     make_cache_tree(tmp_path / "base", soc="Ascend910B3", groups=3)

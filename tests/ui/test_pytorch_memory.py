@@ -3,11 +3,12 @@ preview is the torch-npu export of those choices."""
 
 from __future__ import annotations
 
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QPlainTextEdit, QTextBrowser, QWidget
+
 from cann_config.app.io.exporters import export_text
 from cann_config.app.io.formats import formats_for
 from cann_config.app.profile import Profile
 from cann_config.ui.editors import OptionEditor
-from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QPlainTextEdit, QTextBrowser, QWidget
 
 ALLOC = ("npu_alloc_expandable_segments", "npu_alloc_max_split_size_mb", "npu_alloc_garbage_collection_threshold",
          "npu_alloc_page_size", "npu_alloc_base_addr_aligned_kb")

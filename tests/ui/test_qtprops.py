@@ -11,12 +11,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from cann_config.ui import qtprops
 from hypothesis import given
 from hypothesis import strategies as st
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QLabel
+
+from cann_config.ui import qtprops
 
 ROOT = Path(__file__).resolve().parents[2]
 

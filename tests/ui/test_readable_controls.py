@@ -4,11 +4,12 @@ boundaries in the docs pane."""
 from __future__ import annotations
 
 import pytest
+from PySide6.QtWidgets import QComboBox
+
 from cann_config.app.catalog import load_catalog
 from cann_config.app.i18n import pick, set_language
 from cann_config.ui.docpane import BREAK, DocPane, breakable
 from cann_config.ui.editors import ChoiceEditor, value_summary
-from PySide6.QtWidgets import QComboBox
 
 
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])

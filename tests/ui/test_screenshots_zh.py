@@ -73,7 +73,6 @@ def clipped(root: QWidget) -> list[str]:
 def test_no_chinese_text_is_cut_off(make_wizard, qtbot, tmp_path, width, height):
     """Every page in zh_CN at the screenshots' size and at a smaller window, after a scan."""
     from cann_config.ui.editors import OptionEditor
-
     from tests.ui.test_cache_page import make_cache_tree
     from tests.ui.test_translations import switch
 

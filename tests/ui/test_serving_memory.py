@@ -4,8 +4,9 @@ the vllm-serve launch script (app/vllm_ascend.py)."""
 
 from __future__ import annotations
 
-from cann_config.ui.editors import OptionEditor
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QListWidget, QPlainTextEdit, QTextBrowser, QWidget
+
+from cann_config.ui.editors import OptionEditor
 
 
 def use_serving(wizard):

@@ -8,13 +8,14 @@ import json
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QLabel, QListWidget, QPushButton
+
 from cann_config.app.support.bundle import load_bundle
 from cann_config.app.support.diagnosis import diagnose
 from cann_config.app.support.report import make_report, render_html, render_markdown, suggested_profile
 from cann_config.ui import dialogs
 from cann_config.ui.gauge import CacheGauge
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QLabel, QListWidget, QPushButton
 
 BUNDLES = Path(__file__).resolve().parents[1] / "data" / "bundles"
 A2 = BUNDLES / "a2-910b3.json"

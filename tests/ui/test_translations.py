@@ -19,13 +19,7 @@ import xml.etree.ElementTree as ET
 from functools import lru_cache
 from pathlib import Path
 
-import cann_config.ui.translation as translation
 import pytest
-from cann_config.app.i18n import current_language
-from cann_config.app.io.formats import FORMATS
-from cann_config.app.resources import resource
-from cann_config.ui import settings
-from cann_config.ui.gauge import CacheGauge
 from PySide6.QtCore import QCoreApplication, Qt, QTranslator
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
@@ -39,6 +33,13 @@ from PySide6.QtWidgets import (
     QWidget,
     QWizard,
 )
+
+import cann_config.ui.translation as translation
+from cann_config.app.i18n import current_language
+from cann_config.app.io.formats import FORMATS
+from cann_config.app.resources import resource
+from cann_config.ui import settings
+from cann_config.ui.gauge import CacheGauge
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -234,7 +235,6 @@ def busy_wizard(make_wizard, qtbot, cache_dir):
     """A wizard on every page with something to say: a detection, a disabled option, a rule
     that applies, a scan with its gauge and findings, an export with findings."""
     from cann_config.ui.editors import OptionEditor
-
     from tests.ui.conftest import host_probe
 
     wizard = make_wizard(device="Ascend310P3", framework="tf1")
@@ -489,8 +489,9 @@ def test_the_application_starts_in_the_chosen_language(qapp, capsys, given, reme
     the tests); the application also names its desktop entry (the packaging id) for Wayland."""
     from argparse import Namespace
 
-    from cann_config.ui.app import DESKTOP_FILE_NAME, run
     from PySide6.QtGui import QGuiApplication
+
+    from cann_config.ui.app import DESKTOP_FILE_NAME, run
 
     if remembered:
         settings.write(settings.KEY_LANGUAGE, remembered)

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 import tomllib
+from PySide6.QtWidgets import QComboBox, QLabel, QPlainTextEdit, QPushButton, QWidget
+
 from cann_config.app.cli import main
 from cann_config.app.io.envfile import load_env_file
-from PySide6.QtWidgets import QComboBox, QLabel, QPlainTextEdit, QPushButton, QWidget
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "triage"
 CASES = {c["name"]: c for c in tomllib.loads((DATA / "public_errors.toml").read_text(encoding="utf-8"))["case"]}

@@ -117,8 +117,9 @@ def test_memory_page_without_sideways_scroll_and_a_twelve_line_preview(probes, s
 
 
 def test_a_saved_geometry_is_restored_only_at_its_scale_inside_the_screen():
-    from cann_config.ui.window_geometry import default_geometry, restorable
     from PySide6.QtCore import QRect
+
+    from cann_config.ui.window_geometry import default_geometry, restorable
 
     laptop = QRect(0, 0, 1366, 768)
     placed = default_geometry(laptop)

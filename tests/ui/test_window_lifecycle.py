@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from cann_config.ui import dialogs, settings
-from cann_config.ui.editors import OptionEditor
 from PySide6.QtCore import QSize
 from PySide6.QtWidgets import QCheckBox, QComboBox
+
+from cann_config.ui import dialogs, settings
+from cann_config.ui.editors import OptionEditor
 
 
 def test_choices_and_geometry_are_remembered(make_wizard, qtbot):
@@ -71,8 +72,9 @@ def test_nothing_unsaved_closes_without_asking(make_wizard, qtbot, monkeypatch):
 
 
 def test_the_application_builds_the_other_pages_after_the_first_paint(make_wizard, qtbot):
-    from cann_config.ui.editors import OptionEditor
     from PySide6.QtWidgets import QLabel
+
+    from cann_config.ui.editors import OptionEditor
 
     wizard = make_wizard(device="Ascend910B3", deferred=True)
     assert not wizard.memory_page.built and wizard.findChild(OptionEditor, "option_static_memory_policy") is None

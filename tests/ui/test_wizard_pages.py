@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from cann_config.app.catalog import load_catalog
-from cann_config.ui.editors import OptionEditor
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QTextBrowser, QToolButton, QWidget, QWizardPage
+
+from cann_config.app.catalog import load_catalog
+from cann_config.ui.editors import OptionEditor
 
 PAGES = ("devicePage", "memoryPage", "cachePage", "exportPage")
 
@@ -201,10 +202,11 @@ def test_device_combo_lists_the_socs_in_the_cores_order(make_wizard):
 def test_the_pointer_entering_an_option_title_sets_the_help_cursor(make_wizard):
     # Hovering a title ran ClickableLabel.enterEvent, which raised TypeError (testAttribute with
     # an int), and PySide6 crashed the window (segfault) reporting it.
-    from cann_config.ui.optionrow import ClickableLabel
     from PySide6.QtCore import QPointF, Qt
     from PySide6.QtGui import QEnterEvent
     from PySide6.QtWidgets import QApplication
+
+    from cann_config.ui.optionrow import ClickableLabel
 
     wizard = make_wizard(device="Ascend910B3")
     wizard.show()

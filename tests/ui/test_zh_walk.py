@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from cann_config.app.device.hostprobe import HostProbe
-from cann_config.app.errors import Message
 from PySide6.QtWidgets import QCheckBox, QLabel, QWizard
 
+from cann_config.app.device.hostprobe import HostProbe
+from cann_config.app.errors import Message
 from tests.ui import test_translations
 from tests.ui.test_translations import _is_data, busy_wizard, shown_texts, switch
 

@@ -23,12 +23,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtWidgets import QFrame, QGroupBox, QLabel, QScrollArea, QVBoxLayout, QWidget
+
 from cann_config.app.catalog import Option, Value
 from cann_config.ui.controller import WizardController
 from cann_config.ui.docpane import show_findings_label
 from cann_config.ui.pages.options import OptionsPage
 from cann_config.ui.qtprops import rich_text
-from PySide6.QtWidgets import QFrame, QGroupBox, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from cann_config.ui.pages.cache_panels.dirs import CacheDirsPanel

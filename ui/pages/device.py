@@ -24,13 +24,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cann_config.app.device.table import DeviceOrigin, load_device_table
-from cann_config.app.i18n import current_language, pick
-from cann_config.app.profile import Profile
-from cann_config.ui.controller import WizardController
-from cann_config.ui.docpane import SEVERITY_COLOURS, add_finding_item, show_findings_label
-from cann_config.ui.pages.base import WizardPage
-from cann_config.ui.qtprops import USER_ROLE, escape, rich_text, selectable_text
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (
@@ -46,6 +39,14 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from cann_config.app.device.table import DeviceOrigin, load_device_table
+from cann_config.app.i18n import current_language, pick
+from cann_config.app.profile import Profile
+from cann_config.ui.controller import WizardController
+from cann_config.ui.docpane import SEVERITY_COLOURS, add_finding_item, show_findings_label
+from cann_config.ui.pages.base import WizardPage
+from cann_config.ui.qtprops import USER_ROLE, escape, rich_text, selectable_text
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from PySide6.QtWidgets import QListWidget

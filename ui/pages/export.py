@@ -15,15 +15,16 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
 from cann_config.app.i18n import current_language, pick
 from cann_config.app.io.formats import export_format, formats_for
 from cann_config.ui import dialogs, settings
 from cann_config.ui.controller import WizardController
 from cann_config.ui.pages.base import WizardPage
 from cann_config.ui.qtprops import escape
-from PySide6.QtCore import Signal
-from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from cann_config.app.findings import Finding

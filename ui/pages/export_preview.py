@@ -15,6 +15,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtGui import QFont, QShowEvent
+from PySide6.QtWidgets import QListWidget, QListWidgetItem, QPlainTextEdit, QStyle, QVBoxLayout, QWidget
+
 from cann_config.app.findings import Finding, sort_findings
 from cann_config.app.io.exporters import ExportResult, check_choices, export_text
 from cann_config.app.io.formats import export_format
@@ -24,8 +27,6 @@ from cann_config.app.profile import Profile
 from cann_config.ui.docpane import add_finding_item
 from cann_config.ui.highlighter import PreviewHighlighter
 from cann_config.ui.qtprops import vertical_splitter
-from PySide6.QtGui import QFont, QShowEvent
-from PySide6.QtWidgets import QListWidget, QListWidgetItem, QPlainTextEdit, QStyle, QVBoxLayout, QWidget
 
 # The preview's highlighting (ui/highlighter.py RULES) for each export language (app.io.formats).
 _HIGHLIGHT = {"python": "python", "bash": "shell", "fish": "shell", "ini": "ini", "json": "json", "yaml": "json"}

@@ -19,12 +19,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
+
 from cann_config.ui import settings
 from cann_config.ui.controller import WizardController
 from cann_config.ui.docpane import show_findings_label
 from cann_config.ui.pages.options import OptionsPage
 from cann_config.ui.qtprops import rich_text
-from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QLabel, QPushButton, QScrollArea, QVBoxLayout, QWidget
 
 # The question the concurrency note of resources/catalog.toml asks (its `question`).
 CONCURRENCY_QUESTION = "concurrent-graphs"

@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from PySide6.QtWidgets import QWidget
+
 from cann_config.app.catalog import Note, Option, Value
 from cann_config.ui.controller import WizardController
 from cann_config.ui.pages.base import WizardPage
-from PySide6.QtWidgets import QWidget
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from cann_config.ui.optionrow import OptionRow

@@ -3,6 +3,7 @@
 import argparse
 
 import pytest
+
 from cann_config.app.cli.choices import LazyChoices
 
 

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from cann_config.app.cli import main
 
 CJK = re.compile(r"[\u4e00-\u9fff]")

@@ -9,8 +9,8 @@ import re
 from pathlib import Path
 
 import pytest
-from cann_config.app.cli import main
 
+from cann_config.app.cli import main
 from tests.ui.test_cache_page import make_cache_tree
 
 DATA = Path(__file__).resolve().parents[2] / "data"

@@ -8,9 +8,9 @@ import re
 from pathlib import Path
 
 import pytest
+
 from cann_config.app.cli import main
 from cann_config.app.textwidth import display_width
-
 from tests.app.cli.test_cli_languages import CJK, cache, clean_env  # noqa: F401 - fixtures
 
 DATA = Path(__file__).resolve().parents[2] / "data"

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from cann_config.app.cli import main
 from cann_config.app.opcache.clean import LOCK_NAME, delete_groups
 from cann_config.app.opcache.cleanup import Group, GroupMember, predict_cleanup

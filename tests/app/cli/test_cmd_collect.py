@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from cann_config.app.cli import main
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from cann_config.app.cli import main
 from cann_config.app.device.hostprobe import probe_host
 from cann_config.app.i18n import current_language, set_language

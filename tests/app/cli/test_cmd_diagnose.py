@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from cann_config.app.cli import main
 
 DATA = Path(__file__).resolve().parents[2] / "data"

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from cann_config.app.cli import main
 
 TWINS = Path(__file__).resolve().parents[2] / "data" / "scripts" / "twins"

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from cann_config.app.cli import cmd_export, main
 from cann_config.app.io.exporters import export_text
 from cann_config.app.profile import Profile

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from cann_config.app.catalog import Targets, load_catalog
 from cann_config.app.cli import main
 from cann_config.app.device.table import load_device_table

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from cann_config.app.cli import cmd_scan, main
 from cann_config.app.opcache.scanner import scan_cache
-
 from tests.bench.make_tree import make_tree
 
 ENV_VARS = ("ASCEND_CACHE_PATH", "ASCEND_MAX_OP_CACHE_SIZE", "ASCEND_REMAIN_CACHE_SIZE_RATIO",

@@ -9,6 +9,7 @@ import json
 import sys
 
 import pytest
+
 from cann_config.app.cli import main
 
 OLD = ("RuntimeError: NPU out of memory. Tried to allocate {req} (NPU {dev}; {total} total capacity; {alloc} already "

@@ -8,6 +8,7 @@ import inspect
 import re
 
 import pytest
+
 from cann_config.app.cli import COMMANDS, build_parser, main
 from cann_config.app.cli.helptext import argparse_language, chinese_help, translate
 from cann_config.app.textwidth import display_width

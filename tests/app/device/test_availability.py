@@ -1,6 +1,7 @@
 """Availability: every option on every series and framework, with reasons that name the device and its source."""
 
 import pytest
+
 from cann_config.app.catalog import load_catalog
 from cann_config.app.device.availability import availability, availability_map, device_phrase, source_phrase
 from cann_config.app.device.table import DeviceInfo, device_from_choice, device_from_soc, load_device_table, no_device

@@ -1,6 +1,7 @@
 """The device table: SoC strings map to the series of docs/cann/devices.md#series, unknowns stay unknown."""
 
 import pytest
+
 from cann_config.app.device.table import device_from_choice, device_from_soc, load_device_table
 
 

@@ -6,6 +6,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+
 from cann_config.app.device import hostprobe
 from cann_config.app.device.hostprobe import find_npu_smi, installed_versions, probe_host, run_command
 from cann_config.app.i18n import current_language, set_language

@@ -3,6 +3,9 @@
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from cann_config.app.device.npusmi import (
     LAYOUT_CHIP,
     LAYOUT_DEVICE,
@@ -20,8 +23,6 @@ from cann_config.app.device.npusmi import (
 )
 from cann_config.app.errors import InputError
 from cann_config.app.i18n import current_language, set_language
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "npu-smi"
 

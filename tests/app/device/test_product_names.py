@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from cann_config.app.cli import main
 from cann_config.app.device.npusmi import device_from_npu_smi, parse_npu_smi_board, product_type
 from cann_config.app.device.table import device_from_soc, load_device_table

@@ -7,10 +7,11 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from cann_config.app.errors import InputError
-from cann_config.app.io.envfile import load_env_file, parse_env_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from cann_config.app.errors import InputError
+from cann_config.app.io.envfile import load_env_file, parse_env_text
 
 ENV_DIR = Path(__file__).resolve().parents[2] / "data" / "env"
 BASH = shutil.which("bash")

@@ -19,12 +19,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
 from cann_config.app.catalog import load_catalog
 from cann_config.app.io.exporters import FORMATS, check_choices, export_text, format_fits
 from cann_config.app.io.exporters.quoting import bash_word, fish_word, python_str, shown
 from cann_config.app.profile import Profile
-from hypothesis import given
-from hypothesis import strategies as st
 
 STUBS = Path(__file__).resolve().parents[2] / "data" / "stubs"
 

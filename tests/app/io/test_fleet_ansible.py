@@ -34,6 +34,7 @@ import tarfile
 from pathlib import Path
 
 import pytest
+
 from cann_config.app.io.exporters import export_text
 from cann_config.app.opcache.ini import parse_op_cache_ini, render_op_cache_ini
 from cann_config.app.profile import Profile

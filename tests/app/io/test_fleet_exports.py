@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from cann_config.app.device.hostprobe import installed_versions
 from cann_config.app.io.exporters import export_text
 from cann_config.app.io.exporters.fleet import NOTICE_CODES, REASON_CODES, probe_script, probe_texts, yaml_str

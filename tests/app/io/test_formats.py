@@ -5,6 +5,7 @@ importers and the catalog's frameworks all use the registry's list."""
 from __future__ import annotations
 
 import pytest
+
 from cann_config.app.catalog import load_catalog
 from cann_config.app.cli import build_parser
 from cann_config.app.io import exporters, importers
@@ -20,7 +21,6 @@ from cann_config.app.io.formats import (
     framework_for_format,
 )
 from cann_config.app.io.importers import import_text
-
 from tests.app.io.test_exporters import enumerated_profiles
 
 FRAMEWORKS = list(load_catalog().frameworks)

@@ -6,6 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
 from cann_config.app.errors import InputError
 from cann_config.app.io.exporters import export_text
 from cann_config.app.io.exporters.quoting import fish_word
@@ -18,9 +21,6 @@ from cann_config.app.io.importers import (
     import_text,
 )
 from cann_config.app.profile import Profile
-from hypothesis import given
-from hypothesis import strategies as st
-
 from tests.app.io.test_exporters import HOSTILE_PATHS
 
 SCRIPTS = Path(__file__).resolve().parents[2] / "data" / "scripts"

@@ -3,6 +3,7 @@
 import os
 
 import pytest
+
 from cann_config.app.errors import InputError
 from cann_config.app.io.inputfiles import read_input_bytes
 

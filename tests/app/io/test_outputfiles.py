@@ -13,6 +13,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+
 from cann_config.app.errors import InputError
 from cann_config.app.io.outputfiles import (
     ABSENT,

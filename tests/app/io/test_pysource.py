@@ -7,12 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from cann_config.app.cli import main
 from cann_config.app.errors import InputError
 from cann_config.app.io.importers import import_script_file
 from cann_config.app.io.pysource import decode_python_source
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 ENCODINGS = Path(__file__).resolve().parents[2] / "data" / "scripts" / "encodings"
 

@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from cann_config.app.io.importers import import_script
 
 CORPUS = Path(__file__).resolve().parents[2] / "data" / "scripts" / "corpus"

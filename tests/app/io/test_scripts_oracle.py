@@ -21,9 +21,10 @@ import sys
 import textwrap
 from pathlib import Path
 
-from cann_config.app.io.scripts import UNKNOWN, EnvState, read_script
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from cann_config.app.io.scripts import UNKNOWN, EnvState, read_script
 
 TWINS = Path(__file__).resolve().parents[2] / "data" / "scripts" / "twins"
 

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from cann_config.app.cli import main
 from cann_config.app.io.envfile import load_env_file, parse_env_text
 

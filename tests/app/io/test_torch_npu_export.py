@@ -17,14 +17,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from cann_config.app.allocconf import alloc_conf_text, parse_alloc_conf
 from cann_config.app.catalog import load_catalog
 from cann_config.app.io.exporters import export_text
 from cann_config.app.io.importers import import_text
 from cann_config.app.profile import Profile
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from tests.app.io.test_exporters import HOSTILE_PATHS, SHELLS, STUBS, run_snippets, source_env
 
 # The keys of PYTORCH_NPU_ALLOC_CONF, from torch_npu's docs (not from the catalog, so a wrong

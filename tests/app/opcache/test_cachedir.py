@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from cann_config.app.opcache.cachedir import kernel_cache_of, option_name, resolve_cache_dir
 
 

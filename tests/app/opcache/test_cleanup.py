@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
+
 from cann_config.app.opcache.cleanup import (
     NOTE_BAD_JSON,
     NOTE_BIN_MISSING,

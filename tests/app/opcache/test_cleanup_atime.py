@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from cann_config.app.opcache import atime
 from cann_config.app.opcache.cleanup import cache_findings, predict_cleanup
 from cann_config.app.opcache.scanner import MountInfo, scan_to_end

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
+
 from cann_config.app.cli import main
 from cann_config.app.opcache.ini import GENERIC_READER_MAX_LINES, LINES_LISTED_PER_KIND, MAX_FILE_BYTES
-
 from tests.junkfiles import junk_ini
 
 

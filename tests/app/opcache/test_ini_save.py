@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from cann_config.app.opcache.ini import parse_op_cache_ini
 from cann_config.app.opcache.ini_save import IniEdit, plan_ini_edit
 

@@ -8,6 +8,9 @@ import stat
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from cann_config.app.catalog import load_catalog
 from cann_config.app.errors import InputError, UsageError
 from cann_config.app.opcache.ini import (
@@ -22,8 +25,6 @@ from cann_config.app.opcache.ini import (
     render_op_cache_ini,
     save_op_cache_ini,
 )
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 INI_DIR = Path(__file__).resolve().parents[2] / "data" / "ini"
 GOLDEN = sorted(p.name for p in INI_DIR.glob("*.ini"))

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from cann_config.app.opcache import cleanup, parallel
 from cann_config.app.opcache.cleanup import predict_cleanup
 from cann_config.app.opcache.measurement import measure_cache

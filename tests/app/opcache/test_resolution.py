@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from cann_config.app.io.envfile import parse_env_text
 from cann_config.app.opcache.ini import parse_op_cache_ini
 from cann_config.app.opcache.resolution import Setting, c_atoi, resolve_settings
 from cann_config.app.profile import Profile
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 HEAD = "[op_compiler_cache]\nadk_version=8.5.0\nops_version=8.5.0\n"
 

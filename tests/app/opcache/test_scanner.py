@@ -8,6 +8,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+
 from cann_config.app.errors import InputError
 from cann_config.app.opcache.scanner import (
     MountInfo,
@@ -17,7 +18,6 @@ from cann_config.app.opcache.scanner import (
     scan_cache,
     scan_to_end,
 )
-
 from tests.bench.make_tree import make_tree
 
 needs_du = pytest.mark.skipif(shutil.which("du") is None, reason="du is not installed")

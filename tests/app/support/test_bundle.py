@@ -12,6 +12,9 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from cann_config.app.catalog import load_catalog
 from cann_config.app.errors import InputError
 from cann_config.app.i18n import set_language
@@ -35,8 +38,6 @@ from cann_config.app.support.bundle import (
 from cann_config.app.support.collect_host import collect_bundle, tf_adapter_versions
 from cann_config.app.support.diagnosis import diagnose
 from cann_config.app.support.report import make_report, render_html, render_markdown, render_text
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[3]
 NPU_SMI = ROOT / "tests" / "data" / "npu-smi"

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from cann_config.app.cli import main
 from cann_config.app.device.hostprobe import note_message, notes_message
 from cann_config.app.errors import Message

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 from cann_config.app.messages import message_table
 
 if sys.version_info >= (3, 11):

@@ -16,6 +16,7 @@ import json
 from pathlib import Path
 
 import pytest
+
 from cann_config.app.cli import main
 from cann_config.app.errors import InputError
 from cann_config.app.support.bundle import load_bundle

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+
 from cann_config.app.cli import main
 from cann_config.app.support.fleet import compare_bundles
 from cann_config.app.textwidth import display_width

@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 
 import pytest
+
 from cann_config.app.cli import main
 from cann_config.app.support.host import host_from_bundle_file, this_host
-
 from tests.app.support.test_diagnosis import fake_toolkit
 
 DATA = Path(__file__).resolve().parents[2] / "data"

@@ -9,6 +9,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+
 from cann_config.app.errors import UsageError
 from cann_config.app.i18n import set_language
 from cann_config.app.opcache.ini import parse_op_cache_ini

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import tomllib
+
 from cann_config.app.cli import main
 
 DATA = Path(__file__).resolve().parents[2] / "data" / "triage"

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
 from cann_config.app.catalog import Option
 from cann_config.app.i18n import pick
 from cann_config.ui import dialogs
@@ -13,7 +15,6 @@ from cann_config.ui.controller import WizardController
 from cann_config.ui.optionrow import OptionRow
 from cann_config.ui.pages.cache_panels.state import DIR_OPTION, CacheState
 from cann_config.ui.qtprops import escape, rich_text
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 
 class CacheDirsPanel(QWidget):

@@ -13,13 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from cann_config.app.errors import InputError
-from cann_config.app.opcache.ini import FileChangedError, decode_ini_text, save_op_cache_ini
-from cann_config.ui import dialogs
-from cann_config.ui.controller import WizardController
-from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
-from cann_config.ui.pages.cache_panels.state import CacheState
-from cann_config.ui.qtprops import escape, rich_text
 from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
@@ -31,6 +24,14 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from cann_config.app.errors import InputError
+from cann_config.app.opcache.ini import FileChangedError, decode_ini_text, save_op_cache_ini
+from cann_config.ui import dialogs
+from cann_config.ui.controller import WizardController
+from cann_config.ui.docpane import SEVERITY_COLOURS, severity_prefix
+from cann_config.ui.pages.cache_panels.state import CacheState
+from cann_config.ui.qtprops import escape, rich_text
 
 
 class IniPanel(QGroupBox):

@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
 from cann_config.app.catalog import Option
 from cann_config.app.i18n import pick
 from cann_config.ui.controller import WizardController
 from cann_config.ui.optionrow import OptionRow
 from cann_config.ui.pages.cache_panels.state import CacheState
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 
 class LimitsPanel(QWidget):

@@ -18,6 +18,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import QThread, Signal
+from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+
 from cann_config.app.units import CANN_MB, human_bytes
 from cann_config.ui import dialogs
 from cann_config.ui.cleaner import CacheCleaner
@@ -27,8 +30,6 @@ from cann_config.ui.gauge import CacheGauge, ChoiceMark, GaugeRow
 from cann_config.ui.pages.cache_panels.state import CacheState
 from cann_config.ui.qtprops import escape, rich_text
 from cann_config.ui.workers import MeasureWorker, ScanWorker
-from PySide6.QtCore import QThread, Signal
-from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
 
 class UsagePanel(QGroupBox):
