@@ -16,8 +16,8 @@ import re
 from pathlib import Path
 
 import pytest
-from cann_config.app.io.envfile import EnvFile, parse_env_text
 
+from cann_config.app.io.envfile import EnvFile, parse_env_text
 from tests.bashoracle import BASH, check_file
 
 DATA = Path(__file__).resolve().parents[2] / "data"

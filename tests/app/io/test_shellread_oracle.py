@@ -10,10 +10,10 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from cann_config.app.io.envfile import EnvFile, parse_env_text
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from cann_config.app.io.envfile import EnvFile, parse_env_text
 from tests.bashoracle import BASH, check_file
 
 pytestmark = pytest.mark.skipif(BASH is None, reason="bash is not installed")
