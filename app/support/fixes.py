@@ -422,7 +422,9 @@ def recheck(diagnosis: Diagnosis, exports: Sequence[SuggestedExport], *,
     too). What the fixes are checked against before they are shown (module docstring).
 
     The values a script or profile set (source "profile") stay set, and each of `changes` carried
-    by another format (a framework's snippet, set in the script) is set the same way."""
+    by another format (a framework's snippet, set in the script) is set the same way. The script's
+    text is not read again (what it says about itself is not a fix's doing), nor is a cache
+    measured: the cache prediction after a fix is not part of the check."""
     from cann_config.app.io.envfile import parse_env_text
     from cann_config.app.opcache.ini import parse_op_cache_ini
     from cann_config.app.support.diagnosis import diagnose
