@@ -30,6 +30,8 @@ Public API:
       .recorded_cache(), .recorded_cache_error(), .recorded_cache_findings(effective)   a remote host's measurement
       .next_start_empties(effective, ini, *, missing_ini=None)   whether the next start empties the SoC dirs
       .ini_from_bundle() -> bool
+      .ini_to_export() -> OpCacheIni | None  the op_cache.ini an op-cache-ini export edits (None: a new file)
+      .applied_fixes(plan)                 the suggested fixes were applied (a rewrite of op_cache.ini with them)
       .remote_source -> str | None        where a remote host's picture came from (its bundle file)
       .job_environ() -> dict | None       the job's environment when known (env file, remote host)
       .choice_findings() -> list[Finding]  what `export` says about the choices (check_choices)
@@ -82,6 +84,9 @@ class Session:
         self._host: Host | None = None
         self._host_versions: dict[str, str] | None = None
         self._diagnoses: dict[tuple[str, DeviceInfo | None], Diagnosis] = {}
+        # The applied suggested fixes write op_cache.ini anew (app.support.fixes: a file CANN ignores
+        # for its form): the export then makes a new file instead of editing the ignored one.
+        self.ini_rewritten = False
 
     # -- the Host ---------------------------------------------------------------------------
 
@@ -103,6 +108,16 @@ class Session:
 
             return Host(THIS_HOST, "", self.base_environ, device=self.device, installed_versions=self.known_versions())
         return self._host
+
+    def applied_fixes(self, plan: Any) -> None:
+        """The choices now hold the suggested fixes of `plan` (app.support.fixes.FixPlan): when one
+        of them writes op_cache.ini anew, so does the export from now on (`ini_to_export`)."""
+        self.ini_rewritten = any(getattr(c, "rewrite", False) for c in plan.changes)
+
+    def ini_to_export(self) -> Any:
+        """The op_cache.ini an `op-cache-ini` export edits: the one opened (or the bundle's), or None
+        - a new file - once applied fixes write it anew (the file the report suggests)."""
+        return None if self.ini_rewritten else self.ini
 
     @property
     def remote_source(self) -> str | None:
@@ -142,6 +157,7 @@ class Session:
         self.imported_from = []
         self.imported_values = {}
         self.imported_findings = []
+        self.ini_rewritten = False
 
     def host_diagnosis(self, framework: str | None = None) -> Diagnosis | None:
         """The remote host's configuration as collected, for the framework and device chosen (None

@@ -241,7 +241,11 @@ class WizardController(QObject):
         """Replace the choices with the bundle's suggested profile (the one explicit fix action)."""
         profile = self.suggested_profile()
         if profile is not None:
+            from cann_config.app.support.fixes import plan_fixes
+
+            self.session.applied_fixes(plan_fixes(self.bundle_diagnosis()))
             self.set_profile(replace(profile, device=self._profile.device))
+            self.filesChanged.emit()  # the op_cache.ini the export edits may be a new one now
 
     def ini_from_bundle(self) -> bool:
         """The op_cache.ini shown is the customer's (from the bundle), not a file of this machine."""

@@ -248,3 +248,33 @@ def test_a_missing_op_cache_ini_is_said_by_the_gauge_as_by_scan(make_wizard, qtb
     assert row.empties and "next start empties it" in page.gauge.accessibleDescription()
     assert page.measurement().to_json("en")["next_start_empties"]["reason"] == "ini-missing"
     assert said["message"] in html.unescape(wizard.findChild(QLabel, "scanFindings").text())
+
+
+def test_a_bundles_file_cann_ignores_for_its_form_is_previewed_as_the_reports_new_file(make_wizard, tmp_path):
+    """The customer's op_cache.ini starts with a BOM (CANN ignores it; the writer refuses to edit it):
+    the report suggests the file written anew; after "Apply suggested fixes" the Export page's
+    op-cache-ini preview is that file, byte for byte, not a refused edit of the old one."""
+    import json
+
+    from PySide6.QtWidgets import QComboBox, QPlainTextEdit
+
+    data = json.loads((DATA / "bundles" / "ignored-ini.json").read_text(encoding="utf-8"))
+    data["op_cache_ini"]["text"] = "\ufeff" + data["op_cache_ini"]["text"]
+    path = tmp_path / "bom.json"
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    bundle = load_bundle(path)
+    report = make_report(host_from_bundle(bundle).diagnosis(framework="pytorch"), bundle)
+    assert any(c.rewrite for c in report.changes)
+    (suggested,) = [e.text for e in report.exports("en") if e.format == "op-cache-ini"]
+
+    wizard = make_wizard(bundle=str(path), framework="pytorch")
+    wizard.setCurrentId(wizard.pageIds()[3])
+    combo = wizard.findChild(QComboBox, "exportFormatCombo")
+    combo.setCurrentIndex(combo.findData("op-cache-ini"))
+    assert wizard.export_page.result.refused  # before: an edit of a file CANN ignores is refused
+    apply_button = wizard.findChild(QPushButton, "applyFixesButton")
+    assert apply_button.isEnabled()
+    apply_button.click()
+    preview = wizard.findChild(QPlainTextEdit, "exportPreview")
+    assert preview.toPlainText() == suggested
+    assert not wizard.export_page.result.refused

@@ -177,7 +177,8 @@ class ExportPage(WizardPage):
         if fmt is None:
             return
         ini = export_format(fmt).carrier == "op_cache.ini"
-        self.preview_panel.show_export(c.profile, fmt, changed_only=self.changed_only.isChecked(), existing_ini=c.ini,
+        self.preview_panel.show_export(c.profile, fmt, changed_only=self.changed_only.isChecked(),
+                                       existing_ini=c.session.ini_to_export(),
                                        device=c.device, environ=c.environ if ini else None,
                                        ini_versions=c.versions_for_save() if ini else None, answers=c.answers,
                                        baseline=c.baseline())
@@ -221,7 +222,7 @@ class ExportPage(WizardPage):
         target = Path(path)
         c = self.controller
         try:
-            self.preview_panel.write_to(target, fmt, edited_ini=c.ini, edited_ini_path=c.ini_path)
+            self.preview_panel.write_to(target, fmt, edited_ini=c.session.ini_to_export(), edited_ini_path=c.ini_path)
         except Exception as exc:  # noqa: BLE001 - any refusal is shown, never silent
             message = str(exc) if not isinstance(exc, OSError) else f"{target}: {exc.strerror or exc}"
             self._set_status(lambda: self.tr("Not saved: %1").replace("%1", message))
