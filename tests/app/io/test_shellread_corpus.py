@@ -425,3 +425,23 @@ def test_each_shell_fixture_agrees_with_bash(path):
     with and without the inherited value, conditionals under both ways of each condition, unsets,
     and a prefix onto the launcher as the launched command sees it."""
     assert check_file(path, lambda text, base: read(path, text, base)) == []
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=lambda p: p.name)
+def test_diagnose_reads_each_script_whole(path, capsys):
+    """`diagnose --env-file` on every corpus script: a diagnosis (exit 0 or 1, never 2 or a
+    traceback), and each CANN cache or allocator variable the golden reading has plainly is the
+    value the diagnosis starts from (its line and file)."""
+    import json
+
+    from cann_config.app.cli import main
+
+    code = main(["diagnose", "--json", "--lang", "en", "--env-file", str(path)])
+    data = json.loads(capsys.readouterr().out)
+    assert code in (0, 1)
+    by_line = {(entry.get("file"), entry.get("line")) for entry in data["effective"].values() if entry.get("source") == "env"}
+    env = read(path)
+    for name in ("ASCEND_MAX_OP_CACHE_SIZE", "ASCEND_REMAIN_CACHE_SIZE_RATIO", "ASCEND_CACHE_PATH",
+                 "ACL_OP_COMPILER_CACHE_MODE", "PYTORCH_NPU_ALLOC_CONF"):
+        if GOLDEN[path.name].get(name, ("",))[0] == "plain":
+            assert (env.files[name], env.lines[name]) in by_line, name
