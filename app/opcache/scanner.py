@@ -634,36 +634,6 @@ def join_part(acc: SocUsage, part: WalkPart, seen: set[tuple[int, int]], unreada
             seen.add(key)
 
 
-def collect_all(acc: SocUsage, dev: int, listdir: ListdirFunc = os.listdir) -> None:
-    """Gather every cleanup candidate of the SoC dir `acc` by listing its dirs again (a split
-    walk that did not gather them, when the SoC dir turned out to reach `candidates_from`):
-    the `*.json` names that are not dirs, in the dirs of its filesystem, symlinks not followed."""
-    try:
-        fd = os.open(acc.path, _DIR_FLAGS)
-    except OSError:
-        return
-    stack = [(fd, str(acc.path))]
-    while stack:
-        fd, folder = stack.pop()
-        try:
-            names = listdir(fd)
-        except OSError:
-            os.close(fd)
-            continue
-        _Walker._collect_names(acc, fd, folder, names)
-        for name in names:
-            try:
-                st = os.lstat(name, dir_fd=fd)
-            except OSError:
-                continue
-            if st.st_mode & _S_IFMT == _S_IFDIR and st.st_dev == dev:
-                try:
-                    stack.append((os.open(name, _DIR_FLAGS, dir_fd=fd), folder + "/" + name))
-                except OSError:
-                    continue
-        os.close(fd)
-
-
 def parse_mounts(text: str) -> list[MountInfo]:
     """The lines of /proc/mounts (fields are octal-escaped: `\\040` is a space)."""
 
@@ -855,7 +825,10 @@ def scan_cache(path: str | Path, *, batch_seconds: float = 0.1,
             # A split walk (app.opcache.parallel): each SoC dir's own entries here, then its
             # subdirs as units shared among the processes, then every part joined in the serial
             # walk's order, so the totals and lists are the serial walk's.
-            collect = candidates_from == 0
+            # The parts gather the candidates whenever a limit may need them (a SoC dir's size is
+            # known only when its parts are joined); a SoC dir that stays under `candidates_from`
+            # drops them then, as the serial walk never gathers them.
+            collect = candidates_from is not None
             soc_fds: dict[str, int] = {}
             own_parts: dict[str, WalkPart] = {}
             units: list[tuple[int, str, str]] = []
@@ -918,12 +891,9 @@ def scan_cache(path: str | Path, *, batch_seconds: float = 0.1,
                                   walker.other_uids)
                 if name not in soc_fds:
                     continue
-                if candidates_from is None:
+                if candidates_from is None or acc.cann_bytes < candidates_from:
                     acc.candidates_complete = False
-                elif not collect:
-                    acc.candidates_complete = not stopped and acc.cann_bytes >= candidates_from
-                    if acc.candidates_complete:
-                        collect_all(acc, walker.dev, listdir)
+                    acc.jsons, acc.read_marks = [], []
 
         usage = CacheUsage(
             kernel_cache=root,
