@@ -1377,6 +1377,9 @@ class _EnvRun:
         if constant is not None:
             self.block(node.body if constant else node.orelse, scope)
             return
+        guard = _unset_guard(node.test)
+        if guard is not None and not node.orelse and not rest and self.unset_guard(node, guard, scope):
+            return
         arms: list[tuple[str, Any]] = []
         current: ast.If | None = node
         while current is not None:
@@ -1392,6 +1395,51 @@ class _EnvRun:
             arms.append(("otherwise", lambda b=tail: self.block(b, scope)))
             current = None
         self.branches(arms)
+
+    def unset_guard(self, node: ast.If, guard: tuple[str, bool], scope: dict[str, ast.AST]) -> bool:
+        """`if "X" not in os.environ: os.environ["X"] = d` (also `os.environ.get("X") is None`,
+        `not os.getenv("X")`: `empty_too`), the twin of `: ${X=d}` / `${X:=d}`: a default-if-unset
+        of X. When the script itself has set or removed X, it decides the test. True when the
+        statement is so read; False leaves it to the run-time branches."""
+        variable, empty_too = guard
+        before = self.state.get(variable)
+        only = node.body[0] if len(node.body) == 1 else None
+        if isinstance(only, ast.Assign) and len(only.targets) == 1:
+            events = self.reader.env_events.get(id(only.targets[0]), [])
+            if len(events) == 1 and events[0].name == variable and events[0].known and events[0].reads is None:
+                # exactly os.environ.setdefault(X, d) (with empty_too, `${X:=d}`), over whatever the
+                # script has left in X on each way through
+                a = events[0]
+                self.put(_read_back(EnvAssignment(variable, a.value, a.line, "setdefault", a.expression, a.file,
+                                                  variable, a.value, empty_too), before))
+                return True
+        if before is not None and before.unset:
+            self.block(node.body, scope)  # removed by the script: the test holds
+            return True
+        if before is not None and before.known and not before.branches:
+            if before.value != "" or not empty_too:
+                return True  # set by the script (or kept by its setdefault): the body never runs
+            if not before.inherited:
+                self.block(node.body, scope)  # set empty by the script: `not get(X)` holds
+                return True
+            # an empty default-if-unset: the launching X when it is not empty, else the body's
+        elif before is not None:
+            return False  # a run-time value: left to the branches
+        label = self.reader.expression(node.test)
+        self.branches([(label, lambda: self.block(node.body, scope)), ("otherwise", _nothing)])
+        after = self.state.get(variable)
+        if after is None or len(after.branches) != 2 or after.branches[1] != ("otherwise", before):
+            return True
+        way = after.branches[0][1]
+        if way is None or not way.known or way.branches or way.unset or way.inherited:
+            return True
+        inherited = before.inherited if before is not None and before.inherited else variable
+        state = EnvState(variable, way.value, way.line, way.file, way.how, way.expression, inherited, empty_too)
+        self.state[variable] = state
+        if self.level == 0:
+            index = max(i for i, applied in enumerate(self.applied) if applied.name == variable)
+            self.applied[index] = state
+        return True
 
     def loop(self, node: ast.For | ast.AsyncFor | ast.While, scope: dict[str, ast.AST]) -> None:
         if isinstance(node, ast.While):
@@ -1560,6 +1608,42 @@ def _runner_target(call: ast.Call) -> str | None:
             if isinstance(given, ast.Name):
                 return given.id
             return default if given is None else None
+    return None
+
+
+def _unset_guard(test: ast.expr) -> tuple[str, bool] | None:
+    """(X, empty_too) for a test that holds when the environment has no X: `"X" not in
+    os.environ`, `os.environ.get("X") is None`, `os.getenv("X") is None`; `not os.environ.get("X")`
+    and `not os.getenv("X")` also when X is empty (empty_too)."""
+    def read_of(node: ast.expr) -> str | None:
+        if (isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords
+                and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+            func = node.func
+            if (isinstance(func, ast.Attribute) and func.attr == "get" and _is_environ(func.value)) or (
+                    isinstance(func, ast.Attribute) and func.attr == "getenv" and isinstance(func.value, ast.Name)
+                    and func.value.id == "os") or (isinstance(func, ast.Name) and func.id == "getenv"):
+                return node.args[0].value
+        return None
+
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        variable = read_of(test.operand)
+        if variable is not None:
+            return variable, True
+        inner = test.operand
+        if (isinstance(inner, ast.Compare) and len(inner.ops) == 1 and isinstance(inner.ops[0], ast.In)
+                and isinstance(inner.left, ast.Constant) and isinstance(inner.left.value, str)
+                and _is_environ(inner.comparators[0])):
+            return inner.left.value, False
+        return None
+    if isinstance(test, ast.Compare) and len(test.ops) == 1:
+        op, right = test.ops[0], test.comparators[0]
+        if (isinstance(op, ast.NotIn) and isinstance(test.left, ast.Constant) and isinstance(test.left.value, str)
+                and _is_environ(right)):
+            return test.left.value, False
+        if isinstance(op, (ast.Is, ast.Eq)) and isinstance(right, ast.Constant) and right.value is None:
+            variable = read_of(test.left)
+            if variable is not None:
+                return variable, False
     return None
 
 

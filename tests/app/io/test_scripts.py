@@ -476,3 +476,24 @@ def test_a_name_known_only_at_run_time_is_said_to_be_one():
     found = [(f.code, f.line) for f in r.findings]
     assert found == [("import-env-name-unknown", 4), ("import-env-name-unknown", 5), ("import-env-name-unknown", 6)]
     assert "os.environ under a name known only at run time (key)" in r.findings[0].message("en")
+
+
+def test_a_guard_on_an_unset_variable_is_default_if_unset():
+    r = reading("""\
+        import os
+        if "PYTORCH_NPU_ALLOC_CONF" not in os.environ:
+            os.environ["PYTORCH_NPU_ALLOC_CONF"] = "expandable_segments:True"
+        if not os.getenv("ASCEND_CACHE_PATH"):
+            os.environ["ASCEND_CACHE_PATH"] = "/data/cache"
+        os.environ["A"] = "set"
+        if os.environ.get("A") is None:
+            os.environ["A"] = "never"
+        if "B" not in os.environ:
+            os.environ["B"] = "b"
+            os.environ["C"] = "c"
+        """)
+    states = {name: (s.value if s.known else s.shown(), s.inherited, s.empty_too) for name, s in r.env_state.items()}
+    assert states == {"PYTORCH_NPU_ALLOC_CONF": ("expandable_segments:True", "PYTORCH_NPU_ALLOC_CONF", False),
+                      "ASCEND_CACHE_PATH": ("/data/cache", "ASCEND_CACHE_PATH", True), "A": ("set", None, False),
+                      "B": ("b", "B", False),
+                      "C": ('c when "B" not in os.environ; not set here otherwise', None, False)}

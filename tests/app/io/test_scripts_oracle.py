@@ -158,7 +158,7 @@ def scripts(draw) -> str:
     lines = ["import os"]
     function: list[str] = []
     for _ in range(draw(st.integers(1, 6))):
-        shape = draw(st.sampled_from(["plain", "plain", "if", "if-else", "loop", "function"]))
+        shape = draw(st.sampled_from(["plain", "plain", "if", "if-else", "loop", "guard", "function"]))
         if shape == "plain":
             lines.append(draw(statements()))
         elif shape in ("if", "if-else"):
@@ -167,6 +167,13 @@ def scripts(draw) -> str:
             if shape == "if-else":
                 lines.append("else:")
                 lines += indent(draw(st.lists(statements(), min_size=1, max_size=3)))
+        elif shape == "guard":
+            # the twin of : ${X=d} / ${X:=d}: a default-if-unset
+            name, value = draw(names), draw(values)
+            test = draw(st.sampled_from([f'"{name}" not in os.environ', f'os.environ.get("{name}") is None',
+                                         f'not os.environ.get("{name}")', f'not os.getenv("{name}")',
+                                         f'not "{name}" in os.environ']))
+            lines += [f"if {test}:", f'    os.environ["{name}"] = "{value}"']
         elif shape == "loop":
             lines.append(LOOP)
             lines += indent(draw(st.lists(statements(), min_size=1, max_size=2)))
