@@ -1,6 +1,6 @@
 """Background work of the wizard, off the GUI thread: device detection, the cache walk, the one
 measurement of the cache (app.opcache.measurement.measure_cache: CANN's next cleanup predicted
-from the walk), reading a support bundle, and importing the core modules the pages need.
+from the walk), reading op_cache.ini, reading a support bundle, and importing the core modules the pages need.
 
 Both are QThreads that call a generator or function of the core and forward its results as
 signals (queued to the GUI thread). The scan forwards the scanner's batches (one per
@@ -99,6 +99,37 @@ class ScanWorker(QThread):
         self.stopped = self.isInterruptionRequested()
         if last is not None:
             self.finishedScan.emit(last)
+
+
+class IniReadWorker(QThread):
+    """Reads one op_cache.ini (app.opcache.ini.read_op_cache_ini) off the GUI thread: a file on a
+    slow or hung mount, or anything else that makes the read wait, never holds the window.
+
+    `read` carries the path, the OpCacheIni (None: no file there) and, when the file cannot be
+    used, the one-line reason naming it (unreadable, a FIFO, too big, ...)."""
+
+    read = Signal(object, object, str)  # Path, OpCacheIni | None, reason ("" when usable or absent)
+
+    def __init__(self, path: Path, parent: QObject | None = None):
+        super().__init__(parent)
+        self.setObjectName("iniReadWorker")
+        self.path = path
+
+    def run(self) -> None:
+        from cann_config.app.errors import InputError
+        from cann_config.app.io.inputfiles import input_exists
+        from cann_config.app.opcache.ini import read_op_cache_ini
+
+        try:
+            # Unreadable (EACCES, ENAMETOOLONG...) is said, never taken for "no file yet".
+            ini = read_op_cache_ini(self.path) if input_exists(self.path) else None
+        except InputError as exc:
+            self.read.emit(self.path, None, " ".join(str(exc).split()))
+            return
+        except OSError as exc:
+            self.read.emit(self.path, None, f"{self.path}: {exc.strerror or exc}")
+            return
+        self.read.emit(self.path, ini, "")
 
 
 def stop_and_join(thread: QThread) -> None:

@@ -757,6 +757,10 @@
 <context>
     <name>IniPanel</name>
     <message>
+        <source>&lt;b&gt;op_cache.ini:&lt;/b&gt; reading %1 …</source>
+        <translation>&lt;b&gt;op_cache.ini：&lt;/b&gt;正在读取 %1 …</translation>
+    </message>
+    <message>
         <source>&lt;b&gt;op_cache.ini cannot be used:&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;op_cache.ini 无法使用：&lt;/b&gt;%1</translation>
     </message>
@@ -799,6 +803,10 @@
     <message>
         <source>It cannot be saved from here: export the fixed op_cache.ini on the Export page and send it to the customer.</source>
         <translation>无法在此保存：请在“导出”页导出修正后的 op_cache.ini 并发给客户。</translation>
+    </message>
+    <message>
+        <source>%1 is still being read; try again in a moment.</source>
+        <translation>%1 仍在读取中，请稍后再试。</translation>
     </message>
     <message>
         <source>Nothing to save: %1 already holds these values; it was not touched.</source>

@@ -128,3 +128,10 @@ def host_probe(soc: str | None, source: str = "npu-smi"):
     device = device_from_soc(soc, source) if soc else DeviceInfo(source="none")
     return HostProbe(device=device, toolkit_version="8.5.0" if soc else None,
                      tried=["npu-smi info: ok"] if soc else ["npu-smi was not found"])
+
+
+def wait_for_ini(qtbot, wizard) -> None:
+    """Until the cache page's op_cache.ini reads (ui/workers.py IniReadWorker) came back."""
+    page = wizard.cache_page
+    page.ensure_built()
+    qtbot.waitUntil(lambda: page.state.ini_pending is None and not page.state._cann_reading, timeout=10000)

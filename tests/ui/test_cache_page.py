@@ -16,6 +16,7 @@ from cann_config.app.opcache.scanner import scan_to_end
 from cann_config.app.units import CANN_MB as MIB
 from cann_config.ui import dialogs
 from cann_config.ui.editors import OptionEditor
+from tests.ui.conftest import wait_for_ini
 
 CANN_INI = ("#配置文件格式，必须包含，自动生成的文件中默认包括如下信息，手动创建时，需要输入\r\n"
             "[op_compiler_cache]\r\n"
@@ -152,10 +153,11 @@ def test_a_file_changed_on_disk_is_not_overwritten_and_the_refusal_is_shown(make
     assert "changed on disk" in wizard.findChild(QLabel, "iniSaveStatus").text()
 
 
-def test_a_new_ini_is_created_in_the_resolved_kernel_cache(make_wizard, tmp_path, monkeypatch):
+def test_a_new_ini_is_created_in_the_resolved_kernel_cache(make_wizard, qtbot, tmp_path, monkeypatch):
     monkeypatch.setattr(dialogs, "run_dialog", lambda dialog: True)
     wizard = make_wizard(device="Ascend910B3")
     editor(wizard, "op_compiler_cache_dir").setProperty("value", str(tmp_path / "cache"))
+    wait_for_ini(qtbot, wizard)
     editor(wizard, "max_op_cache_size").setProperty("value", 2000)
     for name, version in (("iniAdkVersion", "8.5.0"), ("iniOpsVersion", "8.5.1")):
         wizard.findChild(QLineEdit, name).textEdited.emit(version)  # typed, as no CANN is installed here
@@ -165,13 +167,14 @@ def test_a_new_ini_is_created_in_the_resolved_kernel_cache(make_wizard, tmp_path
     assert "adk_version=8.5.0" in text and "ops_version=8.5.1" in text
 
 
-def test_a_save_cann_would_ignore_is_refused_as_export_refuses_it(make_wizard, tmp_path, monkeypatch):
+def test_a_save_cann_would_ignore_is_refused_as_export_refuses_it(make_wizard, qtbot, tmp_path, monkeypatch):
     # Issue 24 item 6: no versions known (none installed here, none typed): nothing is written,
     # the reason is shown beside the button, and the review dialog is never offered.
     reviewed = []
     monkeypatch.setattr(dialogs, "run_dialog", lambda dialog: reviewed.append(dialog) or True)
     wizard = make_wizard(device="Ascend910B3")
     editor(wizard, "op_compiler_cache_dir").setProperty("value", str(tmp_path / "cache"))
+    wait_for_ini(qtbot, wizard)
     editor(wizard, "max_op_cache_size").setProperty("value", 2000)
     assert not wizard.cache_page.ini_panel.review_and_save()
     assert not reviewed and not (tmp_path / "cache").exists()
@@ -183,6 +186,7 @@ def test_a_save_cann_would_ignore_is_refused_as_export_refuses_it(make_wizard, t
     original = b"[op_compiler_cache]\nadk_version=8.5.0\nops_version=8.5.0\n[mine]\nx=1\n"
     ini.write_bytes(original)
     editor(wizard, "op_compiler_cache_dir").setProperty("value", str(tmp_path / "other"))
+    wait_for_ini(qtbot, wizard)
     editor(wizard, "max_op_cache_size").setProperty("value", 3000)
     assert not wizard.cache_page.ini_panel.review_and_save()
     assert ini.read_bytes() == original and [p.name for p in ini.parent.iterdir()] == ["op_cache.ini"]
@@ -404,3 +408,51 @@ def test_the_save_message_shows_beside_the_button_in_view_and_reset_only_when_it
     assert reset.isEnabled()
     reset.click()
     assert editor(wizard, "max_op_cache_size").property("value") == 1000 and not reset.isEnabled()
+
+
+def test_op_cache_ini_is_read_off_the_gui_thread(make_wizard, qtbot, tmp_path, monkeypatch, gate):
+    """A read of op_cache.ini that waits (a hung mount) never holds the window: the page says it is
+    reading the file, the event loop runs, and the values come when the read does."""
+    import threading
+
+    import cann_config.app.opcache.ini as ini_module
+
+    (tmp_path / "kernel_cache").mkdir()
+    ini = tmp_path / "kernel_cache" / "op_cache.ini"
+    ini.write_bytes(CANN_INI)
+    monkeypatch.setenv("ASCEND_CACHE_PATH", str(tmp_path))
+    real_read = ini_module.read_op_cache_ini
+    readers = []
+
+    def slow_read(path, **kwargs):
+        readers.append(threading.current_thread() is threading.main_thread())
+        gate.wait()
+        return real_read(path, **kwargs)
+
+    monkeypatch.setattr(ini_module, "read_op_cache_ini", slow_read)
+    wizard = make_wizard(device="Ascend910B3")
+    wizard.cache_page.ensure_built()
+    assert gate.entered.wait(10) and readers == [False]
+    ticks = []
+    qtbot.waitUntil(lambda: ticks.append(1) or len(ticks) > 3)  # the event loop runs meanwhile
+    status = wizard.findChild(QLabel, "iniStatus").text()
+    assert "reading" in status and str(ini) in status
+    assert editor(wizard, "max_op_cache_size").property("value") == 500  # CANN's default until it is read
+    assert not wizard.cache_page.ini_panel.review_and_save()  # nothing to keep yet: not saved
+    assert "still being read" in wizard.findChild(QLabel, "iniSaveStatus").text()
+    gate.open()
+    wait_for_ini(qtbot, wizard)
+    assert editor(wizard, "max_op_cache_size").property("value") == 800
+    assert "reading" not in wizard.findChild(QLabel, "iniStatus").text()
+
+
+def test_a_fifo_at_the_op_cache_ini_path_is_a_clear_finding(make_wizard, qtbot, tmp_path, monkeypatch):
+    (tmp_path / "kernel_cache").mkdir()
+    fifo = tmp_path / "kernel_cache" / "op_cache.ini"
+    os.mkfifo(fifo)  # no writer: a plain open() would wait for one forever
+    monkeypatch.setenv("ASCEND_CACHE_PATH", str(tmp_path))
+    wizard = make_wizard(device="Ascend910B3")
+    wait_for_ini(qtbot, wizard)
+    status = wizard.findChild(QLabel, "iniStatus").text()
+    assert "cannot be used" in status and str(fifo) in status and "FIFO" in status
+    assert wizard.controller.ini is None

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QComboBox, QLabel, QToolButton
 
 from cann_config.app.cli import main
 from cann_config.ui.editors import OptionEditor
+from tests.ui.conftest import wait_for_ini
 
 
 def label(wizard, name):
@@ -54,11 +55,13 @@ def test_huge_pages_on_a_310p_from_an_import_on_the_device_and_memory_pages(make
     assert device.isHidden() and memory.isHidden() and device.accessibleDescription() == ""
 
 
-def test_a_cache_mode_mindspore_does_not_take_is_an_error_on_the_cache_page(make_wizard, tmp_path, monkeypatch, capsys):
+def test_a_cache_mode_mindspore_does_not_take_is_an_error_on_the_cache_page(make_wizard, qtbot, tmp_path, monkeypatch,
+                                                                            capsys):
     base = tmp_path / "cache"
     monkeypatch.setenv("ASCEND_CACHE_PATH", str(base))
     wizard = make_wizard(device="Ascend910B3", framework="pytorch")
     wizard.setCurrentId(wizard.pageIds()[2])
+    wait_for_ini(qtbot, wizard)
     cache, memory, device = (label(wizard, n) for n in ("cacheFindings", "memoryFindings", "deviceFindings"))
     wizard.findChild(OptionEditor, "option_op_compiler_cache_mode").setProperty("value", "force")
     # A warning the row states already (the catalog's note on force) is not repeated.

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QLabel, QLineEdit, QWidget
 from cann_config.app.cli import main
 from cann_config.ui import dialogs
 from cann_config.ui.editors import OptionEditor
+from tests.ui.conftest import wait_for_ini
 
 GOOD = (b"[op_compiler_cache]\nadk_version=8.5.0\nops_version=8.5.0\n"
         b"max_op_cache_size=400\nremain_cache_size_ratio=60\n")
@@ -52,6 +53,7 @@ def test_new_file_without_known_versions_asks_for_them_and_save_is_not_the_defau
     seen = []
     monkeypatch.setattr(dialogs, "run_dialog", lambda dialog: seen.append(dialog) or False)
     wizard = make_wizard(device="Ascend910B3")
+    wait_for_ini(qtbot, wizard)
     box = wizard.findChild(QWidget, "iniVersionsBox")
     assert not box.isHidden()
     assert "ignores" in wizard.findChild(QLabel, "iniStatus").text()
@@ -89,7 +91,8 @@ def test_wizard_refuses_an_edit_that_would_activate_orphaned_keys(make_wizard, t
     assert "outside any section" in wizard.findChild(QLabel, "iniSaveStatus").text()
 
 
-def test_diagnose_json_and_the_wizard_agree_on_every_effective_value(make_wizard, tmp_path, monkeypatch, capsys):
+def test_diagnose_json_and_the_wizard_agree_on_every_effective_value(make_wizard, qtbot, tmp_path, monkeypatch,
+                                                                      capsys):
     """The same inputs (this host's environment with ASCEND_* set, the op_cache.ini CANN reads)
     to `diagnose --json` and to create_wizard: the same value and source for each cache option."""
     base = tmp_path / "cache"
@@ -115,6 +118,7 @@ def test_diagnose_json_and_the_wizard_agree_on_every_effective_value(make_wizard
         main(["diagnose", "--json", "--lang", "en", "--framework", "tf1", "--device", "Ascend910B3"])
         report = json.loads(capsys.readouterr().out)
         wizard = make_wizard(device="Ascend910B3", framework="tf1")
+        wait_for_ini(qtbot, wizard)
         resolution = wizard.cache_page.state.resolution
         for oid in ("max_op_cache_size", "remain_cache_size_ratio", "op_compiler_cache_mode"):
             mine = resolution.effective[oid]
@@ -165,6 +169,7 @@ def test_close_prompt_offers_to_save_the_op_cache_ini_edit(make_wizard, tmp_path
     wizard = make_wizard(device="Ascend910B3")
     wizard.show()
     qtbot.waitExposed(wizard)
+    wait_for_ini(qtbot, wizard)
     editor(wizard, "max_op_cache_size").setProperty("value", 1000)
     wizard.close()
     assert asked == [(True, str(ini))]
@@ -257,7 +262,8 @@ ENV_FIXTURES = sorted((Path(__file__).resolve().parents[1] / "data" / "env").glo
 
 
 @pytest.mark.parametrize("fixture", INI_FIXTURES, ids=lambda p: p.name)
-def test_diagnose_and_the_wizard_agree_on_every_ini_fixture(fixture, make_wizard, tmp_path, monkeypatch, capsys):
+def test_diagnose_and_the_wizard_agree_on_every_ini_fixture(fixture, make_wizard, qtbot, tmp_path, monkeypatch,
+                                                             capsys):
     """Each op_cache.ini fixture, put where CANN reads it, to `diagnose --json` and to the wizard:
     the same value, source, file and line for every cache option, and the same path read."""
     base = tmp_path / "cache"
@@ -269,7 +275,9 @@ def test_diagnose_and_the_wizard_agree_on_every_ini_fixture(fixture, make_wizard
     no_cann_here(monkeypatch)
     main(["diagnose", "--json", "--lang", "en", "--framework", "tf1", "--device", "Ascend910B3"])
     report = json.loads(capsys.readouterr().out)
-    resolution = make_wizard(device="Ascend910B3", framework="tf1").cache_page.state.resolution
+    wizard = make_wizard(device="Ascend910B3", framework="tf1")
+    wait_for_ini(qtbot, wizard)
+    resolution = wizard.cache_page.state.resolution
     for oid in ("max_op_cache_size", "remain_cache_size_ratio", "op_compiler_cache_mode", "op_compiler_cache_dir"):
         mine, theirs = resolution.effective[oid], report["effective"][oid]
         assert (mine.value, mine.source, mine.file, mine.line) == \

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QThread
 from PySide6.QtWidgets import QFrame, QGroupBox, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from cann_config.app.catalog import Option, Value
@@ -72,7 +73,7 @@ class CachePage(OptionsPage):
         # workers; each panel is made in its own turn of the event loop.
         from cann_config.ui.pages.cache_panels.state import CacheState
 
-        self.state = state = CacheState(self.controller)
+        self.state = state = CacheState(self.controller, self._start_worker, self.refresh)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         # What export would say about this page's choices (a cache mode the framework cannot
@@ -193,7 +194,15 @@ class CachePage(OptionsPage):
                                         "CANN's cleanup above do not apply to it."))
 
     def stop(self) -> None:
+        if self.state is not None:
+            self.state.stop()
         self.panels()[2].stop()
+
+    def _start_worker(self, worker: QThread) -> None:
+        """Start a worker of the page's state (an op_cache.ini read), kept by the wizard to join it."""
+        worker.setParent(self)
+        self.workerStarted.emit(worker)
+        worker.start()
 
     def _bundle_opened(self) -> None:
         """A bundle replaces this computer's cache and op_cache.ini."""

@@ -111,6 +111,8 @@ class IniPanel(QGroupBox):
         remote = c.ini_from_bundle()
         if remote:
             text = self._bundle_ini_text(path)
+        elif self.state.ini_pending == path:
+            text = self.tr("<b>op_cache.ini:</b> reading %1 …").replace("%1", escape(str(self.state.ini_pending)))
         elif self.state.ini_error:
             text = self.tr("<b>op_cache.ini cannot be used:</b> %1").replace("%1", escape(self.state.ini_error))
         elif c.ini is None:
@@ -178,6 +180,10 @@ class IniPanel(QGroupBox):
 
         c = self.controller
         path = self.state.ini_path()
+        if self.state.ini_pending == path:
+            # Its content is not known yet: a save now could not keep what the file holds.
+            self._not_saved(self.tr("%1 is still being read; try again in a moment.").replace("%1", str(path)))
+            return False
         refused = [f for f in c.choice_findings() if f.severity == "error"]
         if refused:
             # A choice `export op-cache-ini` refuses (exit 1, nothing written) is refused here the
@@ -229,7 +235,7 @@ class IniPanel(QGroupBox):
         else:
             self._save_text = lambda: self.tr("Saved %1.").replace("%1", str(path))
         c.mark_saved()
-        self.state.reload_ini()
+        self.state.saved(path, data)
         self._show_save_status()
         return True
 

@@ -1,7 +1,8 @@
 """What the cache page's panels show, resolved by the core for the controller's current state.
 
 The directories come from app.opcache.cachedir, the op_cache.ini of the resolved directory from
-app.opcache.ini (followed as the directory changes, unless the user opened one), and the
+app.opcache.ini (followed as the directory changes, unless the user opened one; read in a worker,
+ui/workers.py IniReadWorker, so the GUI thread never waits on the disk), and the
 effective size values with where each comes from (op_cache.ini › env › default) from
 app.opcache.resolution. With a support bundle open, the versions are the customer's CANN, as
 `diagnose --bundle` checks them (docs/cann/op-cache.md).
@@ -9,14 +10,15 @@ app.opcache.resolution. With a support bundle open, the versions are the custome
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import QThread
+
 from cann_config.app.catalog import Value
-from cann_config.app.errors import InputError
-from cann_config.app.io.inputfiles import input_exists
 from cann_config.app.opcache.cachedir import CacheDirResolution, resolve_cache_dir
-from cann_config.app.opcache.ini import VERSION_KEYS, cann_stoi, read_op_cache_ini
+from cann_config.app.opcache.ini import VERSION_KEYS, cann_stoi, parse_op_cache_ini
 from cann_config.app.opcache.ini_save import IniSave, plan_ini_save, versions_for_save
 from cann_config.app.opcache.resolution import Resolution, resolve_settings, size_in_range
 from cann_config.app.opcache.which_ini import which_ini
@@ -28,7 +30,10 @@ DIR_OPTION = "op_compiler_cache_dir"
 class CacheState:
     """The cache page's view of the core's answers; `resolve()` brings it up to date."""
 
-    def __init__(self, controller: WizardController):
+    def __init__(self, controller: WizardController, start_worker: Callable[[QThread], None],
+                 changed: Callable[[], None]):
+        """`start_worker` starts (and keeps, to join it) a worker reading op_cache.ini; `changed`
+        is called when a read came back (the page refreshes)."""
         self.controller = controller
         self.dir_resolution: CacheDirResolution | None = None
         self.resolution: Resolution | None = None
@@ -36,6 +41,15 @@ class CacheState:
         self._loaded_ini_path: Path | None = None
         self.read_by_cann = True  # the edited op_cache.ini is the one CANN reads
         self.cann_ini: Any = None  # the op_cache.ini CANN reads (the resolution's), whatever is edited
+        # op_cache.ini is read in a worker (ui/workers.py IniReadWorker): the GUI thread never waits
+        # on the disk. The path of the edited file while its read is under way, else None.
+        self.ini_pending: Path | None = None
+        self._start_worker = start_worker
+        self._changed = changed
+        self._stopped = False  # the window is closing: no read is started
+        # The file CANN reads when another is edited: path -> (OpCacheIni | None) once read.
+        self._cann_reads: dict[Path, Any] = {}
+        self._cann_reading: set[Path] = set()
 
     def resolve(self) -> None:
         """Directories, op_cache.ini and effective values for the current choices."""
@@ -64,15 +78,31 @@ class CacheState:
         if not_read is not None:
             self.resolution.findings.insert(0, not_read)
 
-    @staticmethod
-    def _read_ini_quietly(path: Path) -> Any:
-        """The op_cache.ini CANN reads, when the page edits another file (None: absent or unusable)."""
-        if not path.exists():
-            return None
-        try:
-            return read_op_cache_ini(path)
-        except InputError:
-            return None
+    def _read_ini_quietly(self, path: Path) -> Any:
+        """The op_cache.ini CANN reads, when the page edits another file (None: absent, unusable, or
+        being read: the page is refreshed when the read comes back)."""
+        if path in self._cann_reads:
+            return self._cann_reads[path]
+        if path not in self._cann_reading and not self._stopped:
+            self._cann_reading.add(path)
+            self._read(path, self._cann_read)
+        return None
+
+    def _cann_read(self, path: Path, ini: Any, _error: str) -> None:
+        self._cann_reading.discard(path)
+        self._cann_reads[path] = ini
+        self._changed()
+
+    def _read(self, path: Path, done: Callable[[Path, Any, str], None]) -> None:
+        from cann_config.ui.workers import IniReadWorker
+
+        worker = IniReadWorker(path)
+        worker.read.connect(done)
+        self._start_worker(worker)
+
+    def stop(self) -> None:
+        """The window is closing: no read is started from now on."""
+        self._stopped = True
 
     def ini_path(self) -> Path:
         """The op_cache.ini the page edits: the one the user opened, else the resolved one."""
@@ -84,19 +114,9 @@ class CacheState:
         assert self.dir_resolution is not None
         return Path(self.dir_resolution.ini_path)
 
-    def _read_ini(self, path: Path) -> Any:
-        self.ini_error = ""
-        try:
-            # Unreadable (EACCES, ENAMETOOLONG...) is said, never taken for "no file yet".
-            if not input_exists(path):
-                return None
-            return read_op_cache_ini(path)
-        except InputError as exc:
-            self.ini_error = str(exc)
-            return None
-
     def _follow_ini(self) -> None:
-        """Read the op_cache.ini of the resolved directory when it changes (unless one was opened)."""
+        """Read the op_cache.ini of the resolved directory when it changes (unless one was opened):
+        until the worker answers, the page has no file and says it is being read."""
         c = self.controller
         if c.ini_explicit:
             return
@@ -105,17 +125,54 @@ class CacheState:
         if path == self._loaded_ini_path:
             return
         self._loaded_ini_path = path
-        ini = self._read_ini(path)
-        c.set_ini(ini, path if ini is not None else None, explicit=False, notify=False)
+        self.ini_error = ""
+        c.set_ini(None, None, explicit=False, notify=False)
+        self._start_ini_read(path)
+
+    def _start_ini_read(self, path: Path) -> None:
+        if self._stopped:
+            return
+        self.ini_pending = path
+        self._read(path, self._ini_read)
+
+    def _ini_read(self, path: Path, ini: Any, error: str) -> None:
+        """A read of the edited op_cache.ini came back (on the GUI thread); one that is no longer
+        the file edited (the directory changed meanwhile, a file was opened) is dropped."""
+        c = self.controller
+        if path != self.ini_pending:
+            return
+        self.ini_pending = None
+        if c.ini_explicit and Path(c.ini_path or "") != path:
+            return
+        if not c.ini_explicit and path != self._loaded_ini_path:
+            return
+        self.ini_error = error
+        self._cann_reads.pop(path, None)
+        c.set_ini(ini, path if (ini is not None or c.ini_explicit) else None, explicit=c.ini_explicit)
 
     def reload_ini(self) -> None:
-        """Read the edited op_cache.ini again from disk (the controller says it changed)."""
+        """Read the edited op_cache.ini again from disk (the controller says it changed), and the
+        file CANN reads when it is another one."""
         c = self.controller
         path = self.ini_path()
-        ini = self._read_ini(path)
         if not c.ini_explicit:
             self._loaded_ini_path = path
-        c.set_ini(ini, path if (ini is not None or c.ini_explicit) else None, explicit=c.ini_explicit)
+        self._cann_reads.clear()
+        self._start_ini_read(path)
+        self._changed()
+
+    def saved(self, path: Path, data: bytes) -> None:
+        """op_cache.ini was just written with `data`: the page edits what was written (parsed from
+        the bytes in hand, not read back from the disk)."""
+        c = self.controller
+        ini = parse_op_cache_ini(data, str(path))
+        ini.path = path
+        if not c.ini_explicit:
+            self._loaded_ini_path = path
+        self.ini_error = ""
+        self.ini_pending = None
+        self._cann_reads.clear()
+        c.set_ini(ini, path, explicit=c.ini_explicit)
 
     # -- the values the editors show ----------------------------------------------------------
 
