@@ -81,7 +81,7 @@ class Diagnosis:
                  resolution: Resolution | None = None, inputs: dict[str, Any] | None = None,
                  read_by_cann: bool = True, cann_ini_path: Path | None = None,
                  ini_base_from: str | None = None, environ: Mapping[str, str] | None = None,
-                 installed_versions: Mapping[str, str] | None = None) -> None:
+                 installed_versions: Mapping[str, str] | None = None, cann_ini: OpCacheIni | None = None) -> None:
         self.device = device
         self.framework = framework
         self.effective = effective
@@ -99,6 +99,10 @@ class Diagnosis:
         # with came from (--cache-dir | environment | given-environment | ini-location).
         self.cann_ini_path = cann_ini_path
         self.ini_base_from = ini_base_from
+        # The op_cache.ini CANN reads, parsed: `ini` when it is that file, else the file at
+        # cann_ini_path (None: there is none). Its version lines decide whether the next start
+        # empties the cache (app.opcache.measurement.next_start_empties), whatever file was named.
+        self.cann_ini = ini if read_by_cann else cann_ini
         # The environment CANN runs with as resolved (env file and script applied): what a fix's
         # env lines are applied to (app/support/fixes.py recheck).
         self.environ: dict[str, str] = dict(environ or {})
@@ -488,6 +492,7 @@ def diagnose(*, ini_path: str | os.PathLike[str] | None = None, env_file: str | 
         ini_base_from=choice.base_from if choice is not None else None,
         environ=environment,
         installed_versions=installed_versions,
+        cann_ini=cann_ini,
     )
 
 

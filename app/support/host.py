@@ -133,8 +133,9 @@ class Host:
         if max_e is None or ratio_e is None or max_e.runtime or ratio_e.runtime:
             return None
         mode = diagnosis.effective.get("op_compiler_cache_mode")
-        # Only the file CANN reads can empty the cache (app/opcache/which_ini.py).
-        ini = diagnosis.ini if diagnosis.read_by_cann else None
+        # Only the file CANN reads can empty the cache (app/opcache/which_ini.py): a file named with
+        # --ini elsewhere leaves the prediction to CANN's own file and its version lines.
+        ini = diagnosis.cann_ini
         # CANN's own file missing: the next start creates it, emptying the SoC dir.
         cann_ini = Path(kernel_cache) / "op_cache.ini"
         missing = str(cann_ini) if ini is None and not os.path.lexists(cann_ini) else None

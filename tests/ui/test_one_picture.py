@@ -278,3 +278,28 @@ def test_a_bundles_file_cann_ignores_for_its_form_is_previewed_as_the_reports_ne
     preview = wizard.findChild(QPlainTextEdit, "exportPreview")
     assert preview.toPlainText() == suggested
     assert not wizard.export_page.result.refused
+
+
+def test_an_opened_ini_cann_does_not_read_leaves_the_gauge_to_canns_file(make_wizard, qtbot, capsys, tmp_path,
+                                                                           monkeypatch):
+    """An op_cache.ini opened elsewhere is not read by CANN: the gauge's "the next start empties" is
+    decided by CANN's own file and its version lines, as `diagnose --ini` decides it."""
+    from tests.ui.conftest import wait_for_ini
+
+    kernel_cache = live_host(tmp_path, monkeypatch, ini=(DATA / "ini" / "template.ini").read_bytes(), installed="8.3.0")
+    other = tmp_path / "elsewhere" / "op_cache.ini"
+    other.parent.mkdir()
+    other.write_bytes(b"[op_compiler_cache]\nadk_version=8.3.0\nops_version=8.3.0\n")
+    _, diagnosed = cli_json(capsys, "diagnose", "--ini", str(other), "--device", SOC)
+    assert diagnosed["cache"]["next_start_empties"]["file"] == str(kernel_cache / "op_cache.ini")
+    wizard = make_wizard(device=SOC, ini=other)
+    wizard.setCurrentId(wizard.pageIds()[2])
+    wait_for_ini(qtbot, wizard)
+    page = wizard.cache_page.usage_panel
+    qtbot.mouseClick(wizard.findChild(QPushButton, "scanButton"), Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: page.usage is not None and page.predictions() is not None, timeout=30000)
+    page.refresh()
+    assert not wizard.cache_page.state.read_by_cann
+    (row,) = page.gauge.rows
+    assert row.empties and "next start empties it" in page.gauge.accessibleDescription()
+    assert page.measurement().to_json("en")["next_start_empties"] == diagnosed["cache"]["next_start_empties"]

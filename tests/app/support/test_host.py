@@ -251,3 +251,29 @@ def test_a_missing_op_cache_ini_empties_the_soc_dir_at_the_next_start(capsys, tm
     monkeypatch.setenv("ACL_OP_COMPILER_CACHE_MODE", "disable")
     _, scanned = run_json(capsys, "scan")
     assert scanned["next_start_empties"] is None
+
+
+def test_an_ini_cann_does_not_read_leaves_the_prediction_to_the_file_cann_reads(capsys, tmp_path, monkeypatch):
+    """`diagnose --ini FILE` naming a file CANN does not read (app/opcache/which_ini.py): whether
+    the next start empties the SoC dir is decided by CANN's own BASE/kernel_cache/op_cache.ini and
+    its version lines, as `scan` decides it, never by the named file."""
+    soc = live_cache(tmp_path, monkeypatch, installed="8.3.0")  # CANN's file says 8.5.0: it empties
+    cann_ini = soc.parent / "op_cache.ini"
+    other = tmp_path / "elsewhere" / "op_cache.ini"
+    other.parent.mkdir()
+    other.write_text("[op_compiler_cache]\nadk_version=8.3.0\nops_version=8.3.0\n", encoding="utf-8")
+    _, scanned = run_json(capsys, "scan")
+    code, diagnosed = run_json(capsys, "diagnose", "--ini", str(other), "--device", SOC)
+    assert code == 0 and diagnosed["op_cache_ini"]["read_by_cann"] is False
+    empties = diagnosed["cache"]["next_start_empties"]
+    assert empties is not None and empties["reason"] == "versions-differ" and empties["file"] == str(cann_ini)
+    assert empties == scanned["next_start_empties"]
+    assert diagnosed["cache"]["socs"][SOC]["empties_at_next_start"] == {"reason": "versions-differ", "bytes": 3 << 20}
+    (warning,) = [f for f in diagnosed["findings"] if f["code"] == "cache-next-start-empties-versions"]
+    assert "8.3.0" in warning["message"] and str(soc) in warning["message"]
+    # The other way round: CANN's file matches the installed CANN, the named one does not: nothing is emptied.
+    other.write_text("[op_compiler_cache]\nadk_version=7.0.0\nops_version=7.0.0\n", encoding="utf-8")
+    cann_ini.write_text("[op_compiler_cache]\nadk_version=8.3.0\nops_version=8.3.0\n", encoding="utf-8")
+    _, diagnosed = run_json(capsys, "diagnose", "--ini", str(other), "--device", SOC)
+    assert diagnosed["cache"]["next_start_empties"] is None
+    assert "cache-next-start-empties-versions" not in [f["code"] for f in diagnosed["findings"]]
