@@ -234,3 +234,29 @@ def test_a_quoted_size_is_written_as_the_number_in_place(capsys, tmp_path, monke
     (ini,) = data["suggested_exports"]
     original = (DATA / "ini" / "quoted_value.ini").read_text(encoding="utf-8")
     assert ini["text"] == original.replace('max_op_cache_size="800"', "max_op_cache_size=800")
+
+
+# -- this host ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", INIS)
+def test_every_ini_fixture_on_a_live_host_holds(tmp_path, monkeypatch, name):
+    """The same property on this host, as `diagnose` sees it (app.support.host.this_host): the
+    fixture is the op_cache.ini CANN reads, CANN 8.5.0 is installed, the cache is measured."""
+    from cann_config.app.support.host import this_host
+
+    from tests.app.support.test_diagnosis import fake_toolkit
+
+    for variable in ("ASCEND_MAX_OP_CACHE_SIZE", "ASCEND_REMAIN_CACHE_SIZE_RATIO", "ACL_OP_COMPILER_CACHE_MODE",
+                     "ACL_OP_COMPILER_CACHE_DIR", "ASCEND_WORK_PATH", "ASCEND_OPP_PATH", "ASCEND_HOME_PATH"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("ASCEND_TOOLKIT_HOME", str(fake_toolkit(tmp_path, "8.5.0")))
+    base = tmp_path / "cache"
+    (base / "kernel_cache").mkdir(parents=True)
+    (base / "kernel_cache" / "op_cache.ini").write_bytes((DATA / "ini" / name).read_bytes())
+    monkeypatch.setenv("ASCEND_CACHE_PATH", str(base))
+    diagnosis = this_host().diagnosis()
+    assert diagnosis.installed_versions == VERSIONS
+    plan = assert_fixes_hold(diagnosis)
+    assert diagnosis.fix_plan is plan  # the Host planned them: every view shows these
