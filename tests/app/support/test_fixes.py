@@ -244,7 +244,6 @@ def test_every_ini_fixture_on_a_live_host_holds(tmp_path, monkeypatch, name):
     """The same property on this host, as `diagnose` sees it (app.support.host.this_host): the
     fixture is the op_cache.ini CANN reads, CANN 8.5.0 is installed, the cache is measured."""
     from cann_config.app.support.host import this_host
-
     from tests.app.support.test_diagnosis import fake_toolkit
 
     for variable in ("ASCEND_MAX_OP_CACHE_SIZE", "ASCEND_REMAIN_CACHE_SIZE_RATIO", "ACL_OP_COMPILER_CACHE_MODE",
