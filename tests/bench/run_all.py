@@ -3,7 +3,7 @@
     QT_QPA_PLATFORM=offscreen .venv/bin/python tests/bench/run_all.py [NAME ...]
 
 NAME picks benchmarks (`startup`, `page_stalls`, `responsiveness`, `scan`, `cli`, `export`,
-`bundle_startup`, `envfile`, `script`);
+`bundle_startup`, `envfile`, `script`, `fixes`);
 default all. BENCH_ROUNDS=N changes the rounds of each. Each benchmark prints `ROW {json}` lines
 (tests/bench/harness.py `emit_row`); the table lists them: the measure, its ratio (or value),
 the spread, the goal and whether it is met. The exit status is 0 even when a goal is missed:
@@ -22,7 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.bench.harness import ROOT, ROW_PREFIX  # noqa: E402
 
-ORDER = ("startup", "page_stalls", "responsiveness", "scan", "cli", "export", "bundle_startup", "junk", "envfile", "script")
+ORDER = ("startup", "page_stalls", "responsiveness", "scan", "cli", "export", "bundle_startup", "junk", "envfile", "script",
+         "fixes")
 
 
 def main() -> int:
