@@ -5,10 +5,10 @@ Side effects are stubbed, not edited out of the file: the file is sourced from a
 directory in a temporary dir (relative `source` lines still find their files there, redirections
 write into the copy), PATH is an empty dir so every command is one bash cannot find, which then
 succeeds and does nothing (`command_not_found_handle`, which also records the command's
-environment), `source`/`.` of a file outside the copy do nothing (the tool is given only the
-copy's files too; /etc/profile would put real commands back in PATH), `cd`, `exec`, `kill`,
-`ulimit` and `trap` are functions that do nothing; an existing program named by its path, or an
-existing dir put in PATH, is moved under /nonexistent-oracle in the text both readers get
+environment), HOME is the copy, `cd`, `exec`, `kill`,
+`ulimit` and `trap` are functions that do nothing; an existing program named by its path, an
+existing dir put in PATH, or an existing file sourced by its absolute path (/etc/profile would put
+real commands back in PATH) is moved under /nonexistent-oracle in the text both readers get
 (`defuse`), and a file that still has one is refused rather than run; `set -e`/`set -u` are undone
 after each `set` (bash would stop at the first failing stub; the tool does not model them). Builtins that only compute (`[`, `test`, `export`, `read`
 from /dev/null) run as bash runs them. The variables are printed from an EXIT trap, so an `exit`
@@ -21,9 +21,11 @@ Comparison rules (`check_file`):
 - default-if-unset (`env.inherited[X] = Y`): bash without Y gives the tool's default, and bash with
   Y set (to a sentinel) gives what the tool reads when told Y (`base={Y: sentinel}`);
 - conditional (`env.runtime[X].branches`): every `if`/`elif` condition and every left side of
-  `&&`/`||` is forced true and false in copies of the file (all combinations up to 2**5, else one
-  condition at a time); in each copy bash's value is one the tool lists for a branch (or a branch
-  the tool leaves unknown/unset), and every value the tool lists is bash's in some copy;
+  `&&`/`||` is forced true and false, and the word of every `case` set to each literal pattern and
+  to one no pattern matches, in copies of the file (all combinations up to 32, else one choice at
+  a time); in each copy bash's value is one the tool lists for a branch (or a branch
+  the tool leaves unknown/unset), and, when every combination was made, every value the tool
+  lists is bash's in some copy (the tool takes each condition as independent of the others);
 - unset: bash has no such variable after the file, on every forced way through, even when the
   launching environment sets it;
 - a prefix onto the job's launcher (`env.launcher`): a stub that stands for that launcher sees the
@@ -58,8 +60,7 @@ command_not_found_handle() {
     done; } >>"$__oracle_jobs"
   return 0
 }
-source() { case "$1" in /*) [[ $1 == "$__oracle_root"/* ]] || return 0;; esac; builtin source "$@"; }
-.() { source "$@"; }
+HOME=$__oracle_root
 cd() { return 0; }
 exec() { return 0; }
 kill() { return 0; }
@@ -145,6 +146,13 @@ def _refuse_real_commands(text: str) -> None:
             name = data[node.start_byte:node.end_byte].decode("utf-8", "surrogateescape")
             if "/" in name and Path(name.strip("'\"")).exists():
                 raise RuntimeError(f"the oracle will not run a file that calls {name}, which exists here")
+        if node.type == "command" and node.child_by_field_name("name") is not None:
+            name_node = node.child_by_field_name("name")
+            args = node.children_by_field_name("argument")
+            if data[name_node.start_byte:name_node.end_byte] in (b"source", b".") and args:
+                target = data[args[0].start_byte:args[0].end_byte].decode("utf-8", "surrogateescape").strip("'\"")
+                if target.startswith("/") and "$" not in target and Path(target).exists():
+                    raise RuntimeError(f"the oracle will not source {target}, which exists here")
         stack.extend(node.children)
 
 
@@ -172,6 +180,15 @@ def defuse(text: str) -> str:
             name = data[node.start_byte:node.end_byte]
             if name.startswith(b"/") and Path(name.decode("utf-8", "surrogateescape")).exists():
                 cuts.append(node.start_byte)
+        if node.type == "command" and node.child_by_field_name("name") is not None:
+            name_node = node.child_by_field_name("name")
+            args = node.children_by_field_name("argument")
+            if data[name_node.start_byte:name_node.end_byte] in (b"source", b".") and args:
+                raw = data[args[0].start_byte:args[0].end_byte]
+                quote = 1 if raw[:1] in (b'"', b"'") else 0
+                target = raw.strip(b"'\"").decode("utf-8", "surrogateescape")
+                if target.startswith("/") and "$" not in target and Path(target).exists():
+                    cuts.append(args[0].start_byte + quote)
         stack.extend(node.children)
     for at in sorted(cuts, reverse=True):
         data = data[:at] + b"/nonexistent-oracle" + data[at:]
@@ -192,22 +209,28 @@ def bash_baseline() -> set[str]:
 # ---------------------------------------------------------------------------------------------
 
 
-def conditions(text: str) -> list[tuple[int, int]]:
-    """Byte ranges of the run-time conditions in `text`: `if`/`elif` conditions and the left side
-    of each `&&`/`||` (innermost left side of a chain), outermost first, never overlapping."""
+def conditions(text: str) -> list[tuple[int, int, list[bytes]]]:
+    """The run-time choices in `text`, as (start byte, end byte, what may replace the span):
+    `if`/`elif` conditions and the left side of each `&&`/`||` (innermost left side of a chain)
+    become `true` or `false`; the word a `case` tests becomes each literal pattern, or a word no
+    pattern matches. Never overlapping."""
     import tree_sitter
     import tree_sitter_bash
 
     parser = tree_sitter.Parser(tree_sitter.Language(tree_sitter_bash.language()))
     data = text.encode("utf-8", "surrogateescape")
-    found: list[tuple[int, int]] = []
+    found: list[tuple[int, int, list[bytes]]] = []
+    either = [b"true", b"false"]
 
     def walk(node) -> None:
         if node.type in ("if_statement", "elif_clause"):
             ids = {c.id for c in node.children_by_field_name("condition")}
+            if node.type == "elif_clause":  # no `condition` field in tree-sitter-bash 0.25: before `then`
+                then = next((i for i, c in enumerate(node.children) if c.type == "then"), 0)
+                ids = {c.id for c in node.children[:then]}
             for child in node.children:
                 if child.id in ids and child.is_named:
-                    found.append((child.start_byte, child.end_byte))
+                    found.append((child.start_byte, child.end_byte, either))
                 else:
                     walk(child)
             return
@@ -216,8 +239,21 @@ def conditions(text: str) -> list[tuple[int, int]]:
             if left.type == "list":
                 walk(left)
             else:
-                found.append((left.start_byte, left.end_byte))
+                found.append((left.start_byte, left.end_byte, either))
             walk(right)
+            return
+        if node.type == "case_statement" and node.child_by_field_name("value") is not None:
+            value = node.child_by_field_name("value")
+            words = [b"__oracle_no_pattern__"]
+            for item in node.named_children:
+                for pattern in item.children_by_field_name("value") if item.type == "case_item" else []:
+                    raw = data[pattern.start_byte:pattern.end_byte].strip(b"'\"")
+                    if raw and not any(c in raw for c in b"*?[]$`\\|"):
+                        words.append(raw)
+            found.append((value.start_byte, value.end_byte, words))
+            for item in node.named_children:
+                if item.type == "case_item":
+                    walk(item)
             return
         for child in node.children:
             walk(child)
@@ -226,23 +262,34 @@ def conditions(text: str) -> list[tuple[int, int]]:
     return found
 
 
+def all_ways(text: str) -> bool:
+    """Whether forced_copies makes every combination of the choices (else one choice at a time)."""
+    total = 1
+    for _, _, options in conditions(text):
+        total *= len(options)
+    return total <= 32
+
+
 def forced_copies(text: str) -> list[str]:
-    """Copies of `text` with its run-time conditions replaced by `true`/`false`."""
+    """Copies of `text` with its run-time choices made every way (all combinations up to 32
+    copies, else one choice at a time)."""
     data = text.encode("utf-8", "surrogateescape")
     spans = conditions(text)
     if not spans:
         return []
-    if len(spans) <= 5:
-        choices = list(itertools.product((True, False), repeat=len(spans)))
-        plans = [dict(zip(range(len(spans)), c, strict=True)) for c in choices]
+    total = 1
+    for _, _, options in spans:
+        total *= len(options)
+    if total <= 32:
+        plans = [dict(enumerate(choice)) for choice in itertools.product(*(options for _, _, options in spans))]
     else:
-        plans = [{i: value} for i in range(len(spans)) for value in (True, False)]
+        plans = [{i: option} for i, (_, _, options) in enumerate(spans) for option in options]
     copies = []
     for plan in plans:
         out = data
         for i in sorted(plan, key=lambda i: -spans[i][0]):
-            start, end = spans[i]
-            out = out[:start] + (b"true" if plan[i] else b"false") + out[end:]
+            start, end, _ = spans[i]
+            out = out[:start] + plan[i] + out[end:]
         copies.append(out.decode("utf-8", "surrogateescape"))
     return copies
 
@@ -271,6 +318,8 @@ def check_file(path: Path, read, text: str | None = None) -> list[str]:
     copies = forced_copies(text)
     exported = set().union(*(bash_exported(path, copy) for copy in [text, *copies]))
     for name in set(tool.values) - set(tool.launcher):
+        if name in tool.exported and name not in exported and not all_ways(text):
+            continue  # exported on a combination of choices one-at-a-time forcing does not make
         if (name in tool.exported) != (name in exported):
             problems.append(f"{name}: tool says {'' if name in tool.exported else 'not '}exported, bash "
                             f"{'does' if name in exported else 'does not'} export it")
@@ -308,7 +357,7 @@ def check_file(path: Path, read, text: str | None = None) -> list[str]:
     conditional = {n: r.branches for n, r in tool.runtime.items() if r.branches}
     if conditional:
         seen: dict[str, set[str | None]] = {n: set() for n in conditional}
-        for copy in copies:
+        for copy in [text, *copies]:
             result = bash_environment(path, {}, copy)
             for name, branches in conditional.items():
                 listed = {v for _, v in branches}
@@ -318,6 +367,7 @@ def check_file(path: Path, read, text: str | None = None) -> list[str]:
                     problems.append(f"{name}: a forced branch gives {value!r}, the tool lists {sorted(map(str, listed))}")
         for name, branches in conditional.items():
             for label, value in branches:
-                if value is not None and value not in seen[name]:
+                # a way the tool lists is one combination of the choices: reached only when all are made
+                if value is not None and value not in seen[name] and all_ways(text):
                     problems.append(f"{name}: the tool lists {value!r} ({label}), no forced branch gives it")
     return problems

@@ -193,6 +193,10 @@ class _Reader:
         self.expanded = 0
         self.reported: set[tuple[str, int, str]] = set()
         self.first_assigned: dict[str, int] = {}
+        # the variables each running function declared `local` (innermost last): bash's dynamic scope
+        self.frames: list[dict[str, Binding]] = []
+        # `readonly X` / `declare -r X`: bash refuses later assignments and unsets ("readonly variable")
+        self.readonly: set[str] = set()
 
     # -- findings ---------------------------------------------------------------------------
 
@@ -277,6 +281,14 @@ class _Reader:
                 and old.value.text != value.text and name in self.first_assigned and self.depth == 0
                 and not self.in_function):
             self.finding("cache-envfile-reassigned", line, name=name, first_line=self.first_assigned[name])
+        if name in self.readonly:
+            if export or self.state.allexport:
+                self.state.exported.add(name)  # `export A=2` of a readonly A still exports it
+            return  # bash: "readonly variable", the value stays
+        for frame in reversed(self.frames):
+            if name in frame:  # a function's local: the script's variable is not touched
+                frame[name] = Binding(value, line, self.source)
+                return
         if self.depth == 0:
             self.first_assigned.setdefault(name, line)
         before = self.shell(name) if launcher else None
@@ -290,14 +302,23 @@ class _Reader:
         flags = "".join(self.text(c) for c in node.named_children if c.type == "word" and self.text(c).startswith("-"))
         unflags = "".join(self.text(c) for c in node.named_children if c.type == "word" and self.text(c).startswith("+"))
         if keyword == "local" or (keyword in ("declare", "typeset") and self.in_function and "g" not in flags):
-            return  # a function's own variable: gone when it returns
+            self.local(node)  # a function's own variable: gone when it returns
+            return
         exporting = (keyword == "export" and "n" not in flags) or "x" in flags
+        freezing = keyword == "readonly" or "r" in flags
         for child in node.named_children:
             if child.type == "variable_assignment":
+                name_node = child.child_by_field_name("name")
+                if keyword != "export" and name_node is not None and self.text(name_node) in self.readonly:
+                    continue  # `declare -x A=2` of a readonly A fails whole (`export A=2` still exports)
                 self.assignment(child, export=exporting)
+                if freezing and name_node is not None:
+                    self.readonly.add(self.text(name_node))
             elif child.type == "variable_name" or (child.type == "word" and re.fullmatch(
                     r"[A-Za-z_][A-Za-z0-9_]*", self.text(child))):
                 name = self.text(child)
+                if freezing:
+                    self.readonly.add(name)
                 if exporting:
                     self.state.exported.add(name)
                 elif keyword == "export" or "x" in unflags:
@@ -310,6 +331,22 @@ class _Reader:
                     value = Word(match.group(2), word.known, word.inherited, word.here)
                     self.bind(match.group(1), value, _line(child), exporting)
 
+    def local(self, node: Node) -> None:
+        """`local X=v` / `local X` in a function: X is the function's own until it returns; what
+        the function assigns to X meanwhile never reaches the script."""
+        if not self.frames:
+            return  # `local` outside a function: bash refuses it
+        frame = self.frames[-1]
+        for child in node.named_children:
+            if child.type == "variable_assignment":
+                name_node = child.child_by_field_name("name")
+                value_node = child.child_by_field_name("value")
+                if name_node is not None and name_node.type == "variable_name":
+                    value = self.word(value_node) if value_node is not None else Word("")
+                    frame[self.text(name_node)] = Binding(value, _line(child), self.source)
+            elif child.type in ("variable_name", "word") and _NAME.fullmatch(self.text(child)):
+                frame.setdefault(self.text(child), Binding(None, _line(child), self.source))
+
     def unset(self, node: Node) -> None:
         functions = any(self.text(c) == "-f" for c in node.named_children)
         for child in node.named_children:
@@ -321,6 +358,12 @@ class _Reader:
                 continue
             if not _NAME.fullmatch(name):
                 continue  # `unset A=1`: bash says "not a valid identifier" and unsets nothing
+            if name in self.readonly:
+                continue  # bash: "cannot unset: readonly variable"
+            frame = next((f for f in reversed(self.frames) if name in f), None)
+            if frame is not None:
+                frame[name] = Binding(None, _line(child), self.source)  # a local: the script's stays
+                continue
             self.state.vars[name] = Binding(None, _line(child), self.source)
             self.state.exported.discard(name)
 
@@ -415,9 +458,12 @@ class _Reader:
         arms.append((label, body))
         for clause in node.named_children:
             if clause.type == "elif_clause":
-                ids = {c.id for c in clause.children_by_field_name("condition")}
-                cond = [c for c in clause.named_children if c.id in ids]
-                rest = [c for c in clause.named_children if c.id not in ids and c.type != "comment"]
+                # tree-sitter-bash 0.25 gives an elif no `condition` field: it is what stands before `then`
+                then = next((i for i, c in enumerate(clause.children) if c.type == "then"), len(clause.children))
+                cond = [c for c in clause.children[:then] if c.is_named and c.type != "comment"]
+                rest = [c for c in clause.children[then:] if c.is_named and c.type != "comment"]
+                for c in cond:
+                    self.look_into(c)
                 arms.append((" ".join(self.text(c) for c in cond).rstrip("; \t\n"), rest))
             elif clause.type == "else_clause":
                 seen_else = True
@@ -504,11 +550,13 @@ class _Reader:
         body = self.state.functions[name]
         self.depth += 1
         self.in_function += 1
+        self.frames.append({})
         try:
             self.statement(body)
         except _Stop:
             pass  # `return` ends the function only
         finally:
+            self.frames.pop()
             self.depth -= 1
             self.in_function -= 1
 
@@ -644,6 +692,9 @@ class _Reader:
 
     def shell(self, name: str) -> Binding | None:
         """What the shell itself holds for `name` (a prefix onto the launcher is the job's only)."""
+        for frame in reversed(self.frames):
+            if name in frame:
+                return frame[name]
         binding = self.state.vars.get(name)
         while binding is not None and binding.launcher:
             binding = binding.before

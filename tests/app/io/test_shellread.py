@@ -205,3 +205,16 @@ def test_what_the_corpus_found():
     assert "cache-envfile-not-exported" in codes(env)
     job = parse_env_text("ASCEND_CACHE_PATH=/a torchrun t.py\n", "r.sh")
     assert job.exported == {"ASCEND_CACHE_PATH"}  # the job's environment has it
+
+
+def test_what_generated_scripts_found():
+    """Cases the bash oracle (tests/app/io/test_shellread_oracle.py) showed read wrong."""
+    # a function's `local` variable and what the function assigns to it never reach the script
+    env = parse_env_text("setup() {\n  local B=9\n  B=1\n  export C=$B\n}\nsetup\n", "r.sh")
+    assert env.values == {"C": "1"}
+    # bash refuses to assign or unset a readonly variable (and goes on)
+    env = parse_env_text("readonly A=1\nA=2\nunset A\nexport A=3\ndeclare -x B=1\n", "r.sh")
+    assert env.values == {"A": "1", "B": "1"} and env.exported == {"A", "B"}
+    # an `elif` condition is a condition (tree-sitter-bash gives it no field), not a statement of the arm
+    env = parse_env_text('if [ -n "$Y" ]; then A=1\nelif [ -z "$Z" ]; then A=2\nfi\n', "r.sh")
+    assert env.runtime["A"].branches == (('[ -n "$Y" ]', "1"), ('[ -z "$Z" ]', "2"), ("otherwise", None))

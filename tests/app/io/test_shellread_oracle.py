@@ -41,6 +41,13 @@ _line = st.one_of(
     st.tuples(_condition, st.sampled_from(["&&", "||"]), _simple).map(lambda t: f"{t[0]} {t[1]} {t[2]}"),
     st.tuples(st.sampled_from(NAMES), _value, st.sampled_from(["torchrun t.py", "python -m x", "echo hi"])).map(
         lambda t: f"{t[0]}={t[1]} {t[2]}"),
+    st.tuples(_simple, _simple).map(lambda t: f'case "${{Y-}}" in\n  a) {t[0]};;\n  *) {t[1]};;\nesac'),
+    st.tuples(_simple, _simple).map(lambda t: f"setup() {{\n  {t[0]}\n  local B=9\n  {t[1]}\n}}\nsetup"),
+    st.sampled_from(["set -a", "set +a", "set -o allexport"]),
+    st.tuples(st.sampled_from(["declare -x", "readonly", "typeset -x"]), st.sampled_from(NAMES), _value).map(
+        lambda t: f"{t[0]} {t[1]}={t[2]}"),
+    st.tuples(_condition, _simple, _simple).map(
+        lambda t: f"if {t[0]}; then\n  if [ -n \"$Z\" ]; then {t[1]}; fi\nelif [ -z \"$A\" ]; then\n  {t[2]}\nfi"),
 )
 
 
