@@ -1085,7 +1085,7 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
                              skipped_unparsed=len(unparsed))
 
 
-_third = itemgetter(2)
+_first, _second, _third, _fourth = itemgetter(0), itemgetter(1), itemgetter(2), itemgetter(3)
 _ends_pre = methodcaller("endswith", PRE_JSON_SUFFIX)
 _files_notes = attrgetter("files", "notes")
 
@@ -1115,6 +1115,29 @@ def _distinct_bytes(groups: list[Group]) -> int:
                     elsewhere.setdefault(folder, []).append((base, size))
     freed = 0
     for folder in {*by_folder, *elsewhere}:
+        groups = by_folder.get(folder, [])
+        if len(groups) > 8 and folder not in elsewhere:
+            # Nearly every dir: most groups a json and the binary named like it, one suffix not
+            # ".json", so their names are all different: summed in C; the other groups' names
+            # are then counted unless one of those already is (the general way below).
+            plain = [group.files for group in groups if len(group.files) == 4 and type(group.files[2]) is _StemSuffix]
+            suffixes = set(map(_third, plain))
+            if len(suffixes) == 1:
+                suffix = str(suffixes.pop())
+                if not suffix.endswith(JSON_SUFFIX):
+                    rest = [group for group in groups
+                            if not (len(group.files) == 4 and type(group.files[2]) is _StemSuffix)]
+                    jsons = set(map(_first, plain))
+                    freed += sum(map(_second, plain)) + sum(map(_fourth, plain))
+                    seen: set[str] = set()
+                    for group in rest:
+                        for name, size in zip(_names(group.files), _sizes(group.files), strict=True):
+                            if name in seen or name in jsons or (
+                                    name.endswith(suffix) and name[:-len(suffix)] + JSON_SUFFIX in jsons):
+                                continue
+                            seen.add(name)
+                            freed += size
+                    continue
         names: list[str] = []
         sizes: list[int] = []
         for group in by_folder.get(folder, ()):

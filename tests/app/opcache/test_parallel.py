@@ -220,3 +220,25 @@ def test_no_fork_in_a_process_with_qt_or_threads(monkeypatch):
 def test_one_process_means_no_pool():
     with scan_pool(1) as pool:
         assert pool is None
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13])
+def test_the_bytes_freed_count_each_file_once(tmp_path, seed):
+    """freed_bytes (cleanup._distinct_bytes, summed per dir in C where the names cannot repeat)
+    is the sum over the distinct files of the groups to delete."""
+    kc = make_cache(tmp_path, seed)
+    # more groups per dir than the quick sum needs, some naming one shared binary
+    folder = kc / SOCS[0] / "kernel_meta_000"
+    for k in range(12):
+        put(folder / f"many_{k}.json", kernel_json(f"many_{k}", random.Random(k)), NOW - 50_000)
+        put(folder / f"many_{k}.o", b"\x7fELF", NOW - 50_000, size=10_000 + k)
+    put(folder / "lists_many.json", json.dumps({"jsonList": [{"jsonFileName": "many_3.json"}]}).encode(), NOW - 60_000)
+    usage = scan_to_end(kc)
+    for name, soc in usage.socs.items():
+        prediction = predict_cleanup(soc, 1, 50, now=NOW, atime_rule="noatime")
+        files: dict[str, int] = {}
+        for group in prediction.delete:
+            for member in group.members:
+                files.setdefault(member.path, member.size)
+        assert prediction.freed_bytes == sum(files.values()), name
+        assert prediction.counted_bytes >= prediction.freed_bytes
