@@ -72,6 +72,32 @@ class Message:
     __hash__ = None  # type: ignore[assignment]
 
 
+class Bilingual(str):
+    """A text composed of translated words that travels through a field typed `str`.
+
+    It is the English text wherever a plain str is used (a JSON document, a comparison, a slice)
+    and the reader's language wherever a message takes it in as a parameter (`localized_params`):
+    e.g. a launch script's value that differs by run-time branch, "2000 when [ "$RANK" = 0 ];
+    800 otherwise", which is an expression in JSON and a sentence in the diagnosis."""
+
+    zh: str
+
+    def __new__(cls, en: str, zh: str) -> Bilingual:
+        text = super().__new__(cls, en)
+        text.zh = zh
+        return text
+
+    def __getnewargs__(self) -> tuple[str, str]:  # type: ignore[override]  # pickling keeps both texts
+        return str(self), self.zh
+
+    @classmethod
+    def of(cls, message: Message) -> Bilingual:
+        return cls(message.text("en"), message.text("zh_CN"))
+
+    def text(self, lang: str | None = None) -> str:
+        return self.zh if normalize_language(lang or current_language()) == "zh_CN" else str(self)
+
+
 class _Lenient(dict):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
@@ -88,7 +114,7 @@ def localized_params(params: Mapping[str, Any], lang: str) -> dict[str, Any]:
 
     out: dict[str, Any] = {}
     for name, value in params.items():
-        if isinstance(value, Message):
+        if isinstance(value, (Message, Bilingual)):
             value = value.text(lang)
         elif isinstance(value, ExplainedError):
             value = value.reason_text(lang)

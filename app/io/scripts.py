@@ -1079,8 +1079,9 @@ class EnvState:
     def shown(self) -> str:
         """The value as the report says it: the literal, the expression, or each way's value."""
         if self.branches:
-            return "; ".join(f"{_shown_way(state)}{' otherwise' if label == 'otherwise' else ' when ' + label}"
-                             for label, state in self.branches)
+            from cann_config.app.io.envbranches import describe_branches  # not paid by scripts without branches
+
+            return describe_branches((label, _shown_way(state)) for label, state in self.branches)
         if self.unset:
             return "unset"
         return self.expression if not self.known else str(self.value)
@@ -1097,12 +1098,16 @@ class EnvState:
                 tuple((label, state.key() if state is not None else None) for label, state in self.branches))
 
 
-def _shown_way(state: EnvState | None) -> str:
+def _shown_way(state: EnvState | None) -> str | None:
     """One way's value in a conditional."""
     if state is None:
-        return "not set here"
+        return None
     shown = state.shown()
-    return f"{shown} (unless the launching environment sets {state.inherited})" if state.inherited else shown
+    if not state.inherited:
+        return shown
+    from cann_config.app.io.envbranches import unless_inherited
+
+    return unless_inherited(shown, state.inherited)
 
 
 class _DeadEnd(Exception):

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cann_config.app.errors import InputError
+from cann_config.app.io.envbranches import describe_branches
 from cann_config.app.findings import make_finding
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -1071,8 +1072,7 @@ class RuntimeValue:
     def shown(self) -> str:
         if not self.branches:
             return self.expression
-        return "; ".join(f"{value if value is not None else 'not set here'}"
-                         f"{' otherwise' if label == 'otherwise' else ' when ' + label}" for label, value in self.branches)
+        return describe_branches(self.branches)  # "v1 when COND; v2 otherwise", in both languages
 
 
 __all__ = ["LAUNCHERS", "RuntimeValue", "Word", "read_shell"]

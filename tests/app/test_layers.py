@@ -23,7 +23,7 @@ PLACES = {
     "catalog": "model", "profile": "model", "device": "model", "device.table": "model",
     # rules: CANN's behaviour (the default for anything not named)
     "opcache": "rules", "device.availability": "rules", "device.versions": "rules", "device.npusmi": "rules",
-    "device.hostprobe": "rules", "io.envfile": "rules", "io.shellread": "rules",
+    "device.hostprobe": "rules", "io.envfile": "rules", "io.shellread": "rules", "io.envbranches": "rules",
     # formats: what is written and read back
     "io": "formats", "io.exporters": "formats", "io.importers": "formats", "io.scripts": "formats",
     # support: the Host, diagnosis, bundles, reports, fleets, triage, the wizard's session
