@@ -38,8 +38,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cann_config.app.errors import InputError
-from cann_config.app.io.envbranches import describe_branches
 from cann_config.app.findings import make_finding
+from cann_config.app.io.envbranches import describe_branches
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from tree_sitter import Node, Parser
