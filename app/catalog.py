@@ -78,6 +78,13 @@ class Note(NamedTuple):
     # A size rule: the note applies to a value from 0 up to, not including, `below` (a special
     # negative value such as -1, "ageing off", is no size and is left out).
     below: int | None = None
+    # The frameworks the rule is about (catalog `frameworks`, e.g. vLLM-Ascend's sleep mode): for
+    # another framework, or when none is known, it is not said. None: every framework.
+    frameworks: tuple[str, ...] | None = None
+
+    def concerns(self, framework: str | None) -> bool:
+        """Whether the rule is about settings used with `framework` (None: not known)."""
+        return self.frameworks is None or framework in self.frameworks
 
     def applies_to(self, value: Value) -> bool:
         if self.below is not None and not (isinstance(value, int) and not isinstance(value, bool)
@@ -263,10 +270,13 @@ class Option(NamedTuple):
             raise InvalidValue(problem)
         return value
 
-    def notes_for(self, value: Value, answers: Mapping[str, bool] | None = None) -> tuple[Note, ...]:
-        """The rules that apply to `value`, each with the severity `answers` (the user's answers
-        to the notes' questions, e.g. {"concurrent-graphs": False}) give it."""
-        return tuple(n.for_answers(answers) for n in self.notes if n.applies_to(value))
+    def notes_for(self, value: Value, answers: Mapping[str, bool] | None = None, *,
+                  framework: str | None) -> tuple[Note, ...]:
+        """The rules that apply to `value` used with `framework`, each with the severity `answers`
+        (the user's answers to the notes' questions, e.g. {"concurrent-graphs": False}) give it.
+        A rule scoped to some frameworks (Note.frameworks) is left out for another one and when
+        `framework` is None: a fact about vLLM-Ascend is not claimed for a job not known to be one."""
+        return tuple(n.for_answers(answers) for n in self.notes if n.applies_to(value) and n.concerns(framework))
 
     def describe(self, lang: str | None = None) -> str:
         """The full documentation text of the option: meaning, values, default, rules."""
@@ -429,10 +439,14 @@ def _option(source: str, option_id: str, table: object) -> Option:
         note_values = nr.get("values", list, None)
         question = nr.get("question", str, None)
         below = nr.get("below", int, None)
+        note_frameworks = nr.get("frameworks", list, None)
+        if note_frameworks is not None and (not note_frameworks or not all(
+                isinstance(f, str) and f for f in note_frameworks)):
+            raise nr.fail("frameworks must be a non-empty list of framework ids")
         text = _text(source, nr.where, {k: nr.get(k, str) for k in ("en", "zh")})
         nr.done()
         notes.append(Note(code, severity, text, tuple(note_values) if note_values is not None else None, question,
-                          below))
+                          below, tuple(note_frameworks) if note_frameworks is not None else None))
     series = r.get("series", list, None)
     default = r.get("default", (int, float, bool, str))
     if not _is_type(kind, default) and default != "":
@@ -520,6 +534,13 @@ def catalog_from_data(data: dict[str, Any], source: str = "catalog.toml",
         frameworks[fid] = framework
     r.done()
     for option in options.values():
+        for index, note in enumerate(option.notes):
+            for fid in note.frameworks or ():
+                where = f"{source}: options.{option.id}.notes[{index}].frameworks"
+                if fid not in frameworks:
+                    raise CatalogError(f"{where}: unknown framework {fid!r}")
+                if option.id not in frameworks[fid].options:
+                    raise CatalogError(f"{where}: framework {fid!r} does not take {option.id}")
         for env_key in option.targets.env:
             if env_key != "*" and env_key not in frameworks:
                 raise CatalogError(f"{source}: options.{option.id}.targets.env: unknown framework {env_key!r}")

@@ -54,7 +54,9 @@ def option_to_json(option: Option) -> dict[str, Any]:
         "special": [{"value": v.value, **v.text} for v in option.special],
         "notes": [{"code": n.code, "severity": n.severity,
                    "values": list(n.values) if n.values is not None else None,
-                   **({"below": n.below} if n.below is not None else {}), **n.text} for n in option.notes],
+                   **({"below": n.below} if n.below is not None else {}),
+                   **({"frameworks": list(n.frameworks)} if n.frameworks is not None else {}), **n.text}
+                  for n in option.notes],
         "series": list(option.series) if option.series is not None else None,
         "targets": {
             "memory_config": t.memory_config,

@@ -253,6 +253,12 @@ class _Resolver:
         self.effective: dict[str, Effective] = {}
         self.findings: list[Finding] = []
 
+    @property
+    def note_framework(self) -> str | None:
+        """The framework the catalog's notes are said for: vLLM-Ascend when serving (resolved as
+        a torch_npu process, `framework` is "pytorch" then), else `framework` (Option.notes_for)."""
+        return SERVING_FRAMEWORK if self.serving else self.framework
+
     def add(self, code: str, file: str | None = None, line: int | None = None, **params: Any) -> None:
         self.findings.append(make_finding(code, file=file, line=line, **params))
 
@@ -314,7 +320,7 @@ class _Resolver:
             result = Effective(value, "default", None, None, None, detail)
         if self.env.get(TORCH_MODE_ENV) and self.framework not in (None, "pytorch"):
             self.add("cache-env-torch-only", file, line, variable=TORCH_MODE_ENV, framework=self.framework)
-        for note in option.notes_for(result.value):
+        for note in option.notes_for(result.value, framework=self.note_framework):
             self.findings.append(Finding(note.severity, note.code, dict(note.text), result.file, result.line))
         self.effective[option.id] = result
 
@@ -461,7 +467,7 @@ class _Resolver:
         effective = self.effective.get(MAX_SIZE)
         if effective is None or not isinstance(effective.value, int):
             return
-        for note in self.catalog.option(MAX_SIZE).notes_for(effective.value):
+        for note in self.catalog.option(MAX_SIZE).notes_for(effective.value, framework=self.note_framework):
             self.findings.append(Finding(note.severity, note.code, dict(note.text), effective.file, effective.line))
 
     def size_from_env_or_default(self, key: str, variable: str, setting: Setting | None, default: int,
@@ -575,7 +581,7 @@ class _Resolver:
                 if self.serving and option.targets.alloc_conf not in _alloc_keys(serving_before):
                     detail = serving_detail()
                 self.effective[option.id] = Effective(value, "env", file, line, name, detail)
-                for note in option.notes_for(value):
+                for note in option.notes_for(value, framework=self.note_framework):
                     self.findings.append(Finding(note.severity, note.code, dict(note.text), file, line))
             else:
                 self.effective[option.id] = Effective(option.default, "default", None, None, None, None)
@@ -610,7 +616,7 @@ class _Resolver:
                          allowed=allowed)
             self.effective[oid] = Effective(setting.value, "profile", setting.file, setting.line, None,
                                             _text("cache-detail-profile", where=setting.where()))
-            for note in option.notes_for(setting.value):
+            for note in option.notes_for(setting.value, framework=self.note_framework):
                 self.findings.append(Finding(note.severity, note.code, dict(note.text), setting.file, setting.line))
         self.legacy_static_memory()
 

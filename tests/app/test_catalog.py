@@ -144,6 +144,14 @@ def _shipped_text() -> str:
     (lambda t: t.replace('value = "1g"', 'value = 1'), "does not match the option's type str"),
     (lambda t: t + "\n[options.x\n", "not valid TOML"),
     (lambda t: t.replace('values = [2, 4]', 'values = [2, 7]'), "names value 7"),
+    (lambda t: t.replace('frameworks = ["vllm-ascend"]', 'frameworks = ["vllm"]'),
+     "options.npu_alloc_expandable_segments.notes[0].frameworks: unknown framework 'vllm'"),
+    (lambda t: t.replace('frameworks = ["vllm-ascend"]', 'frameworks = ["tf1"]'),
+     "framework 'tf1' does not take npu_alloc_expandable_segments"),
+    (lambda t: t.replace('frameworks = ["vllm-ascend"]', 'frameworks = []'),
+     "options.npu_alloc_expandable_segments.notes[0]: frameworks must be a non-empty list"),
+    (lambda t: t.replace('frameworks = ["vllm-ascend"]', 'frameworks = "vllm-ascend"'),
+     "options.npu_alloc_expandable_segments.notes[0]"),
 ])
 def test_loader_refuses_broken_catalogs_naming_file_and_entry(tmp_path: Path, edit, message):
     broken = edit(_shipped_text())
@@ -231,3 +239,16 @@ def test_resources_are_found_beside_the_code_as_importlib_finds_them():
     assert Path(str(resources_root())).resolve() == Path(str(resources.files("cann_config.resources"))).resolve()
     assert resource("catalog.toml").read_text(encoding="utf-8") == \
         resources.files("cann_config.resources").joinpath("catalog.toml").read_text(encoding="utf-8")
+
+
+def test_a_note_scoped_to_frameworks_is_said_only_for_them(catalog):
+    """vLLM-Ascend's sleep mode is no fact about a PyTorch job, nor about a job whose framework is
+    not known: the note is said for vllm-ascend only."""
+    option = catalog.option("npu_alloc_expandable_segments")
+    codes = {fw: [n.code for n in option.notes_for(True, framework=fw)] for fw in ("vllm-ascend", "pytorch", None)}
+    assert codes == {"vllm-ascend": ["npu-alloc-expandable-vllm-sleep"], "pytorch": [], None: []}
+    assert option.notes_for(False, framework="vllm-ascend") == ()
+    # An unscoped note is said whatever the framework.
+    force = catalog.option("op_compiler_cache_mode")
+    assert all([n.code for n in force.notes_for("force", framework=fw)] == ["cache-mode-force-temporary"]
+               for fw in ("pytorch", "tf1", None))

@@ -74,3 +74,20 @@ def test_serving_documentation_in_both_languages(make_wizard):
         assert "sleep 模式" in wizard.findChild(QCheckBox, "vllmSleepModeCheck").text()
     finally:
         wizard.findChild(QAction, "language_en").trigger()
+
+
+def test_the_sleep_mode_note_shows_for_vllm_ascend_only(make_wizard):
+    """The catalog's note on expandable segments and vLLM-Ascend's sleep mode (scoped to
+    vllm-ascend) is under the row when serving with vLLM-Ascend, not for a PyTorch job."""
+    wizard = make_wizard(device="Ascend910B3")
+    usage = wizard.findChild(QComboBox, "usageCombo")
+    usage.setCurrentIndex(usage.findData("pytorch"))
+    wizard.memory_page.ensure_built()
+    editor = wizard.findChild(OptionEditor, "option_npu_alloc_expandable_segments")
+    notes = wizard.findChild(QLabel, "notes_npu_alloc_expandable_segments")
+    editor.setProperty("value", True)
+    assert wizard.controller.value("npu_alloc_expandable_segments") is True
+    assert "sleep mode" not in notes.text()
+    use_serving(wizard)
+    assert wizard.controller.value("npu_alloc_expandable_segments") is True
+    assert "sleep mode" in notes.text() and not notes.isHidden()

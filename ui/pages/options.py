@@ -75,7 +75,8 @@ class OptionsPage(WizardPage):
 
     def notes_for(self, option: Option, value: Value) -> list[tuple[Note, str]]:
         """The catalog's rules that depend on the chosen value, with the severity to show."""
-        return [(note, note.severity) for note in option.notes_for(value, self.controller.answers)
+        c = self.controller
+        return [(note, note.severity) for note in option.notes_for(value, c.answers, framework=c.profile.framework)
                 if note.values is not None or note.below is not None]
 
     def shown_value(self, option_id: str) -> Value:

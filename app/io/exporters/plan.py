@@ -166,6 +166,7 @@ class _Choice:
     default: Value
     problem: Mapping[str, str] | None  # why the value cannot be used here ({en, zh}); None if it can
     device_note: Mapping[str, str] | None  # what to know although it can (no device known, ...)
+    framework: str | None = None  # the framework the choice is exported for (notes scoped to it)
 
     @property
     def changed(self) -> bool:
@@ -196,9 +197,9 @@ def _choices(profile: Profile, catalog: Catalog, device: DeviceInfo | None,
                 device_note = av.note
                 if device_note:
                     findings.append(Finding("info", "export-device-note", dict(device_note)))
-                for note in option.notes_for(value, answers):
+                for note in option.notes_for(value, answers, framework=profile.framework):
                     findings.append(Finding(note.severity, note.code, dict(note.text)))
-        choices.append(_Choice(option, value, default, problem, device_note))
+        choices.append(_Choice(option, value, default, problem, device_note, profile.framework))
     if profile.framework == "mindspore":
         choices, findings = _mindspore_rules(profile, catalog, choices, findings)
     return _allocator_rules(profile, catalog, choices, findings, answers)
@@ -346,7 +347,7 @@ def _value_comments(choice: _Choice, fmt: str, name: str | None, kind: str, lang
     colon = "：" if lang == "zh_CN" else ": "
     lines = [f"{title}{colon}{pick(doc.text, lang)}" if doc else title]
     if kind == "set":
-        lines += [f"! {pick(note.text, lang)}" for note in option.notes_for(value)]
+        lines += [f"! {pick(note.text, lang)}" for note in option.notes_for(value, framework=choice.framework)]
         if choice.device_note:
             lines.append(f"! {pick(choice.device_note, lang)}")
     if fmt in ENV_FORMATS and name and _has_text(f"export-text-env-{name}"):

@@ -254,3 +254,16 @@ def test_script_ge_use_static_memory_for_tensorflow(capsys, tmp_path):
     assert code == 0
     line = next(x for x in out.splitlines() if x.strip().startswith("static_memory_policy"))
     assert " 2 " in line and f"{script}:2" in line and "default" not in line
+
+
+@pytest.mark.parametrize("framework,said", [("vllm-ascend", True), ("pytorch", False), (None, False)])
+def test_the_vllm_sleep_note_is_said_for_vllm_ascend_only(capsys, monkeypatch, framework, said):
+    """The catalog note on expandable segments and vLLM-Ascend's sleep mode is scoped to
+    vllm-ascend (its `frameworks`): not said for PyTorch, nor when no framework is given."""
+    monkeypatch.setenv("PYTORCH_NPU_ALLOC_CONF", "expandable_segments:True")
+    args = ["--json", "--lang", "en", "--device", "Ascend910B3"] + (["--framework", framework] if framework else [])
+    code, out, _ = run(capsys, *args)
+    data = json.loads(out)
+    assert data["effective"]["npu_alloc_expandable_segments"]["value"] is True
+    codes = [f["code"] for f in data["findings"]]
+    assert ("npu-alloc-expandable-vllm-sleep" in codes) is said, codes
