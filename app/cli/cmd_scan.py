@@ -164,25 +164,28 @@ def _predict(usage: CacheUsage, max_mb: int, ratio: int, lang: str,
              pool: ScanPool | None = None) -> dict[str, CleanupPrediction]:
     """CANN's next cleanup for every SoC dir, in full (see the module docstring: no time limit).
 
-    predict_cleanup asks `should_stop` before reading each json group; here the question only
-    counts the groups for the progress line and the answer is always "go on". Without a
-    progress line nothing is asked (the prediction then reads in its largest steps).
+    On a terminal the prediction tells after each step how many json groups it has gone through
+    (`progress`: the steps stay at their largest and the workers read ahead); nothing is asked.
     """
     progress = _terminal_progress(lang)
     started = time.monotonic()
-    groups = 0
+    done = 0  # the groups of the SoC dirs predicted before
+    last = 0
 
-    def read_on() -> bool:
-        nonlocal groups
-        groups += 1
+    def shown(count: int) -> None:
+        nonlocal last
+        last = count
         if progress is not None:
-            progress.predicting(groups, time.monotonic() - started)
-        return False
+            progress.predicting(done + count, time.monotonic() - started)
 
     try:
-        ask = read_on if progress is not None else None
-        return {name: predict_cleanup(soc, max_mb, ratio, should_stop=ask, pool=pool)
-                for name, soc in usage.socs.items()}
+        predictions = {}
+        for name, soc in usage.socs.items():
+            last = 0
+            predictions[name] = predict_cleanup(soc, max_mb, ratio, pool=pool,
+                                                progress=shown if progress is not None else None)
+            done += last
+        return predictions
     finally:
         if progress is not None:
             progress.clear()

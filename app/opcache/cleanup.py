@@ -917,7 +917,8 @@ def decode_share(cache: dict[str, dict[str, Group]], share: list[tuple[str, list
 def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = None, *,
                     read_json: Callable[[str], Any] = _read_json,
                     should_stop: Callable[[], bool] | None = None,
-                    atime_rule: str | None = None, pool: Any = None) -> CleanupPrediction:
+                    atime_rule: str | None = None, pool: Any = None,
+                    progress: Callable[[int], None] | None = None) -> CleanupPrediction:
     """What CANN would delete from `soc` at a compiler start at time `now` (default: now).
 
     `max_mb` and `ratio` are the effective `max_op_cache_size` and `remain_cache_size_ratio`
@@ -925,7 +926,9 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
     whether CANN's own read of a json refreshes its access time and so saves its group; by
     default the rule of the SoC dir's filesystem (`soc.mount`). `cann-config clean` passes
     "noatime": what CANN means to delete. `pool` (app.opcache.parallel.ScanPool): each step's
-    reads are shared with its worker processes; the answer is the same.
+    reads are shared with its worker processes; the answer is the same. `progress` is told after
+    each step how many groups the prediction has gone through (a terminal's progress line; unlike
+    `should_stop` it leaves the steps at their largest and the workers reading ahead).
 
     In CANN's order (oldest access first, stopping at the first json used in the last 30
     minutes or when the bytes counted reach the target), each json is decided from its `stat`
@@ -1003,6 +1006,8 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
         prepared: tuple[int, list[int], list[tuple[int, str, str, int]], int] | None = None
         reached = False  # CANN compares after each deletion: a target of 0 still deletes one group
         while pos < recent and not reached and not reader.stopped:
+            if progress is not None:
+                progress(len(delete) + len(unparsed) + skipped_pre + saved)
             # As many groups to read as the bytes still to delete need, by the mean group so far
             # (the SoC dir's mean before the first): few are read beyond the one reaching the target.
             mean = counted / len(delete) if delete else used / len(keys)
@@ -1062,6 +1067,8 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
                     break
         pos = recent
         while pos < len(keys) and not reader.stopped:
+            if progress is not None:
+                progress(len(delete) + len(unparsed) + skipped_pre + saved + len(kept))
             step = reader.step_limit()
             for group in reader.groups(keys[pos:pos + step]):
                 if str(group.files[0]).endswith(PRE_JSON_SUFFIX):
@@ -1073,6 +1080,8 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
             pos += step
     finally:
         reader.close()
+    if progress is not None:
+        progress(len(delete) + len(unparsed) + skipped_pre + saved + len(kept))
     freed = _distinct_bytes(delete)
     bad = (*unparsed, *(g.json_path for g in (*delete, *kept) if NOTE_BAD_JSON in g.notes))
     not_read = tuple(g.json_path for g in (*delete, *kept) if NOTE_NOT_READ in g.notes)
