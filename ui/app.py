@@ -70,7 +70,8 @@ def _after_first_paint(app: QApplication) -> None:
 
 def run(args: Any, started: Callable[[], float] | None = None) -> int:
     qInstallMessageHandler(_fatal_to_exit)
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    existing = QApplication.instance()  # a test's, or gui_command's first one
+    app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     settings.configure_application(app)
     QGuiApplication.setDesktopFileName(DESKTOP_FILE_NAME)
     qInstallMessageHandler(None)

@@ -66,7 +66,9 @@ def ask_unsaved(parent: QWidget, details: str, *, choices: bool = True, ini_path
                 if ini_path else None)
     discard = box.addButton(translate("Dialogs", "&Discard"), QMessageBox.ButtonRole.DestructiveRole)
     box.addButton(QMessageBox.StandardButton.Cancel)
-    box.setDefaultButton(save or save_ini)
+    default = save or save_ini
+    if default is not None:
+        box.setDefaultButton(default)
     box.exec()
     clicked = box.clickedButton()
     if clicked is not None and clicked is save:

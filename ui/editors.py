@@ -75,7 +75,9 @@ def coerce_value(option: Option, value: object) -> Value | None:
 class OptionEditor(QWidget):
     """Base of every option editor: the `value` property and the focus signal for the docs."""
 
-    valueChanged = Signal("QVariant")
+    # Qt's own type name: the signal carries any value (PySide6 takes a C++ type name where its stub
+    # wants a Python type).
+    valueChanged = Signal("QVariant")  # type: ignore[arg-type]
     focused = Signal(str)
 
     def __init__(self, option: Option, parent: QWidget | None = None):
@@ -164,7 +166,7 @@ class OptionEditor(QWidget):
         self.note.setStyleSheet("")
         self.note.setText(converted_size(self._value, str(self.option.unit)))
 
-    value = Property("QVariant", get_value, set_value, notify=valueChanged)
+    value = Property("QVariant", get_value, set_value, notify=valueChanged)  # type: ignore[arg-type]  # as Signal above
 
 
 class ChoiceEditor(OptionEditor):
@@ -230,8 +232,9 @@ class _CheckedSpinBox(QSpinBox):
         super().__init__(parent)
         self.option = option
         specials = [d.value for d in option.special if isinstance(d.value, int)]
-        low = min([option.min if option.min is not None else -(2**31)] + specials)
-        high = max([option.max if option.max is not None else 2**31 - 1] + specials)
+        # An int option's bounds are ints (app/catalog.py checks them against its type).
+        low = min([int(option.min) if option.min is not None else -(2**31)] + specials)
+        high = max([int(option.max) if option.max is not None else 2**31 - 1] + specials)
         self.setRange(low, min(high, 2**31 - 1))
         self.setAccelerated(True)
         if option.unit:

@@ -7,6 +7,7 @@ one QFocusFrame per page follows the focus over them, so a keyboard user always 
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject
+from PySide6.QtGui import QFocusEvent
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFocusFrame, QLabel, QScrollArea, QToolButton, QWidget
 
 # The widgets that draw no focus mark of their own under the Fusion style (a label only ever
@@ -30,11 +31,12 @@ class FocusMark(QObject):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
         kind = event.type()
-        if kind == QEvent.Type.FocusIn:
+        if kind == QEvent.Type.FocusIn and isinstance(event, QFocusEvent) and isinstance(watched, QWidget):
             from PySide6.QtCore import Qt  # at a focus change, long after the page was built
 
             if event.reason() != Qt.FocusReason.MouseFocusReason:
                 self.frame.setWidget(watched)
         elif kind == QEvent.Type.FocusOut:
-            self.frame.setWidget(None)
+            # QFocusFrame::setWidget takes nullptr (no widget marked); PySide6's stub lacks `| None`.
+            self.frame.setWidget(None)  # type: ignore[arg-type]
         return False

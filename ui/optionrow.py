@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, Signal
-from PySide6.QtGui import QKeyEvent, QMouseEvent
+from PySide6.QtCore import QCoreApplication, Signal
+from PySide6.QtGui import QEnterEvent, QFocusEvent, QKeyEvent, QMouseEvent
 from PySide6.QtWidgets import QGridLayout, QHBoxLayout, QLabel, QToolButton, QWidget
 
 from cann_config.app.catalog import Note, Option, Value
@@ -30,7 +30,7 @@ class ClickableLabel(QLabel):
 
     clicked = Signal()
 
-    def enterEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+    def enterEvent(self, event: QEnterEvent) -> None:  # noqa: N802 - Qt override
         # The "what's this" cursor is set when the mouse first comes, not when the row is built:
         # naming the cursor shape builds Python's view of the Qt namespace (ui/qtprops.py).
         # (testAttribute takes only the enum: a plain int raised TypeError here, and PySide6 6.11
@@ -51,7 +51,7 @@ class ClickableLabel(QLabel):
             return
         super().keyPressEvent(event)
 
-    def focusInEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
+    def focusInEvent(self, event: QFocusEvent) -> None:  # noqa: N802 - Qt override
         # Reaching a title by Tab shows its documentation, as reaching its editor does.
         super().focusInEvent(event)
         self.clicked.emit()

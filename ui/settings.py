@@ -58,7 +58,9 @@ def recent_files() -> list[str]:
     value = app_settings().value(KEY_RECENT, [])
     if isinstance(value, str):
         value = [value]
-    return [v for v in (value or []) if isinstance(v, str) and v]
+    if not isinstance(value, (list, tuple)):  # QSettings gives what the file holds: anything
+        return []
+    return [v for v in value if isinstance(v, str) and v]
 
 
 def add_recent_file(path: str) -> list[str]:

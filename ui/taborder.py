@@ -10,6 +10,8 @@ form by its rows, a scroll area through its content, so hidden widgets get their
 
 from __future__ import annotations
 
+from typing import cast
+
 from PySide6.QtWidgets import QAbstractScrollArea, QGridLayout, QLayout, QScrollArea, QWidget
 
 
@@ -18,17 +20,21 @@ def _layout_widgets(layout: QLayout) -> list[QWidget]:
     if isinstance(layout, QGridLayout):
         # itemAt is the order of adding; a grid reads by row, then column.
         def position(index: int) -> tuple[int, int]:
-            row, column, _rows, _columns = layout.getItemPosition(index)
+            # PySide6's stubs say `object`; Qt returns (row, column, rowSpan, columnSpan).
+            row, column, _rows, _columns = cast(tuple[int, int, int, int], layout.getItemPosition(index))
             return (row, column)
 
         items = [items[i] for i in sorted(range(len(items)), key=position)]
     out: list[QWidget] = []
     for item in items:
+        if item is None:
+            continue
         widget = item.widget()
+        inner = item.layout()
         if widget is not None:
             out += _in_reading_order(widget)
-        elif item.layout() is not None:
-            out += _layout_widgets(item.layout())
+        elif inner is not None:
+            out += _layout_widgets(inner)
     return out
 
 
@@ -40,12 +46,14 @@ def _in_reading_order(widget: QWidget) -> list[QWidget]:
         # A compound widget (an option's editor, a Tab stop itself: ui/editors.py): Qt moves it
         # with its proxy and the Tab stops after it inside it, in the order they were made.
         return out
-    if isinstance(widget, QScrollArea) and widget.widget() is not None:
-        return out + _in_reading_order(widget.widget())
+    content = widget.widget() if isinstance(widget, QScrollArea) else None
+    if content is not None:
+        return out + _in_reading_order(content)
     if isinstance(widget, QAbstractScrollArea):
         return out  # a list or text view: one stop
-    if widget.layout() is not None:
-        out += _layout_widgets(widget.layout())
+    layout = widget.layout()
+    if layout is not None:
+        out += _layout_widgets(layout)
     return out
 
 

@@ -45,12 +45,12 @@ class TriageDialog(QDialog):
         self.paste = QPlainTextEdit(self)
         self.paste.setObjectName("triagePasteEdit")
         self.label.setBuddy(self.paste)
-        self.result = QPlainTextEdit(self)
-        self.result.setObjectName("triageResult")
-        self.result.setReadOnly(True)
+        self.result_view = QPlainTextEdit(self)
+        self.result_view.setObjectName("triageResult")
+        self.result_view.setReadOnly(True)
         mono = QFont("monospace")
         mono.setStyleHint(QFont.StyleHint.TypeWriter)
-        for edit in (self.paste, self.result):
+        for edit in (self.paste, self.result_view):
             edit.setFont(mono)
         self.paste.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
         self.status = QLabel(self)
@@ -65,7 +65,7 @@ class TriageDialog(QDialog):
         self.apply_button.clicked.connect(self.apply)
         layout.addWidget(self.label)
         layout.addWidget(self.paste, 2)
-        layout.addWidget(self.result, 3)
+        layout.addWidget(self.result_view, 3)
         layout.addWidget(self.status)
         layout.addWidget(buttons)
         self.paste.textChanged.connect(self.analyse)
@@ -87,7 +87,7 @@ class TriageDialog(QDialog):
         if not text.strip():
             self.triage = None
             self.options = {}
-            self.result.setPlainText("")
+            self.result_view.setPlainText("")
             self.status.setText(self.tr("Paste the text above: what it says is shown here."))
             self.apply_button.setEnabled(False)
             return
@@ -98,7 +98,7 @@ class TriageDialog(QDialog):
             utilization = float(self.controller.value("gpu_memory_utilization"))
         self.triage = triage_text(text, source=self.tr("<pasted text>"), environ=self.job_environ(),
                                   framework=framework, gpu_memory_utilization=utilization)
-        self.result.setPlainText(render_text(self.triage, current_language()))
+        self.result_view.setPlainText(render_text(self.triage, current_language()))
         self.options = suggested_options(self.triage.suggested_env())
         self.apply_button.setEnabled(bool(self.options))
         if self.options:

@@ -582,7 +582,7 @@ class ConfigWizard(QWizard):
                 if not self.save_profile():
                     return False
             elif answer == "save-ini":
-                if not self.cache_page.ini_panel.review_and_save():
+                if not self.cache_page.panels()[3].review_and_save():  # built: it has the unsaved file
                     return False
             else:
                 return answer == "discard"

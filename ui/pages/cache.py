@@ -215,8 +215,9 @@ class CachePage(OptionsPage):
 
     def unsaved_ini(self) -> str | None:
         """The op_cache.ini path when the choices would change it and it was not saved (None
-        otherwise, and always for a bundle's file, which is not saved from here)."""
-        return self.state.unsaved_ini()
+        otherwise, and always for a bundle's file, which is not saved from here; and before the page
+        is built, when nothing can have changed it)."""
+        return self.state.unsaved_ini() if self.state is not None else None
 
     def ini_path(self) -> Path:
         """The op_cache.ini this page edits: the one the user opened, else the resolved one."""

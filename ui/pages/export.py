@@ -94,7 +94,7 @@ class ExportPage(WizardPage):
         buttons.addWidget(self.status, 1)
         layout.addLayout(buttons)
 
-        self._framework = None
+        self._framework: str | None = None
         self._last_preferred = controller.preferred_format
         self._fill_formats()
         self.format_combo.currentIndexChanged.connect(self._format_chosen)
