@@ -67,7 +67,7 @@ class OptionRow(QWidget):
         super().__init__(parent)
         self.option = option
         self.setObjectName(f"row_{option.id}")
-        grid = QGridLayout(self)
+        grid = self.grid = QGridLayout(self)  # pages add a line under the row (ui/pages/cache_panels/limits.py)
         grid.setContentsMargins(0, 4, 0, 4)
         grid.setHorizontalSpacing(8)
         grid.setVerticalSpacing(2)

@@ -12,6 +12,7 @@ from cann_config.app.catalog import Option
 from cann_config.app.i18n import pick
 from cann_config.ui import dialogs
 from cann_config.ui.controller import WizardController
+from cann_config.ui.editors import PathEditor
 from cann_config.ui.optionrow import OptionRow
 from cann_config.ui.pages.cache_panels.state import DIR_OPTION, CacheState
 from cann_config.ui.qtprops import escape, rich_text
@@ -38,7 +39,8 @@ class CacheDirsPanel(QWidget):
                 self.dirs_label.setObjectName("cacheDirsLabel")
                 self.dirs_label.setWordWrap(True)
                 layout.addWidget(self.dirs_label)
-                row.editor.browseRequested.connect(self._browse)
+                if isinstance(row.editor, PathEditor):  # a path option's editor (ui/editors.py make_editor)
+                    row.editor.browseRequested.connect(self._browse)
 
     def retranslate(self) -> None:
         """Its texts say what the core resolved: `refresh` sets them in the current language."""
@@ -57,7 +59,8 @@ class CacheDirsPanel(QWidget):
                          .replace("%2", escape(str(r.soc_dir(soc)))))
         self.dirs_label.setText("<br>".join(lines))
         editor = self.rows[DIR_OPTION].editor
-        editor.line.setPlaceholderText(self.tr("not set: %1").replace("%1", str(r.base)))
+        if isinstance(editor, PathEditor):
+            editor.line.setPlaceholderText(self.tr("not set: %1").replace("%1", str(r.base)))
 
     def _browse(self, option_id: str) -> None:
         r = self.state.dir_resolution

@@ -256,9 +256,14 @@ class IniPanel(QGroupBox):
         scroll = self.parentWidget()
         while scroll is not None and not isinstance(scroll, QScrollArea):
             scroll = scroll.parentWidget()
-        if scroll is None or scroll.widget() is None:
+        if not isinstance(scroll, QScrollArea):
             return
-        scroll.widget().layout().activate()  # the message's place, with its new text
+        content = scroll.widget()
+        if content is None:
+            return
+        layout = content.layout()
+        if layout is not None:
+            layout.activate()  # the message's place, with its new text
         scroll.ensureWidgetVisible(self.save_status)
 
     def retranslate(self) -> None:

@@ -40,7 +40,7 @@ class LimitsPanel(QWidget):
             effective = QLabel(row)
             effective.setObjectName(f"effective_{option.id}")
             effective.setWordWrap(True)
-            row.layout().addWidget(effective, 5, 0)
+            row.grid.addWidget(effective, 5, 0)
             self.effective[option.id] = effective
             self.rows[option.id] = row
 
