@@ -43,7 +43,7 @@ from cann_config.app.findings import sort_findings
 from cann_config.app.i18n import current_language
 from cann_config.app.io.exporters import export_text, format_fits, text_of
 from cann_config.app.io.exporters.files import write_export
-from cann_config.app.io.formats import FORMATS, formats_for, framework_for_format
+from cann_config.app.io.formats import FORMATS, INI_FORMAT, formats_for, framework_for_format
 from cann_config.app.io.outputfiles import is_stdout
 from cann_config.app.opcache.ini import installed_op_cache_versions, read_op_cache_ini, save_op_cache_ini
 from cann_config.app.profile import DEFAULT_FRAMEWORK, Profile, load_profile
@@ -145,13 +145,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError.from_code("export-error-format-framework", format=fmt, framework=profile.framework,
                                    formats=", ".join(formats_for(profile.framework)))
     given = {"adk_version": args.adk_version, "ops_version": args.ops_version}
-    if (args.ini or args.add_versions or any(given.values())) and fmt != "op-cache-ini":
+    if (args.ini or args.add_versions or any(given.values())) and fmt != INI_FORMAT:
         raise UsageError.from_code("export-error-ini-flags")
     if any(given.values()) and not all(given.values()):
         raise UsageError.from_code("export-error-versions-pair")
     existing = None
     ini_path = args.ini
-    if ini_path is None and fmt == "op-cache-ini" and args.output and os.path.lexists(args.output):
+    if ini_path is None and fmt == INI_FORMAT and args.output and os.path.lexists(args.output):
         # Never replace an existing op_cache.ini with the template: edit it as --ini would (or
         # refuse, exit 2, when it cannot be read as one).
         ini_path = args.output
@@ -160,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
     versions: dict[str, str] | None = None
     if all(given.values()):
         versions = {k: str(v) for k, v in given.items()}
-    elif fmt == "op-cache-ini":
+    elif fmt == INI_FORMAT:
         versions = installed_op_cache_versions()
         if args.add_versions and len(versions) < 2:
             raise InputError.from_code("export-error-versions-not-found")

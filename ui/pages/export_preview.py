@@ -115,7 +115,7 @@ class ExportPreview(QWidget):
     def write_to(self, target: Path, fmt: str, *, edited_ini: object = None, edited_ini_path: Path | None = None) -> None:
         """Write the export shown to `target` (raises OSError, InputError or FileChangedError)."""
         assert self.result is not None
-        if fmt == "op-cache-ini" and edited_ini is not None and edited_ini_path is not None and \
+        if export_format(fmt).carrier == "op_cache.ini" and edited_ini is not None and edited_ini_path is not None and \
                 target.resolve() == Path(edited_ini_path).resolve():
             save_op_cache_ini(target, self.result.data, edited_ini.original)  # type: ignore[attr-defined]
         else:
