@@ -56,7 +56,7 @@ run: $(STAMP) $(QM)
 # name (cann_config.app.x for app/x.py) taken from pyproject.toml's package-dir - no link farm
 # (docs/architecture.md#static-tools). Its cache lives in .venv: a re-run checks only what changed
 # (a few seconds). Settings: [tool.mypy] in pyproject.toml.
-TYPECHECK_PACKAGES := cann_config.app
+TYPECHECK_PACKAGES := cann_config.app cann_config.ui
 
 typecheck: $(STAMP)
 	$(PY) tools/typecheck.py --cache-dir $(VENV)/mypy_cache $(TYPECHECK_PACKAGES)

@@ -419,11 +419,11 @@ class OptionalNumberEditor(OptionEditor):
     def _display(self, value: Value) -> None:
         self.check.blockSignals(True)
         self.spin.blockSignals(True)
-        unset = isinstance(value, str)
+        unset = isinstance(value, str)  # "": not set
         self.check.setChecked(not unset)
         self.spin.setEnabled(not unset)
-        if not unset:
-            self.spin.setValue(value)  # type: ignore[arg-type]
+        if not isinstance(value, str):
+            self.spin.setValue(int(value))  # an int option's value
         self.spin.blockSignals(False)
         self.check.blockSignals(False)
         self._show_note()

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QEvent, QRectF, QSize
+from PySide6.QtCore import QCoreApplication, QEvent, QLineF, QRectF, QSize
 from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -295,11 +295,11 @@ class CacheGauge(QWidget):
         if limit is not None:
             painter.setPen(QPen(QColor("#222"), 2))
             lx = x_of(limit)
-            painter.drawLine(lx, rect.top() - 3, lx, rect.bottom() + 3)
+            painter.drawLine(QLineF(lx, rect.top() - 3, lx, rect.bottom() + 3))
             if row.keep_bytes is not None:
                 painter.setPen(QPen(QColor("#222"), 1, Qt.PenStyle.DashLine))
                 kx = x_of(row.keep_bytes)
-                painter.drawLine(kx, rect.top() - 3, kx, rect.bottom() + 3)
+                painter.drawLine(QLineF(kx, rect.top() - 3, kx, rect.bottom() + 3))
             small = self.font()
             small.setPointSizeF(max(small.pointSizeF() * 0.85, 6))
             painter.setFont(small)
@@ -314,7 +314,7 @@ class CacheGauge(QWidget):
             # The user's choice: a second mark in another colour and style, labelled as theirs.
             painter.setPen(QPen(QColor("#1f5fa8"), 2, Qt.PenStyle.DotLine))
             cx = x_of(choice.limit_bytes)
-            painter.drawLine(cx, rect.top() - 5, cx, rect.bottom() + 5)
+            painter.drawLine(QLineF(cx, rect.top() - 5, cx, rect.bottom() + 5))
             small = self.font()
             small.setPointSizeF(max(small.pointSizeF() * 0.85, 6))
             painter.setFont(small)

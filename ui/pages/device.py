@@ -101,11 +101,11 @@ class DevicePage(WizardPage):
         # as the other pages do, instead of squashing its buttons and texts.
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
-        self.scroll = QScrollArea(self)
-        self.scroll.setObjectName("deviceScroll")
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setProperty("frameShape", 0)  # QFrame.Shape.NoFrame
-        body = QWidget(self.scroll)
+        self.scroll_area = QScrollArea(self)
+        self.scroll_area.setObjectName("deviceScroll")
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setProperty("frameShape", 0)  # QFrame.Shape.NoFrame
+        body = QWidget(self.scroll_area)
         layout = QVBoxLayout(body)
 
         self.banner = QLabel(self)
@@ -233,8 +233,8 @@ class DevicePage(WizardPage):
         self.bundle_box.hide()
         layout.addWidget(self.bundle_box, 3)
         layout.addStretch(1)
-        self.scroll.setWidget(body)
-        outer.addWidget(self.scroll, 1)
+        self.scroll_area.setWidget(body)
+        outer.addWidget(self.scroll_area, 1)
 
         self._fill_devices()
 

@@ -22,7 +22,7 @@ from cann_config.app.findings import Finding, sort_findings
 from cann_config.app.io.exporters import ExportResult, check_choices, export_text
 from cann_config.app.io.formats import export_format
 from cann_config.app.io.outputfiles import write_output
-from cann_config.app.opcache.ini import save_op_cache_ini
+from cann_config.app.opcache.ini import OpCacheIni, save_op_cache_ini
 from cann_config.app.profile import Profile
 from cann_config.ui.docpane import add_finding_item
 from cann_config.ui.highlighter import PreviewHighlighter
@@ -79,7 +79,7 @@ class ExportPreview(QWidget):
         self._fit_preview_to_screen()  # the window may have moved to another screen
         super().showEvent(event)
 
-    def show_export(self, profile: Profile, fmt: str, *, changed_only: bool, existing_ini: object = None,
+    def show_export(self, profile: Profile, fmt: str, *, changed_only: bool, existing_ini: OpCacheIni | None = None,
                     device: Any = None, environ: Any = None, ini_versions: Any = None, answers: Any = None,
                     baseline: Any = None) -> None:
         """Export `profile` as `fmt` and show it with its findings: the same call as the CLI's
@@ -87,7 +87,7 @@ class ExportPreview(QWidget):
         as it became known, the environment CANN runs with, the version lines, the user's answers,
         and with a support bundle the customer's current values as the baseline of "only my changes"."""
         result = export_text(profile, fmt, changed_only=changed_only,
-                             existing_ini=existing_ini if export_format(fmt).carrier == "op_cache.ini" else None,  # type: ignore[arg-type]
+                             existing_ini=existing_ini if export_format(fmt).carrier == "op_cache.ini" else None,
                              device=device, environ=environ, ini_versions=ini_versions, answers=answers,
                              baseline=baseline)
         self.result = result
@@ -112,11 +112,12 @@ class ExportPreview(QWidget):
             QListWidgetItem(self.tr("No findings: these choices are fine for this device and framework."),
                             self.findings_list)
 
-    def write_to(self, target: Path, fmt: str, *, edited_ini: object = None, edited_ini_path: Path | None = None) -> None:
+    def write_to(self, target: Path, fmt: str, *, edited_ini: OpCacheIni | None = None,
+                 edited_ini_path: Path | None = None) -> None:
         """Write the export shown to `target` (raises OSError, InputError or FileChangedError)."""
         assert self.result is not None
         if export_format(fmt).carrier == "op_cache.ini" and edited_ini is not None and edited_ini_path is not None and \
                 target.resolve() == Path(edited_ini_path).resolve():
-            save_op_cache_ini(target, self.result.data, edited_ini.original)  # type: ignore[attr-defined]
+            save_op_cache_ini(target, self.result.data, edited_ini.original)
         else:
             write_output(target, self.result.data)
