@@ -32,6 +32,7 @@ Public API:
       .ini_from_bundle() -> bool
       .ini_to_export() -> OpCacheIni | None  the op_cache.ini an op-cache-ini export edits (None: a new file)
       .applied_fixes(plan)                 the suggested fixes were applied (a rewrite of op_cache.ini with them)
+      .export_with_removals(text, fmt, profile)   an env export with the variables the applied fixes remove
       .remote_source -> str | None        where a remote host's picture came from (its bundle file)
       .job_environ() -> dict | None       the job's environment when known (env file, remote host)
       .choice_findings() -> list[Finding]  what `export` says about the choices (check_choices)
@@ -87,6 +88,8 @@ class Session:
         # The applied suggested fixes write op_cache.ini anew (app.support.fixes: a file CANN ignores
         # for its form): the export then makes a new file instead of editing the ignored one.
         self.ini_rewritten = False
+        # The variables the applied fixes remove from the job's environment (app.support.fixes.Removal).
+        self.fix_removals: list[Any] = []
 
     # -- the Host ---------------------------------------------------------------------------
 
@@ -113,6 +116,17 @@ class Session:
         """The choices now hold the suggested fixes of `plan` (app.support.fixes.FixPlan): when one
         of them writes op_cache.ini anew, so does the export from now on (`ini_to_export`)."""
         self.ini_rewritten = any(getattr(c, "rewrite", False) for c in plan.changes)
+        self.fix_removals = list(plan.removals())
+
+    def export_with_removals(self, text: str, fmt: str, profile: Any) -> str:
+        """`text`, the export of `profile` as `fmt`, with the lines that remove the variables the
+        applied fixes remove (`unset`, `set -e`, `os.environ.pop`), as the report's suggested export
+        has them (app.support.fixes.with_removals; the other formats unchanged)."""
+        if not self.fix_removals:
+            return text
+        from cann_config.app.support.fixes import with_removals
+
+        return with_removals(text, fmt, self.fix_removals, profile)
 
     def ini_to_export(self) -> Any:
         """The op_cache.ini an `op-cache-ini` export edits: the one opened (or the bundle's), or None
@@ -158,6 +172,7 @@ class Session:
         self.imported_values = {}
         self.imported_findings = []
         self.ini_rewritten = False
+        self.fix_removals = []
 
     def host_diagnosis(self, framework: str | None = None) -> Diagnosis | None:
         """The remote host's configuration as collected, for the framework and device chosen (None

@@ -354,7 +354,7 @@ def suggested_exports(diagnosis: Diagnosis, changes: Sequence[SuggestedChange], 
         made = _exporters().export_text(_profile_for(diagnosis, changes, profile, fmt), fmt, lang=lang, device=diagnosis.device)
         text = made.text
         if fmt == ENV_FORMAT:
-            text += _unset_defaults(diagnosis, changes, profile, lang) + _unset_variables(changes, lang)
+            text += removal_text(removals(diagnosis, changes, profile), fmt, lang)
         exports.append(SuggestedExport(fmt, text, tuple(made.findings)))
     return exports
 
@@ -382,13 +382,29 @@ def _profile_for(diagnosis: Diagnosis, changes: Sequence[SuggestedChange], profi
     return Profile(framework=profile.framework, device=profile.device, options=_alloc_safe(options, changes))
 
 
-def _unset_defaults(diagnosis: Diagnosis, changes: Sequence[SuggestedChange], profile: Profile,
-                    lang: str | None) -> str:
-    """Lines that remove a variable whose suggested value is CANN's default: an export leaves
-    defaults commented out, which would keep the customer's own value in force. Only catalog
-    variable names are written here, never a value from the bundle."""
+@dataclass(frozen=True)
+class Removal:
+    """A variable a fix removes from the job's environment: `option` is the catalog option whose
+    suggested value is CANN's default (None for a variable a finding says to remove, UNSET_FIXES),
+    `value` that default; `code` and `params` the comment's message."""
+
+    variable: str
+    code: str
+    params: tuple[tuple[str, Any], ...]
+    option: str | None = None
+    value: Value | None = None
+
+    def comment(self, lang: str | None) -> str:
+        return terminal_text(_t(self.code, normalize_language(lang or current_language()), **dict(self.params)))
+
+
+def removals(diagnosis: Diagnosis, changes: Sequence[SuggestedChange], profile: Profile) -> list[Removal]:
+    """The variables the fixes remove: a variable whose suggested value is CANN's default (an
+    export leaves defaults commented out, which would keep the customer's own value in force),
+    then each variable a fix removes (UNSET_FIXES). Only catalog or UNSET_FIXES names, never a
+    value from the bundle."""
     catalog = load_catalog()
-    lines: list[str] = []
+    out: list[Removal] = []
     for change in changes:
         effective = diagnosis.effective.get(change.key)
         option = catalog.options.get(change.key)
@@ -397,22 +413,48 @@ def _unset_defaults(diagnosis: Diagnosis, changes: Sequence[SuggestedChange], pr
             continue
         variable = option.targets.env_for(profile.framework)
         if variable and variable == effective.variable and re.fullmatch(r"[A-Z_][A-Z0-9_]*", variable):
-            comment = _t("support-label-export-unset", normalize_language(lang or current_language()),
-                         variable=variable, value=change.value)
-            lines += ["", f"# {terminal_text(comment)}", f"unset {variable}"]
-    return "\n".join(lines) + ("\n" if lines else "")
-
-
-def _unset_variables(changes: Sequence[SuggestedChange], lang: str | None) -> str:
-    """`unset NAME` for each fix that removes a variable (only names from UNSET_FIXES, never a
-    value from the customer's files), with the finding it fixes as the comment."""
-    lines: list[str] = []
+            out.append(Removal(variable, "support-label-export-unset", (("variable", variable), ("value", change.value)),
+                               option.id, change.value))
     for change in changes:
         if change.unset and change.format == ENV_FORMAT and re.fullmatch(r"[A-Z_][A-Z0-9_]*", change.key):
-            comment = _t("support-label-export-unset-variable", normalize_language(lang or current_language()),
-                         variable=change.key, finding=change.code)
-            lines += ["", f"# {terminal_text(comment)}", f"unset {change.key}"]
-    return "\n".join(lines) + ("\n" if lines else "")
+            out.append(Removal(change.key, "support-label-export-unset-variable",
+                               (("variable", change.key), ("finding", change.code))))
+    return out
+
+
+# How each format that sets the job's environment removes a variable (app/io/formats.py).
+_REMOVE_LINE = {ENV_FORMAT: "unset {variable}", "env-fish": "set -e {variable}",
+                "torch-npu": 'os.environ.pop("{variable}", None)'}
+
+
+def removal_text(items: Sequence[Removal], fmt: str, lang: str | None) -> str:
+    """The lines that remove `items` in `fmt` (a comment each), "" for a format without them."""
+    line = _REMOVE_LINE.get(fmt)
+    if line is None or not items:
+        return ""
+    lines: list[str] = []
+    for item in items:
+        lines += ["", f"# {item.comment(lang)}", line.format(variable=item.variable)]
+    return "\n".join(lines) + "\n"
+
+
+def with_removals(text: str, fmt: str, items: Sequence[Removal], profile: Profile, lang: str | None = None) -> str:
+    """`text`, an export of `profile` as `fmt`, with the lines that remove `items` - those that
+    still hold for `profile` (a variable removed for its default only while the option is still
+    that default; the user may have chosen another value since). The shell formats get them at
+    the end; torch-npu before `import torch` (torch_npu and CANN read the environment after)."""
+    catalog = load_catalog()
+    held = [r for r in items if r.option is None
+            or profile.value(r.option, catalog) == r.value]
+    extra = removal_text(held, fmt, lang)
+    if not extra:
+        return text
+    if fmt != "torch-npu":
+        return text + extra
+    lines = text.splitlines(keepends=True)
+    at = next((i for i, line in enumerate(lines) if line.startswith("import torch")), len(lines))
+    head = "" if any(line.startswith("import os") for line in lines[:at]) else "import os\n"
+    return "".join(lines[:at]) + head + extra.lstrip("\n") + "\n" + "".join(lines[at:])
 
 
 def recheck(diagnosis: Diagnosis, exports: Sequence[SuggestedExport], *,
@@ -482,6 +524,10 @@ class FixPlan:
         self.profile = profile
         self.refused = refused
         self.after = after
+
+    def removals(self) -> list[Removal]:
+        """The variables the fixes shown remove from the job's environment (`removals`)."""
+        return removals(self.diagnosis, self.changes, self.export_profile) if self.changes else []
 
     def exports(self, lang: str | None = None) -> list[SuggestedExport]:
         """The files that apply the fixes shown (`suggested_exports`), in `lang`."""

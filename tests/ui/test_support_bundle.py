@@ -323,3 +323,60 @@ def test_a_bundles_allocator_conflict_is_shown_as_it_is_and_fixed_on_apply(make_
     wizard.findChild(QPushButton, "applyFixesButton").click()
     assert c.value("npu_alloc_expandable_segments") is False and c.value("npu_alloc_max_split_size_mb") == 64
     assert shown.isHidden()
+
+
+# How each format says the report's env-bash lines (export NAME=VALUE, unset NAME).
+_AS_FORMAT = {
+    "env-bash": (lambda name, value: f"export {name}={value}", lambda name: f"unset {name}"),
+    "env-fish": (lambda name, value: f"set -gx {name} {value}", lambda name: f"set -e {name}"),
+    "torch-npu": (lambda name, value: f'os.environ["{name}"] = "{value.strip(chr(39))}"',
+                  lambda name: f'os.environ.pop("{name}", None)'),
+}
+
+
+@pytest.mark.parametrize("environment", [
+    # both allocator variables (an unset), a conflicting PYTORCH_NPU_ALLOC_CONF, a size in the env
+    {"PYTORCH_NPU_ALLOC_CONF": "expandable_segments:True,max_split_size_mb:64",
+     "PYTORCH_ALLOC_CONF": "max_split_size_mb:128"},
+    {"PYTORCH_NPU_ALLOC_CONF": "expandable_segments:True,garbage_collection_threshold:0.6"},
+])
+def test_after_apply_every_env_format_previews_the_reports_lines(make_wizard, tmp_path, environment):
+    # fixes2 item 1: after "Apply suggested fixes" the Export page's env-bash, env-fish and
+    # torch-npu previews carry exactly the report's suggested settings and removals (diagnose --json's).
+    from PySide6.QtWidgets import QComboBox, QPlainTextEdit
+
+    data = json.loads(A2.read_text(encoding="utf-8"))
+    data["environment"].update(environment)
+    path = tmp_path / "customer.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    wizard = make_wizard(bundle=str(path), framework="pytorch")
+    c = wizard.controller
+    report = make_report(customer_diagnosis(wizard, c.bundle), c.bundle)
+    assert report.to_json("en")["suggested_exports"] == [{"format": e.format, "text": e.text}
+                                                        for e in report.exports("en")]
+    (suggested,) = [e.text for e in report.exports("en") if e.format == "env-bash"]
+    sets = [line[len("export "):].split("=", 1) for line in suggested.splitlines() if line.startswith("export ")]
+    unsets = [line.split()[1] for line in suggested.splitlines() if line.startswith("unset ")]
+    assert sets and "ASCEND_REMAIN_CACHE_SIZE_RATIO" in unsets  # the size in the env: back to CANN's default
+    assert ("PYTORCH_ALLOC_CONF" in unsets) == ("PYTORCH_ALLOC_CONF" in environment)
+    wizard.findChild(QPushButton, "applyFixesButton").click()
+    wizard.setCurrentId(wizard.pageIds()[3])
+    combo = wizard.findChild(QComboBox, "exportFormatCombo")
+    for fmt, (set_line, unset_line) in _AS_FORMAT.items():
+        combo.setCurrentIndex(combo.findData(fmt))
+        preview = wizard.findChild(QPlainTextEdit, "exportPreview").toPlainText().splitlines()
+        for name, value in sets:
+            assert set_line(name, value) in preview, (fmt, name)
+        for name in unsets:
+            assert preview.count(unset_line(name)) == 1, (fmt, name)
+            if fmt == "torch-npu":  # before torch_npu and CANN read the environment
+                assert preview.index(unset_line(name)) < preview.index("import torch")
+    # the env-bash preview says every setting line of the report's export
+    combo.setCurrentIndex(combo.findData("env-bash"))
+    preview = wizard.findChild(QPlainTextEdit, "exportPreview").toPlainText().splitlines()
+    assert all(line in preview for line in suggested.splitlines() if line and not line.startswith("#"))
+    # a value chosen since then is not removed again by a stale line
+    c.set_value("remain_cache_size_ratio", 60)
+    preview = wizard.findChild(QPlainTextEdit, "exportPreview").toPlainText().splitlines()
+    assert "unset ASCEND_REMAIN_CACHE_SIZE_RATIO" not in preview
+    assert "export ASCEND_REMAIN_CACHE_SIZE_RATIO=60" in preview

@@ -181,7 +181,8 @@ class ExportPage(WizardPage):
                                        existing_ini=c.session.ini_to_export(),
                                        device=c.device, environ=c.environ if ini else None,
                                        ini_versions=c.versions_for_save() if ini else None, answers=c.answers,
-                                       baseline=c.baseline())
+                                       baseline=c.baseline(),
+                                       finish=lambda text: c.session.export_with_removals(text, fmt, c.profile))
         self._clear_status_if_stale()
 
     @property

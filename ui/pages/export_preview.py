@@ -12,6 +12,8 @@ window's first paint.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -81,15 +83,19 @@ class ExportPreview(QWidget):
 
     def show_export(self, profile: Profile, fmt: str, *, changed_only: bool, existing_ini: OpCacheIni | None = None,
                     device: Any = None, environ: Any = None, ini_versions: Any = None, answers: Any = None,
-                    baseline: Any = None) -> None:
+                    baseline: Any = None, finish: Callable[[str], str] | None = None) -> None:
         """Export `profile` as `fmt` and show it with its findings: the same call as the CLI's
         export (app.io.exporters.export_text) with what the wizard knows of the target - the device
         as it became known, the environment CANN runs with, the version lines, the user's answers,
-        and with a support bundle the customer's current values as the baseline of "only my changes"."""
+        and with a support bundle the customer's current values as the baseline of "only my changes".
+        `finish` completes the text of an export that is not refused (the variables applied fixes
+        remove: app.session.Session.export_with_removals)."""
         result = export_text(profile, fmt, changed_only=changed_only,
                              existing_ini=existing_ini if export_format(fmt).carrier == "op_cache.ini" else None,
                              device=device, environ=environ, ini_versions=ini_versions, answers=answers,
                              baseline=baseline)
+        if finish is not None and not result.refused:
+            result = replace(result, data=finish(result.text).encode("utf-8"))
         self.result = result
         language = _HIGHLIGHT.get(export_format(fmt).language, "json")
         self.highlighter.set_language(language)

@@ -259,3 +259,30 @@ def test_every_ini_fixture_on_a_live_host_holds(tmp_path, monkeypatch, name):
     assert diagnosis.installed_versions == VERSIONS
     plan = assert_fixes_hold(diagnosis)
     assert diagnosis.fix_plan is plan  # the Host planned them: every view shows these
+
+
+def test_the_removals_are_said_in_each_env_format_and_only_while_they_hold():
+    # fixes2 item 1: the lines that remove a variable, as env-bash (the report's), env-fish and torch-npu say them.
+    from cann_config.app.io.exporters import export_text
+    from cann_config.app.profile import Profile
+    from cann_config.app.support.fixes import with_removals
+
+    environ = {"ASCEND_REMAIN_CACHE_SIZE_RATIO": "0", "PYTORCH_NPU_ALLOC_CONF": "max_split_size_mb:64",
+               "PYTORCH_ALLOC_CONF": "max_split_size_mb:128"}
+    plan = plan_fixes(diagnose(environ=environ, framework="pytorch"))
+    removed = plan.removals()
+    assert [r.variable for r in removed] == ["ASCEND_REMAIN_CACHE_SIZE_RATIO", "PYTORCH_ALLOC_CONF"]
+    (bash,) = [e.text for e in plan.exports("en") if e.format == "env-bash"]
+    assert bash.endswith(with_removals("", "env-bash", removed, plan.export_profile, "en"))
+    assert "unset ASCEND_REMAIN_CACHE_SIZE_RATIO\n" in bash and "unset PYTORCH_ALLOC_CONF\n" in bash
+    fish = with_removals("set -gx A 1\n", "env-fish", removed, plan.export_profile, "en")
+    assert fish.startswith("set -gx A 1\n") and fish.count("set -e ") == 2
+    profile = Profile(framework="pytorch", options={"remain_cache_size_ratio": 50})
+    code = export_text(profile, "torch-npu", lang="en").text
+    lines = with_removals(code, "torch-npu", removed, profile, "en").splitlines()
+    pops = [i for i, line in enumerate(lines) if line.startswith("os.environ.pop(")]
+    assert len(pops) == 2 and max(pops) < lines.index("import torch")
+    # another ratio chosen since: its variable is no longer removed (the export sets it)
+    other = Profile(framework="pytorch", options={"remain_cache_size_ratio": 60})
+    assert with_removals("", "env-bash", removed, other, "en").count("unset ") == 1
+    assert with_removals("x\n", "op-cache-ini", removed, profile, "en") == "x\n"
