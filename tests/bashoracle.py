@@ -24,8 +24,9 @@ Comparison rules (`check_file`):
   `&&`/`||` is forced true and false, and the word of every `case` set to each literal pattern and
   to one no pattern matches, in copies of the file (all combinations up to 32, else one choice at
   a time); in each copy bash's value is one the tool lists for a branch (or a branch
-  the tool leaves unknown/unset), and, when every combination was made, every value the tool
-  lists is bash's in some copy (the tool takes each condition as independent of the others);
+  the tool leaves unknown/unset), and, when every combination was made (and the file has no
+  loop), every value the tool lists is bash's in some copy (the tool takes each condition as
+  independent of the others);
 - unset: bash has no such variable after the file, on every forced way through, even when the
   launching environment sets it;
 - a prefix onto the job's launcher (`env.launcher`): a stub that stands for that launcher sees the
@@ -39,6 +40,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 import shutil
 import subprocess
 import tempfile
@@ -263,7 +265,10 @@ def conditions(text: str) -> list[tuple[int, int, list[bytes]]]:
 
 
 def all_ways(text: str) -> bool:
-    """Whether forced_copies makes every combination of the choices (else one choice at a time)."""
+    """Whether forced_copies makes every combination of the choices (else one choice at a time,
+    or the file has a loop, whose running is not forced: a `while` forced true never ends)."""
+    if re.search(r"(^|[;&|\s])(while|until|for)\s", text):
+        return False
     total = 1
     for _, _, options in conditions(text):
         total *= len(options)

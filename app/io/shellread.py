@@ -318,6 +318,8 @@ class _Reader:
             elif child.type == "variable_name" or (child.type == "word" and re.fullmatch(
                     r"[A-Za-z_][A-Za-z0-9_]*", self.text(child))):
                 name = self.text(child)
+                if any(name in frame for frame in self.frames):
+                    continue  # `export X` of a function's local exports the local, gone when it returns
                 if freezing:
                     self.readonly.add(name)
                 if exporting:
@@ -416,16 +418,22 @@ class _Reader:
 
     # -- run-time branches ------------------------------------------------------------------
 
-    def branches(self, arms: list[tuple[str, list[Node]]]) -> None:
-        """Run each arm from the same start; a variable the arms leave different is conditional."""
+    def branches(self, arms: list[tuple[str, list[Node]]],
+                 around: dict[int, tuple[Callable[[], None], Callable[[], None]]] | None = None) -> None:
+        """Run each arm from the same start; a variable the arms leave different is conditional.
+        `around[i]`: what runs before and after arm i's statements (a loop's variable)."""
         start = self.state
         results: list[tuple[str, _State]] = []
-        for label, nodes in arms:
+        for index, (label, nodes) in enumerate(arms):
             self.state = _State(dict(start.vars), set(start.exported), start.allexport, dict(start.functions))
+            first, last = (around or {}).get(index, (lambda: None, lambda: None))
             try:
+                first()
                 self.block(nodes)
             except _Stop:
                 pass  # an `exit` in one arm: the other arms still run on
+            else:
+                last()
             results.append((label, self.state))
         merged = _State(dict(start.vars), set(start.exported), start.allexport, dict(start.functions))
         names: list[str] = []
@@ -506,7 +514,46 @@ class _Reader:
         body = node.child_by_field_name("body")
         label = self.text(node).split("\n", 1)[0][:60]
         nodes = body.named_children if body is not None else []
-        self.branches([(f"{label} runs", nodes), ("the loop does not run", [])])
+        variable = node.child_by_field_name("variable") if node.type == "for_statement" else None
+        if variable is None:
+            self.branches([(f"{label} runs", nodes), ("the loop does not run", [])],
+                          around={0: (lambda: None, lambda: self.again(nodes))})
+            return
+        # `for X in a b; do ...; done`: X takes each word in turn and keeps the last one
+        name = self.text(variable)
+        values = node.children_by_field_name("value")
+        words = [self.word(v) for v in values]
+        plain = all(v.type in ("word", "number", "raw_string", "string") for v in values) and not any(
+            re.search(r"[*?\[{]", self.text(v)) for v in values if v.type in ("word", "number"))
+        last = words[-1] if values and plain and all(w.known and w.text.split() == [w.text] for w in words) \
+            else Word(f"${name}", False)
+        line = _line(variable)
+
+        def turning() -> None:  # inside the body the variable is each word in turn
+            self.loop_variable(name, Word(f"${name}", False), line)
+
+        def done() -> None:
+            self.again(nodes)
+            self.loop_variable(name, last, line)
+
+        self.branches([(f"{label} runs", nodes), ("the loop does not run", [])], around={0: (turning, done)})
+
+    def loop_variable(self, name: str, value: Word, line: int) -> None:
+        self.state.vars[name] = Binding(value, line, self.source)
+        if self.state.allexport:
+            self.state.exported.add(name)
+
+    def again(self, nodes: list[Node]) -> None:
+        """A loop's body once more: a variable a second turn changes (`A=$A/x`) depends on how many
+        turns the loop takes, known only at run time."""
+        first = {name: _shown(b) for name, b in self.state.vars.items()}
+        try:
+            self.block(nodes)
+        except _Stop:
+            return
+        for name, binding in list(self.state.vars.items()):
+            if first.get(name) != _shown(binding):
+                self.state.vars[name] = Binding(Word(f"${name}", False), binding.line, binding.file)
 
     # -- commands ---------------------------------------------------------------------------
 
@@ -941,6 +988,12 @@ def _launcher(words: list[Word]) -> str | None:
             return base
         return None
     return None
+
+
+def _shown(binding: Binding) -> tuple[object, ...]:
+    """What a binding says, for comparing two turns of a loop."""
+    words: list[Word | None] = [binding.value, *(v for _, v in binding.branches)]
+    return tuple((w.text, w.known, w.inherited) if w is not None else None for w in words)
 
 
 def _unlaunched(binding: Binding | None, start: Binding | None) -> Binding | None:

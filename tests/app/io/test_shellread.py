@@ -218,3 +218,8 @@ def test_what_generated_scripts_found():
     # an `elif` condition is a condition (tree-sitter-bash gives it no field), not a statement of the arm
     env = parse_env_text('if [ -n "$Y" ]; then A=1\nelif [ -z "$Z" ]; then A=2\nfi\n', "r.sh")
     assert env.runtime["A"].branches == (('[ -n "$Y" ]', "1"), ('[ -z "$Z" ]', "2"), ("otherwise", None))
+    # a `for` loop's variable keeps its last word; what a second turn changes depends on the turns
+    env = parse_env_text('A=1\nfor i in 1 2; do\n  A="$A/x"\n  export B=$i\ndone\n', "r.sh")
+    assert env.runtime["i"].branches == (("for i in 1 2; do runs", "2"), ("the loop does not run", None))
+    assert env.runtime["A"].branches == (("for i in 1 2; do runs", None), ("the loop does not run", "1"))
+    assert env.runtime["B"].branches == (("for i in 1 2; do runs", None), ("the loop does not run", None))

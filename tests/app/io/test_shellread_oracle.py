@@ -44,6 +44,13 @@ _line = st.one_of(
     st.tuples(_simple, _simple).map(lambda t: f'case "${{Y-}}" in\n  a) {t[0]};;\n  *) {t[1]};;\nesac'),
     st.tuples(_simple, _simple).map(lambda t: f"setup() {{\n  {t[0]}\n  local B=9\n  {t[1]}\n}}\nsetup"),
     st.sampled_from(["set -a", "set +a", "set -o allexport"]),
+    st.tuples(_simple).map(lambda t: f"for i in 1 2; do\n  {t[0]}\ndone"),
+    st.tuples(_simple).map(lambda t: f"while false; do {t[0]}; done"),
+    st.tuples(st.sampled_from(NAMES), st.sampled_from(["$(echo x)", "`date`", "$((1+2))", "~/x", "${A}${B}"])).map(
+        lambda t: f"export {t[0]}={t[1]}"),
+    st.tuples(st.sampled_from(NAMES), _value).map(lambda t: f"{t[0]}+={t[1]}"),
+    st.tuples(st.sampled_from(NAMES), _value).map(lambda t: f"(export {t[0]}={t[1]})"),
+    st.tuples(st.sampled_from(NAMES), _value).map(lambda t: f"{{ export {t[0]}={t[1]}; }}"),
     st.tuples(st.sampled_from(["declare -x", "readonly", "typeset -x"]), st.sampled_from(NAMES), _value).map(
         lambda t: f"{t[0]} {t[1]}={t[2]}"),
     st.tuples(_condition, _simple, _simple).map(
