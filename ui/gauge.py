@@ -24,7 +24,7 @@ from cann_config.app.units import human_bytes
 from cann_config.ui.qtprops import no_focus
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from PySide6.QtGui import QPaintEvent
+    from PySide6.QtGui import QPaintEvent, QResizeEvent
 
 # This module is imported when the cache page is built. Painting names Qt's pen, brush and
 # alignment enums, so the methods that paint import `Qt` themselves: Python's view of the Qt
@@ -125,7 +125,7 @@ class CacheGauge(QWidget):
         """Every text the gauge paints, one line each, in the order it paints them: what a
         screen reader says for it (accessibleDescription) and its tooltip."""
         if not self.rows:
-            lines = [self.message or translate("CacheGauge", "No scan yet: press Scan to measure the cache.")]
+            lines = [self.empty_text()]
         else:
             lines = [line for row in self.rows for line in self.lines_of(row)]
         if self.free_bytes is not None:
@@ -205,14 +205,58 @@ class CacheGauge(QWidget):
             return translate("CacheGauge", "Free space: %1 (%2)").replace("%1", free).replace("%2", self.fs_type)
         return translate("CacheGauge", "Free space: %1").replace("%1", free)
 
+    def text_height(self, line: str, width: float) -> int:
+        """The height `line` takes when wrapped to `width` (one line's height at least): a long
+        line (the access-time reason, a long SoC name, Chinese at scale 2) wraps, never runs out
+        of the widget."""
+        from PySide6.QtCore import QRect, Qt
+
+        metrics = QFontMetrics(self.font())
+        bound = metrics.boundingRect(QRect(0, 0, max(1, int(width)), 100000), int(Qt.TextFlag.TextWordWrap), line)
+        return max(metrics.height(), bound.height())
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt override
+        text_width = width - 16
+        height = 8.0
+        if not self.rows:
+            height += self.text_height(self.empty_text(), text_width) + 4
+        for row in self.rows:
+            height += sum(self.text_height(line, text_width) for line in self.lines_of(row))
+            height += self.BAR_HEIGHT + self.ROW_GAP - QFontMetrics(self.font()).height()
+        bottom = self.bottom_text()
+        if bottom:
+            height += 2 + self.text_height(bottom, text_width)
+        return int(height) + 8
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt override
+        return True
+
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
-        lines = max(1, len(self.rows))
-        extra = (sum(1 for row in self.rows if self.choice_text(row))
-                 + sum(1 for row in self.rows if self.refresh_text(row))) * QFontMetrics(self.font()).height()
-        return QSize(420, 16 + lines * (self.BAR_HEIGHT + self.ROW_GAP) + extra + 24)
+        width = max(420, self.width())
+        return QSize(420, self.heightForWidth(width))
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt override
-        return QSize(240, self.sizeHint().height())
+        return QSize(240, self.heightForWidth(max(240, self.width())))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        if event.oldSize().width() != event.size().width():
+            self.updateGeometry()  # wrapped lines change the height the layout must give
+
+    def empty_text(self) -> str:
+        """What the gauge says before it has rows: the worker's message, or how to get some."""
+        return self.message or translate("CacheGauge", "No scan yet: press Scan to measure the cache.")
+
+    def bottom_text(self) -> str:
+        """The line under the bars: free space, a stopped scan, the worker's message."""
+        bottom = []
+        if self.free_bytes is not None:
+            bottom.append(self.free_text())
+        if self.partial:
+            bottom.append(translate("CacheGauge", "partial: the scan was stopped"))
+        if self.rows and self.message:
+            bottom.append(self.message)
+        return "  ·  ".join(bottom)
 
     def scale_bytes(self) -> float:
         """The bytes the full bar width stands for, one scale for every SoC's bar: the same limit
@@ -236,30 +280,26 @@ class CacheGauge(QWidget):
         metrics = QFontMetrics(self.font())
         width = self.width() - 16
         y = 8.0
+        wrap = Qt.AlignmentFlag.AlignLeft | Qt.TextFlag.TextWordWrap
         if not self.rows:
             painter.setPen(text_colour)
-            painter.drawText(QRectF(8, y, width, metrics.height() * 2), Qt.TextFlag.TextWordWrap,
-                             self.message or translate("CacheGauge", "No scan yet: press Scan to measure the cache."))
-            y += metrics.height() * 2 + 4
+            empty = self.empty_text()
+            height = self.text_height(empty, width)
+            painter.drawText(QRectF(8, y, width, height), wrap, empty)
+            y += height + 4
         for row in self.rows:
             painter.setPen(text_colour)
             for line in self.lines_of(row):
-                painter.drawText(QRectF(8, y, width, metrics.height()), Qt.AlignmentFlag.AlignLeft, line)
-                y += metrics.height()
+                height = self.text_height(line, width)
+                painter.drawText(QRectF(8, y, width, height), wrap, line)
+                y += height
             y += 2
             self._paint_bar(painter, QRectF(8, y, width, self.BAR_HEIGHT), row)
             y += self.BAR_HEIGHT + self.ROW_GAP - metrics.height() - 2
         painter.setPen(text_colour)
-        bottom = []
-        if self.free_bytes is not None:
-            bottom.append(self.free_text())
-        if self.partial:
-            bottom.append(translate("CacheGauge", "partial: the scan was stopped"))
-        if self.rows and self.message:
-            bottom.append(self.message)
+        bottom = self.bottom_text()
         if bottom:
-            painter.drawText(QRectF(8, y + 2, width, metrics.height() + 2), Qt.AlignmentFlag.AlignLeft,
-                             "  ·  ".join(bottom))
+            painter.drawText(QRectF(8, y + 2, width, self.text_height(bottom, width) + 2), wrap, bottom)
         painter.end()
 
     def _paint_bar(self, painter: QPainter, rect: QRectF, row: GaugeRow) -> None:
