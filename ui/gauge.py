@@ -16,12 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QCoreApplication, QEvent, QLineF, QRectF, QSize
+from PySide6.QtCore import QCoreApplication, QEvent, QLineF, QRect, QRectF, QSize
 from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from cann_config.app.units import human_bytes
-from cann_config.ui.qtprops import no_focus
+from cann_config.ui.qtprops import TEXT_WORD_WRAP, no_focus
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from PySide6.QtGui import QPaintEvent, QResizeEvent
@@ -209,10 +209,9 @@ class CacheGauge(QWidget):
         """The height `line` takes when wrapped to `width` (one line's height at least): a long
         line (the access-time reason, a long SoC name, Chinese at scale 2) wraps, never runs out
         of the widget."""
-        from PySide6.QtCore import QRect, Qt
-
         metrics = QFontMetrics(self.font())
-        bound = metrics.boundingRect(QRect(0, 0, max(1, int(width)), 100000), int(Qt.TextFlag.TextWordWrap), line)
+        # the flag as an int: the layout asks this while a page is built (ui/qtprops.py says why)
+        bound = metrics.boundingRect(QRect(0, 0, max(1, int(width)), 100000), TEXT_WORD_WRAP, line)
         return max(metrics.height(), bound.height())
 
     def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt override

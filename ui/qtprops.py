@@ -32,6 +32,7 @@ USER_ROLE = 0x0100  # Qt.ItemDataRole.UserRole
 VERTICAL = 2  # Qt.Orientation.Vertical
 NO_FOCUS = 0  # Qt.FocusPolicy.NoFocus
 STRONG_FOCUS = 11  # Qt.FocusPolicy.StrongFocus (Tab and click, not the wheel)
+TEXT_WORD_WRAP = 0x1000  # Qt.TextFlag.TextWordWrap (the cache gauge measures its wrapped lines)
 
 
 def escape(text: str) -> str:

@@ -32,6 +32,7 @@ def test_the_values_are_qts():
     assert qtprops.VERTICAL == Qt.Orientation.Vertical.value
     assert qtprops.NO_FOCUS == Qt.FocusPolicy.NoFocus.value
     assert qtprops.STRONG_FOCUS == Qt.FocusPolicy.StrongFocus.value
+    assert qtprops.TEXT_WORD_WRAP == Qt.TextFlag.TextWordWrap.value
 
 
 @given(st.text())
