@@ -101,7 +101,7 @@ def _limit_source(effective: Effective) -> str:
         return f"op_cache.ini:{effective.line}" if effective.line else "op_cache.ini"
     if effective.source == "env" and effective.variable:
         return f"env {effective.variable}"
-    if effective.source == "profile" and effective.file:
+    if effective.source in ("profile", "script") and effective.file:
         return effective.file if effective.line is None else f"{effective.file}:{effective.line}"
     return effective.source
 

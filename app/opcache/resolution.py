@@ -29,7 +29,8 @@ Public API:
     Resolution: effective: dict[option_id, Effective], findings: list[Finding],
                 cache_dir: CacheDirResolution, framework
     Effective(value, source, file, line, variable, detail); Effective.to_json(lang=None)
-    Setting(value, file=None, line=None): a choice from a profile or a script.
+    Setting(value, file=None, line=None, ..., script=False): a choice from a profile or (script
+      True) from the user's script; Setting.source is "script" or "profile", the Effective's source.
 """
 
 # No `from __future__ import annotations` here: typing compiles a NamedTuple's string annotations at
@@ -86,7 +87,8 @@ def _text(code: str, **params: Any) -> dict[str, str]:
 class Setting(NamedTuple):
     """A value chosen outside op_cache.ini and the environment: a profile or a script.
 
-    From a script: `variable` names the environment variable or set_option key that carried it
+    `script` says the value came from the user's script (diagnose --script): its Effective's
+    source is then "script", a profile's (the wizard's choices, --profile) "profile". From a script: `variable` names the environment variable or set_option key that carried it
     (None for a framework option), `over_env` says the script's own process sets it after the
     shell did (so it beats the shell's variable of the same name), and `runtime` marks a value
     known only when the script runs (`value` is then None and `expression` its source text).
@@ -99,6 +101,12 @@ class Setting(NamedTuple):
     over_env: bool = False
     runtime: bool = False
     expression: str = ""
+    script: bool = False
+
+    @property
+    def source(self) -> str:
+        """The Effective source of the value: "script" (the user's script sets it) or "profile"."""
+        return "script" if self.script else "profile"
 
     def where(self) -> str:
         if self.file is None:
@@ -121,7 +129,7 @@ class Effective(NamedTuple):
     """The value CANN uses and where it comes from."""
 
     value: Value  # None only for a value known at run time (`runtime`)
-    source: str  # one of SOURCES
+    source: str  # one of SOURCES: "script" for a value the user's script sets, "profile" for a profile's
     file: str | None = None
     line: int | None = None
     variable: str | None = None  # the env var or option name, when one decided it
@@ -308,7 +316,7 @@ class _Resolver:
             if reason:
                 self.add("cache-option-invalid", setting.file, setting.line, option=option.id,
                          value=setting.value, allowed=", ".join(map(str, option.allowed_values())))
-            result = Effective(setting.value, "profile", setting.file, setting.line, None,
+            result = Effective(setting.value, setting.source, setting.file, setting.line, None,
                                _text("cache-detail-profile", where=setting.where()))
         else:
             value = self.catalog.default_for(option.id, self.framework)
@@ -363,7 +371,7 @@ class _Resolver:
             assert setting is not None
             effective = runtime_effective(setting)
         elif resolution.source == "option":
-            effective = Effective(resolution.value, "profile", setting.file if setting else None,
+            effective = Effective(resolution.value, setting.source if setting else "profile", setting.file if setting else None,
                                   setting.line if setting else None, resolution.variable, resolution.how)
         elif resolution.source == "env":
             file, line = self.where_set(resolution.variable or "")
@@ -486,7 +494,7 @@ class _Resolver:
                     file, line = self.where_set(variable)
                     self.add("cache-env-overridden-by-profile", file, line, variable=variable,
                              value=self.env_value(variable), where=setting.where())
-                return Effective(setting.value, "profile", setting.file, setting.line, variable,
+                return Effective(setting.value, setting.source, setting.file, setting.line, variable,
                                  _text("cache-detail-profile", where=setting.where()))
             self.add("cache-option-invalid", setting.file, setting.line, option=key, value=setting.value,
                      allowed=f"{option.min}..{option.max}" + (" or -1" if key == MAX_SIZE else ""))
@@ -614,7 +622,7 @@ class _Resolver:
                 allowed = ", ".join(map(str, option.allowed_values())) or "-"
                 self.add("cache-option-invalid", setting.file, setting.line, option=oid, value=setting.value,
                          allowed=allowed)
-            self.effective[oid] = Effective(setting.value, "profile", setting.file, setting.line, None,
+            self.effective[oid] = Effective(setting.value, setting.source, setting.file, setting.line, None,
                                             _text("cache-detail-profile", where=setting.where()))
             for note in option.notes_for(setting.value, framework=self.note_framework):
                 self.findings.append(Finding(note.severity, note.code, dict(note.text), setting.file, setting.line))

@@ -266,10 +266,10 @@ def script_inputs(imported: Any, environment: Mapping[str, str], source: str
         over_env = origin.via in ("env", "set_option")
         if oid in imported.settings:
             value, line = imported.settings[oid]
-            settings[oid] = Setting(value, source, line, origin.name, over_env)
+            settings[oid] = Setting(value, source, line, origin.name, over_env, script=True)
         elif oid in imported.unknown:
             settings[oid] = Setting(None, source, imported.unknown[oid], origin.name, over_env, True,  # type: ignore[arg-type]
-                                    origin.expression)
+                                    origin.expression, script=True)
     handled = catalog_env_names()
     for name, state in imported.env_state.items():
         if name in handled or state.unset:
@@ -318,7 +318,7 @@ def mindspore_effective(calls: list[Any], environment: Mapping[str, str], resolu
     found = mindspore_settings(calls, environment, file=script_source, env_where=env_where)
     for oid, (value, file, line, how) in found.values.items():
         where = f"{file}:{line}" if file and line else (file or how)
-        source = "env" if how == ALLOC_VARIABLE else "profile"
+        source = "env" if how == ALLOC_VARIABLE else "script" if file else "profile"
         resolution.effective[oid] = Effective(value, source, file, line, how,
                                               dict(make_finding("cache-detail-profile", where=where).text))
     return found.findings

@@ -120,6 +120,10 @@ class SuggestedChange:
         return data
 
 
+# The sources of a value chosen outside op_cache.ini and the environment (app.opcache.resolution).
+CHOSEN_SOURCES = ("profile", "script")
+
+
 @dataclass(frozen=True)
 class SuggestedExport:
     format: str
@@ -315,7 +319,7 @@ def option_in_effect(diagnosis: Diagnosis, options: Mapping[str, Value], option_
     an option, so the cache page names the source the bundle names (docs/cann/op-cache.md#base-directory)."""
     value = options.get(option_id)
     effective = diagnosis.effective.get(option_id)
-    if value is None or (effective is not None and effective.value == value and effective.source != "profile"):
+    if value is None or (effective is not None and effective.value == value and effective.source not in CHOSEN_SOURCES):
         return None
     return value
 
@@ -373,7 +377,7 @@ def _profile_for(diagnosis: Diagnosis, changes: Sequence[SuggestedChange], profi
             same = effective.source == "env" and (effective.variable == option.targets.env_for(profile.framework)
                                                   or _from_alloc_variable(option, effective))
         else:
-            same = effective.source == "profile"
+            same = effective.source in CHOSEN_SOURCES
         if same:
             options[oid] = profile.options[oid]
     for change in changes:
@@ -463,7 +467,7 @@ def recheck(diagnosis: Diagnosis, exports: Sequence[SuggestedExport], *,
     op_cache.ini CANN reads, env-bash lines sourced into the job's environment (its `unset` lines
     too). What the fixes are checked against before they are shown (module docstring).
 
-    The values a script or profile set (source "profile") stay set, and each of `changes` carried
+    The values a script or profile set (source "script" or "profile") stay set, and each of `changes` carried
     by another format (a framework's snippet, set in the script) is set the same way. The script's
     text is not read again (what it says about itself is not a fix's doing), nor is a cache
     measured: the cache prediction after a fix is not part of the check."""
@@ -481,7 +485,7 @@ def recheck(diagnosis: Diagnosis, exports: Sequence[SuggestedExport], *,
             environ = parse_env_text(export.text, "suggested.sh", base=environ).environ(environ)
     catalog = load_catalog()
     chosen: dict[str, Value] = {oid: e.value for oid, e in diagnosis.effective.items()
-                                if e.source == "profile" and not e.runtime and oid in catalog.options
+                                if e.source in CHOSEN_SOURCES and not e.runtime and oid in catalog.options
                                 and catalog.options[oid].check(e.value) is None}
     chosen.update({c.key: c.value for c in changes
                    if c.format not in (INI_FORMAT, ENV_FORMAT) and not c.unset and c.key in catalog.options})

@@ -45,7 +45,8 @@ from cann_config.app.textwidth import table_lines
 VERSION_KEYS = ("toolkit_version", "driver_version", "adk_version", "ops_version")
 DIFFERS_MARK = "≠"
 SOURCE_LABELS = {"op_cache.ini": "support-label-source-op_cache-ini", "env": "support-label-source-env",
-                 "default": "support-label-source-default", "profile": "support-label-source-profile"}
+                 "default": "support-label-source-default", "profile": "support-label-source-profile",
+                 "script": "support-label-source-script"}
 
 
 def _t(code: str, lang: str, **params: Any) -> str:

@@ -284,7 +284,7 @@ def _effective(report: SupportReport, lang: str) -> list[Block]:
     rows = []
     for oid, eff in report.diagnosis.effective.items():
         source = _t(f"support-label-source-{eff.source.replace('.', '-')}", lang) if eff.source in (
-            "op_cache.ini", "env", "default", "profile") else eff.source
+            "op_cache.ini", "env", "default", "profile", "script") else eff.source
         if eff.variable and eff.source == "env":
             source += f" ({eff.variable})"
         where = _where(eff.file, eff.line)

@@ -880,6 +880,10 @@
         <translation>来自配置档案</translation>
     </message>
     <message>
+        <source>from the script</source>
+        <translation>来自脚本</translation>
+    </message>
+    <message>
         <source>from $%1</source>
         <translation>来自 $%1</translation>
     </message>

@@ -82,7 +82,7 @@ def test_script_option(capsys, tmp_path):
     assert code == 0
     assert data["framework"] == "tf2"
     assert data["effective"]["op_compiler_cache_mode"] == {
-        "value": "disable", "source": "profile", "file": str(script), "line": 2,
+        "value": "disable", "source": "script", "file": str(script), "line": 2,
         "detail": data["effective"]["op_compiler_cache_mode"]["detail"]}
 
 
@@ -162,7 +162,7 @@ def assert_design_contract(data, code):
     assert set(CACHE_OPTIONS) <= set(data["effective"])
     for oid, eff in data["effective"].items():
         assert {"value", "source", "file", "line"} <= set(eff), oid
-        assert eff["source"] in ("op_cache.ini", "env", "default", "profile"), (oid, eff["source"])
+        assert eff["source"] in ("op_cache.ini", "env", "default", "profile", "script"), (oid, eff["source"])
     for finding in data["findings"]:
         assert {"severity", "code", "message", "file", "line"} <= set(finding), finding
         assert finding["severity"] in ("error", "warning", "info")
@@ -267,3 +267,25 @@ def test_the_vllm_sleep_note_is_said_for_vllm_ascend_only(capsys, monkeypatch, f
     assert data["effective"]["npu_alloc_expandable_segments"]["value"] is True
     codes = [f["code"] for f in data["findings"]]
     assert ("npu-alloc-expandable-vllm-sleep" in codes) is said, codes
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_a_value_the_script_sets_is_labelled_script_known_or_at_run_time(capsys, tmp_path, lang):
+    # fixes2 item 2: os.environ.setdefault (a known value) and a run-time assignment of the same
+    # script both say "script", in JSON and in the text, in both languages; "profile" stays a profile's.
+    script = tmp_path / "train.py"
+    script.write_text('import os\nos.environ.setdefault("ASCEND_REMAIN_CACHE_SIZE_RATIO", "60")\nimport random\n'
+                      'os.environ["ASCEND_MAX_OP_CACHE_SIZE"] = str(random.randint(1, 9))\n', encoding="utf-8")
+    _, out, _ = run(capsys, "--script", str(script), "--json", "--lang", lang)
+    effective = json.loads(out)["effective"]
+    ratio, size = effective["remain_cache_size_ratio"], effective["max_op_cache_size"]
+    assert (ratio["value"], ratio["source"], ratio["file"], ratio["line"]) == (60, "script", str(script), 2)
+    assert (size["runtime"], size["source"], size["line"]) == (True, "script", 4)
+    _, text, _ = run(capsys, "--script", str(script), "--lang", lang)
+    assert f"[script {script}:2]" in text and f"[script {script}:4]" in text
+    assert "[profile " not in text
+    from cann_config.app.profile import Profile
+    from cann_config.app.support.diagnosis import diagnose
+
+    chosen = diagnose(environ={}, profile=Profile(framework="pytorch", options={"remain_cache_size_ratio": 70}))
+    assert chosen.effective["remain_cache_size_ratio"].source == "profile"

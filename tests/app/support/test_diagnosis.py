@@ -138,7 +138,7 @@ def test_script_settings_are_included_with_their_lines(tmp_path):
     assert d.framework == "tf1" and d.script == str(script)
     eff = d.effective
     assert (eff["max_op_cache_size"].value, eff["max_op_cache_size"].source, eff["max_op_cache_size"].line) == \
-        (900, "profile", 3)
+        (900, "script", 3)
     assert eff["static_memory_policy"].value == 2 and eff["static_memory_policy"].line == 4
     assert eff["op_compiler_cache_mode"].value == "force"
     assert eff["op_compiler_cache_dir"].value == "/opt/cache"

@@ -46,7 +46,8 @@ class LimitsPanel(QWidget):
 
     def _source_text(self, effective: Any) -> str:
         where = {"op_cache.ini": self.tr("from op_cache.ini"), "env": self.tr("from the environment"),
-                 "default": self.tr("CANN's default"), "profile": self.tr("from the profile")}
+                 "default": self.tr("CANN's default"), "profile": self.tr("from the profile"),
+                 "script": self.tr("from the script")}
         text = where.get(effective.source, effective.source)
         if effective.source == "env" and effective.variable:
             text = self.tr("from $%1").replace("%1", str(effective.variable))
