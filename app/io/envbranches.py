@@ -28,12 +28,11 @@ def branch_message(label: str, value: str | None) -> Message:
 def describe_branches(branches: Iterable[tuple[str, str | None]]) -> Bilingual:
     """Every way's value with its condition, joined in the order the script gives them."""
     parts = [branch_message(label, value) for label, value in branches]
-    if not parts:
-        return Bilingual("", "")
-    joined = parts[-1]
-    for part in reversed(parts[:-1]):
-        joined = Message("shell-branch-join", first=part, rest=joined)
-    return Bilingual.of(joined)
+    # Each way rendered once per language and then joined: nesting the joins would render (and
+    # make safe, app.textsafe) the growing rest again at every level - quadratic in the ways.
+    separator = Message("shell-branch-separator")
+    return Bilingual(separator.text("en").join(part.text("en") for part in parts),
+                     separator.text("zh_CN").join(part.text("zh_CN") for part in parts))
 
 
 def unless_inherited(value: str, variable: str) -> Bilingual:
