@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import difflib
 import os
 import stat
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from cann_config.app.catalog import load_catalog
@@ -552,8 +551,32 @@ def test_random_bytes_never_crash_and_round_trip(data):
         assert finding.message("en") and finding.message("zh_CN")
 
 
+def _rewritten_lines(old: list[bytes], new: list[bytes]) -> int | None:
+    """The fewest old lines rewritten when `new` is `old` with lines inserted and some rewritten in
+    place (every old line kept, in order, as one new line); None when `new` loses an old line.
+
+    Not difflib: SequenceMatcher does not find the smallest diff when lines repeat (three identical
+    lines with one inserted after the first came out as an insert and a delete)."""
+    missing = len(old) + 1  # more than any real count: "cannot be aligned"
+    # best[i][j]: fewest rewrites placing old[:i] on new[:j]
+    best = [[0] * (len(new) + 1)] + [[missing] * (len(new) + 1) for _ in old]
+    for i in range(1, len(old) + 1):
+        for j in range(i, len(new) + 1):
+            best[i][j] = min(best[i][j - 1], best[i - 1][j - 1] + (old[i - 1] != new[j - 1]))
+    return None if best[len(old)][len(new)] >= missing else best[len(old)][len(new)]
+
+
+def test_rewritten_lines_counts_what_changed():
+    a, b, k = b"a\n", b"b\n", b"k\n"
+    assert _rewritten_lines([a, a, a], [a, k, a, a]) == 0
+    assert _rewritten_lines([a, b], [a, k]) == 1
+    assert _rewritten_lines([a, b, a], [a, a]) is None
+    assert _rewritten_lines([a, b], [b, a]) == 2
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(ini_bytes(), st.integers(min_value=1, max_value=10**6))
+@example(data=b"\xef\xbb\xbf[op_compiler_cache]\n" * 3, number=1)  # a BOM before each header line
 def test_mutated_files_round_trip_and_edit_locally(data, number):
     ini = parse_op_cache_ini(data, "mutated.ini")
     assert render_op_cache_ini(ini, {}) == data
@@ -561,13 +584,10 @@ def test_mutated_files_round_trip_and_edit_locally(data, number):
     again = parse_op_cache_ini(out, "edited.ini")
     entry = again.layout.values.get("max_op_cache_size")
     assert entry is not None and cann_stoi(entry.value).value == number
-    old, new = _lines(data), _lines(out)
-    opcodes = [op for op in difflib.SequenceMatcher(a=old, b=new, autojunk=False).get_opcodes() if op[0] != "equal"]
-    assert len(opcodes) <= 2
-    for tag, i1, i2, _j1, _j2 in opcodes:
-        # Either one existing line rewritten, or lines inserted (plus, at most, a line end added to the last line).
-        assert tag in ("replace", "insert")
-        assert i2 - i1 <= 1
+    # No line lost: lines inserted, and at most one existing line rewritten (plus, at most, a line end
+    # added to the last line).
+    rewritten = _rewritten_lines(_lines(data), _lines(out))
+    assert rewritten is not None and rewritten <= 2
 
 
 @pytest.mark.parametrize("name", GOLDEN)
