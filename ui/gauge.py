@@ -128,13 +128,7 @@ class CacheGauge(QWidget):
             lines = [self.empty_text()]
         else:
             lines = [line for row in self.rows for line in self.lines_of(row)]
-        if self.free_bytes is not None:
-            lines.append(self.free_text())
-        if self.partial:
-            lines.append(translate("CacheGauge", "partial: the scan was stopped"))
-        if self.rows and self.message:
-            lines.append(self.message)
-        return "\n".join(lines)
+        return "\n".join(lines + self.bottom_lines())
 
     def _describe(self) -> None:
         text = self.painted_text()
@@ -246,8 +240,8 @@ class CacheGauge(QWidget):
         """What the gauge says before it has rows: the worker's message, or how to get some."""
         return self.message or translate("CacheGauge", "No scan yet: press Scan to measure the cache.")
 
-    def bottom_text(self) -> str:
-        """The line under the bars: free space, a stopped scan, the worker's message."""
+    def bottom_lines(self) -> list[str]:
+        """What is said under the bars: free space, a stopped scan, the worker's message."""
         bottom = []
         if self.free_bytes is not None:
             bottom.append(self.free_text())
@@ -255,7 +249,11 @@ class CacheGauge(QWidget):
             bottom.append(translate("CacheGauge", "partial: the scan was stopped"))
         if self.rows and self.message:
             bottom.append(self.message)
-        return "  ·  ".join(bottom)
+        return bottom
+
+    def bottom_text(self) -> str:
+        """The line painted under the bars (screen readers get its parts one a line)."""
+        return "  ·  ".join(self.bottom_lines())
 
     def scale_bytes(self) -> float:
         """The bytes the full bar width stands for, one scale for every SoC's bar: the same limit
