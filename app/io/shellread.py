@@ -171,6 +171,12 @@ class _Stop(Exception):
     """`exit` or `return` at the top of the file: bash reads no further."""
 
 
+class _Discard(Exception):
+    """A plain assignment to a readonly variable (`A=2`, `A+=x`, `${A:=x}`): bash (not in POSIX
+    mode) abandons the rest of the command it is running, up to the next command at the top of
+    the file (or of the sourced file, or the end of the subshell); docs/cann/launch-scripts.md#readonly."""
+
+
 def _line(node: Node) -> int:
     return int(node.start_point[0]) + 1
 
@@ -229,7 +235,16 @@ class _Reader:
             lines[row] = ""
         self.data = data
         try:
-            self.block(tree.root_node.children)
+            abandoned: int | None = None  # the row a readonly assignment abandoned the line on
+            for node in tree.root_node.children:
+                if abandoned is not None and node.start_point[0] == abandoned:
+                    abandoned = node.end_point[0]  # `B=2; export A=1`: bash abandons the whole line
+                    continue
+                abandoned = None
+                try:
+                    self.statement(node)
+                except _Discard:
+                    abandoned = node.end_point[0]  # the next line runs
         except _Stop:
             pass
 
@@ -255,7 +270,7 @@ class _Reader:
     def plain_assignment(self, node: Node) -> None:
         self.assignment(node, export=self.state.allexport)
 
-    def assignment(self, node: Node, *, export: bool, launcher: str | None = None) -> None:
+    def assignment(self, node: Node, *, export: bool, launcher: str | None = None, declared: bool = False) -> None:
         """NAME=value (also `NAME+=value`): the variable holds the expanded value from here on."""
         name_node = node.child_by_field_name("name")
         if name_node is None or name_node.type != "variable_name":
@@ -274,9 +289,12 @@ class _Reader:
         if any(c.type == "+=" for c in node.children):
             old = self.lookup(name, "${" + name + "}")
             value = _join([old, value])
-        self.bind(name, value, _line(node), export, launcher)
+        self.bind(name, value, _line(node), export, launcher, declared)
 
-    def bind(self, name: str, value: Word | None, line: int, export: bool, launcher: str | None = None) -> None:
+    def bind(self, name: str, value: Word | None, line: int, export: bool, launcher: str | None = None,
+             declared: bool = False) -> None:
+        """`declared`: by a builtin (`export A=1`), which fails alone on a readonly A; a plain
+        assignment to a readonly A abandons the command (_Discard); a prefix (`A=1 cmd`) lets cmd run."""
         old = self.state.vars.get(name)
         if (old is not None and old.value is not None and value is not None and not old.branches
                 and old.value.text != value.text and name in self.first_assigned and self.depth == 0
@@ -285,6 +303,8 @@ class _Reader:
         if name in self.readonly:
             if export or self.state.allexport:
                 self.state.exported.add(name)  # `export A=2` of a readonly A still exports it
+            if not declared and launcher is None:
+                raise _Discard()
             return  # bash: "readonly variable", the value stays
         for frame in reversed(self.frames):
             if name in frame:  # a function's local: the script's variable is not touched
@@ -312,7 +332,7 @@ class _Reader:
                 name_node = child.child_by_field_name("name")
                 if keyword != "export" and name_node is not None and self.text(name_node) in self.readonly:
                     continue  # `declare -x A=2` of a readonly A fails whole (`export A=2` still exports)
-                self.assignment(child, export=exporting)
+                self.assignment(child, export=exporting, declared=True)
                 if freezing and name_node is not None:
                     self.readonly.add(self.text(name_node))
             elif child.type == "variable_name" or (child.type == "word" and re.fullmatch(
@@ -332,7 +352,7 @@ class _Reader:
                 match = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)=(.*)", word.text, re.S)
                 if match is not None:
                     value = Word(match.group(2), word.known, word.inherited, word.here)
-                    self.bind(match.group(1), value, _line(child), exporting)
+                    self.bind(match.group(1), value, _line(child), exporting, declared=True)
 
     def local(self, node: Node) -> None:
         """`local X=v` / `local X` in a function: X is the function's own until it returns; what
@@ -344,10 +364,13 @@ class _Reader:
             if child.type == "variable_assignment":
                 name_node = child.child_by_field_name("name")
                 value_node = child.child_by_field_name("value")
+                if name_node is not None and self.text(name_node) in self.readonly:
+                    continue  # `local A=9` of a readonly A: "readonly variable", no local A
                 if name_node is not None and name_node.type == "variable_name":
                     value = self.word(value_node) if value_node is not None else Word("")
                     frame[self.text(name_node)] = Binding(value, _line(child), self.source)
-            elif child.type in ("variable_name", "word") and _NAME.fullmatch(self.text(child)):
+            elif child.type in ("variable_name", "word") and _NAME.fullmatch(self.text(child)) \
+                    and self.text(child) not in self.readonly:
                 frame.setdefault(self.text(child), Binding(None, _line(child), self.source))
 
     def unset(self, node: Node) -> None:
@@ -412,6 +435,8 @@ class _Reader:
         findings = len(self.env.findings)
         try:
             self.statement(node)
+        except _Discard:
+            pass  # a readonly assignment ends the subshell only
         finally:
             self.state = saved
         del findings
@@ -424,6 +449,7 @@ class _Reader:
         `around[i]`: what runs before and after arm i's statements (a loop's variable)."""
         start = self.state
         results: list[tuple[str, _State]] = []
+        discarded = 0
         for index, (label, nodes) in enumerate(arms):
             self.state = _State(dict(start.vars), set(start.exported), start.allexport, dict(start.functions))
             first, last = (around or {}).get(index, (lambda: None, lambda: None))
@@ -432,6 +458,8 @@ class _Reader:
                 self.block(nodes)
             except _Stop:
                 pass  # an `exit` in one arm: the other arms still run on
+            except _Discard:
+                discarded += 1  # a readonly assignment in this arm: what it did so far stays
             else:
                 last()
             results.append((label, self.state))
@@ -446,6 +474,8 @@ class _Reader:
             outcomes = [(label, _unlaunched(state.vars.get(name), start.vars.get(name))) for label, state in results]
             merged.vars[name] = _merge_branches(name, outcomes, start.vars.get(name), self.source)
         self.state = merged
+        if discarded == len(arms):
+            raise _Discard()  # every way abandons the command
 
     def if_statement(self, node: Node) -> None:
         arms: list[tuple[str, list[Node]]] = []

@@ -84,6 +84,14 @@ def test_generated_launch_scripts_agree_with_bash(lines):
     'if [ -n "$Y" ]; then export A; else unset A; fi\n',  # untouched on one way, unset on the other
     "export A=1\nunset A=1 B\n",  # `unset A=1`: not a valid identifier, nothing unset
     "B=2 A=1 torchrun --nproc_per_node 8 t.py\n",
+    # a readonly B: `B="1"` abandons the call (bash never reaches `export B`); the builtins fail alone
+    'readonly B="1"\nsetup() {\n  B="1"\n  local B=9\n  export B\n}\nsetup\n',
+    'readonly B="1"\nsetup() {\n  local B=9\n  export B\n}\nsetup\n',  # no local B: the script's B exported
+    'readonly B=1\n{ B=2; export A=1; }; export C=1\nexport D=2\n',  # the whole line abandoned
+    'readonly B=1\nB=2; export A=1\nexport D=2\n',
+    'readonly B=1\n(B=2; export A=1); export C=1\n',  # a subshell just ends
+    'readonly B=""\n: ${B:=z}; export A=1\nexport C=1\n',
+    'readonly B=1\nif [ -n "$Y" ]; then B=2; else B=3; fi; export A=1\nexport C=1\n',
 ])
 def test_the_cases_the_corpus_found_agree_with_bash(text):
     assert oracle(text) == []
