@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QTextBrowser, QWidget
 from cann_config.app.catalog import REQUIREMENT_NAMES, Catalog, Option, Value
 from cann_config.app.device.table import load_device_table
 from cann_config.app.i18n import pick
-from cann_config.ui.qtprops import USER_ROLE, escape, set_foreground
+from cann_config.ui.qtprops import USER_ROLE, escape, rich_text, set_foreground
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from collections.abc import Sequence
@@ -64,6 +64,19 @@ def severity_label(severity: str) -> str:
 def severity_prefix(severity: str) -> str:
     """The severity label with the language's colon ("Error:", "错误：")."""
     return translate("DocPane", "%1:").replace("%1", severity_label(severity))
+
+
+def findings_label(parent: QWidget, object_name: str) -> QLabel:
+    """A page's label of its choices' findings (`memoryFindings`, `cacheFindings`,
+    `deviceFindings`): rich text, wrapped, hidden until show_findings_label() has some."""
+    from PySide6.QtWidgets import QLabel  # the pages that call this have it loaded already
+
+    label = QLabel(parent)
+    label.setObjectName(object_name)
+    label.setWordWrap(True)
+    rich_text(label)
+    label.hide()
+    return label
 
 
 def show_findings_label(label: QLabel, findings: Sequence[Finding]) -> None:

@@ -25,7 +25,6 @@ ratios differ from those of wall time), so the goals are judged on wall time.
 from __future__ import annotations
 
 import argparse
-import os
 import re
 import shutil
 import subprocess
@@ -35,7 +34,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.bench.harness import ROOT, alternate, cann_config, child_env, compile_bytecode, emit_row, wall  # noqa: E402
+from tests.bench.harness import (  # noqa: E402
+    ROOT,
+    alternate,
+    cann_config,
+    child_env,
+    compile_bytecode,
+    emit_rows,
+    rounds_from_env,
+    wall,
+)
 
 INI = ROOT / "tests" / "data" / "ini" / "template.ini"
 
@@ -52,7 +60,7 @@ def instructions(command: list[str], env: dict[str, str]) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description="Everyday CLI commands against a bare Python start.")
-    parser.add_argument("rounds", nargs="?", type=int, default=int(os.environ.get("BENCH_ROUNDS", 21)))
+    parser.add_argument("rounds", nargs="?", type=int, default=rounds_from_env(21))
     parser.add_argument("--instructions", action="store_true",
                         help="count CPU instructions under valgrind, once each, instead of timing")
     args = parser.parse_args()
@@ -63,10 +71,7 @@ def main() -> int:
     cli = cann_config()
     python = sys.executable
     with tempfile.TemporaryDirectory(prefix="bench_cli_") as tmp:
-        env = child_env(HOME=tmp)
-        for name in list(env):
-            if name.startswith(("ASCEND_", "ACL_")):
-                del env[name]
+        env = child_env(HOME=tmp, drop_prefixes=("ASCEND_", "ACL_"))
         empty = Path(tmp) / "empty-cache"
         (empty / "kernel_cache").mkdir(parents=True)
         configobj = [python, "-c", "import configobj"]
@@ -89,8 +94,7 @@ def main() -> int:
             result = alternate(label, wall(command, env, ok=(0, 1)), wall(baseline, env), rounds)
             print(result.describe(" ".join(command[1:3]), base_name))
             rows.append((label, result, goal))
-    for label, result, goal in rows:
-        emit_row(label, result.ratio, result.spread, goal)
+    emit_rows(rows)
     return 0
 
 

@@ -21,14 +21,22 @@ Every command runs in LANG=C.UTF-8 with HOME in an empty temporary dir, bytecode
 
 from __future__ import annotations
 
-import os
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.bench.harness import ROOT, alternate, cann_config, child_env, compile_bytecode, emit_row, wall  # noqa: E402
+from tests.bench.harness import (  # noqa: E402
+    ROOT,
+    alternate,
+    cann_config,
+    child_env,
+    compile_bytecode,
+    emit_rows,
+    rounds_from_argv,
+    wall,
+)
 
 SCRIPT = ROOT / "tests" / "data" / "shell" / "issue_cases.sh"
 CORPUS = ROOT / "tests" / "data" / "shell" / "corpus"
@@ -37,14 +45,11 @@ READ_ALL = ("import sys\nfrom pathlib import Path\nfrom cann_config.app.io.envfi
 
 
 def main() -> int:
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else int(os.environ.get("BENCH_ROUNDS", 21))
+    rounds = rounds_from_argv(21)
     compile_bytecode()
     cli = cann_config()
     with tempfile.TemporaryDirectory(prefix="bench_envfile_") as tmp:
-        env = child_env(HOME=tmp)
-        for name in list(env):
-            if name.startswith(("ASCEND_", "ACL_", "PYTORCH_")):
-                del env[name]
+        env = child_env(HOME=tmp, drop_prefixes=("ASCEND_", "ACL_", "PYTORCH_"))
         big = Path(tmp) / "big.sh"
         body = SCRIPT.read_text(encoding="utf-8").replace('. "$SCRIPT_DIR/issue_cases_env.sh"\n', "")
         lines = body.count("\n")
@@ -71,8 +76,7 @@ def main() -> int:
             result = alternate(label, wall(command, env, ok=(0, 1)), wall(baseline, env, ok=(0, 1)), rounds)
             print(result.describe(label.split(" / ")[0], base_name))
             rows.append((label, result, goal))
-    for label, result, goal in rows:
-        emit_row(label, result.ratio, result.spread, goal)
+    emit_rows(rows)
     return 0
 
 

@@ -18,14 +18,22 @@ Every command runs in LANG=C.UTF-8 with HOME in an empty temporary dir and no AS
 
 from __future__ import annotations
 
-import os
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.bench.harness import ROOT, alternate, cann_config, child_env, compile_bytecode, emit_row, wall  # noqa: E402
+from tests.bench.harness import (  # noqa: E402
+    ROOT,
+    alternate,
+    cann_config,
+    child_env,
+    compile_bytecode,
+    emit_row,
+    rounds_from_argv,
+    wall,
+)
 
 DATA = ROOT / "tests" / "data"
 CLEAN = b"[op_compiler_cache]\nadk_version=8.5.0\nops_version=8.5.0\nmax_op_cache_size=800\nremain_cache_size_ratio=50\n"
@@ -40,14 +48,11 @@ def cache_dir(root: Path, name: str, ini: bytes) -> Path:
 
 
 def main() -> int:
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else int(os.environ.get("BENCH_ROUNDS", 21))
+    rounds = rounds_from_argv(21)
     compile_bytecode()
     cli = cann_config()
     with tempfile.TemporaryDirectory(prefix="bench_fixes_") as tmp:
-        env = child_env(HOME=tmp)
-        for name in list(env):
-            if name.startswith(("ASCEND_", "ACL_")):
-                del env[name]
+        env = child_env(HOME=tmp, drop_prefixes=("ASCEND_", "ACL_"))
         fixed, clean = cache_dir(Path(tmp), "fixed", FOREIGN), cache_dir(Path(tmp), "clean", CLEAN)
         pairs = [
             ("diagnose --cache-dir: a fix planned / nothing to fix",

@@ -21,14 +21,13 @@ app/support/diagnosis.py mindspore_calls, which does not repeat the run - not th
 
 from __future__ import annotations
 
-import os
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.bench.harness import alternate, cann_config, child_env, compile_bytecode, emit_row, wall  # noqa: E402
+from tests.bench.harness import alternate, cann_config, child_env, compile_bytecode, emit_rows, rounds_from_argv, wall  # noqa: E402
 
 BLOCK = '''
 def setup_{i}(args):
@@ -64,14 +63,11 @@ for _ in range(5):
 
 
 def main() -> int:
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else int(os.environ.get("BENCH_ROUNDS", 21))
+    rounds = rounds_from_argv(21)
     compile_bytecode()
     cli = cann_config()
     with tempfile.TemporaryDirectory(prefix="bench_script_") as tmp:
-        env = child_env(HOME=tmp)
-        for name in list(env):
-            if name.startswith(("ASCEND_", "ACL_", "PYTORCH_")):
-                del env[name]
+        env = child_env(HOME=tmp, drop_prefixes=("ASCEND_", "ACL_", "PYTORCH_"))
         big = Path(tmp) / "big.py"
         text = "import os\nargs = parse()\n"
         i = 0
@@ -95,8 +91,7 @@ def main() -> int:
             result = alternate(label, wall(command, env, ok=(0, 1)), wall(baseline, env, ok=(0, 1)), rounds)
             print(result.describe(" ".join(command[1:4]), base_name))
             rows.append((label, result, goal))
-    for label, result, goal in rows:
-        emit_row(label, result.ratio, result.spread, goal)
+    emit_rows(rows)
     return 0
 
 

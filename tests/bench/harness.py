@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 ROW_PREFIX = "ROW "
@@ -50,11 +51,15 @@ def compile_bytecode() -> None:
             compileall.compile_dir(str(folder), quiet=2, workers=0)
 
 
-def child_env(**extra: str) -> dict[str, str]:
-    """The user's environment in English, without anything that makes Python recompile."""
+def child_env(*, drop_prefixes: Sequence[str] = (), **extra: str) -> dict[str, str]:
+    """The user's environment in English, without anything that makes Python recompile, and
+    without the variables named by `drop_prefixes` (e.g. the machine's own ASCEND_*, which would
+    change what the timed command decides)."""
     env = {**os.environ, "LANG": "C.UTF-8", **extra}
     for name in ("PYTHONPROFILEIMPORTTIME", "PYTHONTRACEMALLOC", "PYTHONDEVMODE"):
         env.pop(name, None)
+    for name in [n for n in env if n.startswith(tuple(drop_prefixes))] if drop_prefixes else []:
+        del env[name]
     return env
 
 
@@ -149,6 +154,17 @@ def alternate(label: str, measure_a: Callable[[], float], measure_b: Callable[[]
 
 def rounds_from_env(default: int) -> int:
     return int(os.environ.get("BENCH_ROUNDS", default))
+
+
+def rounds_from_argv(default: int) -> int:
+    """The rounds a benchmark's first argument gives, else BENCH_ROUNDS, else `default`."""
+    return int(sys.argv[1]) if len(sys.argv) > 1 else rounds_from_env(default)
+
+
+def emit_rows(rows: Sequence[tuple[str, Any, float]]) -> None:
+    """One table row per (label, alternate()'s result, goal), after every measure has run."""
+    for label, result, goal in rows:
+        emit_row(label, result.ratio, result.spread, goal)
 
 
 def emit_row(measure: str, value: float, spread: tuple[float, float] | None, goal: float, unit: str = "x",

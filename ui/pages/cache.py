@@ -28,9 +28,8 @@ from PySide6.QtWidgets import QFrame, QGroupBox, QLabel, QScrollArea, QVBoxLayou
 
 from cann_config.app.catalog import Option, Value
 from cann_config.ui.controller import WizardController
-from cann_config.ui.docpane import show_findings_label
+from cann_config.ui.docpane import findings_label, show_findings_label
 from cann_config.ui.pages.options import OptionsPage
-from cann_config.ui.qtprops import rich_text
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from cann_config.ui.pages.cache_panels.dirs import CacheDirsPanel
@@ -78,11 +77,7 @@ class CachePage(OptionsPage):
         outer.setContentsMargins(0, 0, 0, 0)
         # What export would say about this page's choices (a cache mode the framework cannot
         # take, ...), in its words and severity, shown while it holds and gone when undone.
-        self.findings_label = QLabel(self)
-        self.findings_label.setObjectName("cacheFindings")
-        self.findings_label.setWordWrap(True)
-        rich_text(self.findings_label)
-        self.findings_label.hide()
+        self.findings_label = findings_label(self, "cacheFindings")
         outer.addWidget(self.findings_label)
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)

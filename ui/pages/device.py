@@ -44,7 +44,7 @@ from cann_config.app.device.table import DeviceOrigin, load_device_table
 from cann_config.app.i18n import current_language, pick
 from cann_config.app.profile import Profile
 from cann_config.ui.controller import WizardController
-from cann_config.ui.docpane import SEVERITY_COLOURS, add_finding_item, show_findings_label
+from cann_config.ui.docpane import SEVERITY_COLOURS, add_finding_item, findings_label, show_findings_label
 from cann_config.ui.pages.base import WizardPage
 from cann_config.ui.qtprops import USER_ROLE, escape, rich_text, selectable_text
 
@@ -146,11 +146,7 @@ class DevicePage(WizardPage):
         form.addRow("", self.device_notes)
         # What `export` says about choices this device cannot take (1 GB huge pages on an
         # Ascend310P3, say), with its severity and words; hidden while there is none.
-        self.findings_label = QLabel(self)
-        self.findings_label.setObjectName("deviceFindings")
-        self.findings_label.setWordWrap(True)
-        rich_text(self.findings_label)
-        self.findings_label.hide()
+        self.findings_label = findings_label(self, "deviceFindings")
         form.addRow("", self.findings_label)
 
         self.usage_combo = QComboBox(self)

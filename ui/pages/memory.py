@@ -23,9 +23,8 @@ from PySide6.QtWidgets import QCheckBox, QFrame, QHBoxLayout, QLabel, QPushButto
 
 from cann_config.ui import settings
 from cann_config.ui.controller import WizardController
-from cann_config.ui.docpane import show_findings_label
+from cann_config.ui.docpane import findings_label, show_findings_label
 from cann_config.ui.pages.options import OptionsPage
-from cann_config.ui.qtprops import rich_text
 
 # The question the concurrency note of resources/catalog.toml asks (its `question`).
 CONCURRENCY_QUESTION = "concurrent-graphs"
@@ -65,11 +64,7 @@ class MemoryPage(OptionsPage):
         self.triage_dialog: Any = None
         # What export would say about the choices (errors it refuses, warnings it prints), in its
         # words and severity, shown while it holds and gone when the choice is undone.
-        self.findings_label = QLabel(self)
-        self.findings_label.setObjectName("memoryFindings")
-        self.findings_label.setWordWrap(True)
-        rich_text(self.findings_label)
-        self.findings_label.hide()
+        self.findings_label = findings_label(self, "memoryFindings")
         outer.addWidget(self.findings_label)
         scroll = QScrollArea(self)
         scroll.setWidgetResizable(True)
