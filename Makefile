@@ -10,7 +10,9 @@ QM := $(TS:.ts=.qm)
 
 .PHONY: run test typecheck lint bench dist clean translations ts messages datafiles ansible-venvs
 
-$(STAMP): pyproject.toml
+# app/opcache/_native.c is compiled by the install (an optional C extension, pyproject.toml): a
+# change to it reinstalls, which rebuilds it in place.
+$(STAMP): pyproject.toml app/opcache/_native.c
 	@$(PYTHON) -c 'import sys; sys.exit("Python >= 3.10 is needed (found %s)" % sys.version.split()[0]) if sys.version_info < (3, 10) else None'
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -e '.[test]'

@@ -18,6 +18,16 @@ def data_dir():
     return Path(DATA)
 
 
+@pytest.fixture
+def pure_python(monkeypatch):
+    """The scan without its C loops (app/opcache/native.py): for tests that watch the system
+    calls Python makes, and for comparing both paths (tests/app/opcache/test_native.py)."""
+    from cann_config.app.opcache import native
+
+    monkeypatch.setattr(native, "native", None)
+    monkeypatch.setenv(native.ENV_NO_NATIVE, "1")  # worker interpreters too
+
+
 @pytest.fixture(autouse=True)
 def _noatime_mounts(request, monkeypatch):
     """Every cache a test builds is scanned as if on a `noatime` mount, where CANN deletes by the

@@ -73,6 +73,7 @@ from typing import Any, NamedTuple, cast
 
 from cann_config.app.findings import Finding, make_finding
 from cann_config.app.opcache import atime as _atime
+from cann_config.app.opcache import native as _native_module
 from cann_config.app.opcache.scanner import JSON_SUFFIX, CacheUsage, JsonEntry, SocUsage, nfs_lock_problem
 from cann_config.app.units import CANN_MB, format_count, human_bytes
 
@@ -534,6 +535,9 @@ def _resolve_folder(where: _Folder, todo: list[tuple[str, int, int]], boundary: 
     way, `_resolve`, which reads it again with every check)."""
     if not where.by_fd:
         return [_resolve(where, name, atime, size, boundary) for name, atime, size in todo]
+    native = _native_module.native
+    if native is not None:
+        return _resolve_folder_native(native, where, todo, boundary)
     dir_fd, folder = where.fd, where.path
     of = Group._of
     os_open, os_read, os_close, lstat = os.open, os.read, os.close, os.lstat
@@ -580,6 +584,27 @@ def _resolve_folder(where: _Folder, todo: list[tuple[str, int, int]], boundary: 
             append(_resolve(where, name, atime, size, boundary))
         else:
             append(_resolve(where, name, atime, size, boundary, info))
+    return groups
+
+
+def _resolve_folder_native(native: Any, where: _Folder, todo: list[tuple[str, int, int]], boundary: str) -> list[Group]:
+    """_resolve_folder's common json in C (app/opcache/_native.c kernel_groups): a strictly valid
+    kernel json, read (O_NOATIME) at the size the walk saw, naming its binary in its own dir,
+    which exists. It answers only where it is sure that nlohmann, and so `_resolve`, parse the
+    json alike; every other json (a mix kernel, an escape in the names, text after the value,
+    anything it refuses) goes `_resolve`'s way."""
+    folder = where.path
+    of = Group._of
+    found = native.kernel_groups(where.fd, [name for name, _atime, _size in todo],
+                                 [size for _name, _atime, size in todo], _READ_FLAGS, MAX_JSON_BYTES)
+    groups: list[Group] = []
+    append = groups.append
+    for (name, atime, size), plain in zip(todo, found, strict=True):
+        if plain is None or name.endswith(PRE_JSON_SUFFIX):
+            append(_resolve(where, name, atime, size, boundary))
+        else:
+            rel, suffix, bin_size = plain
+            append(of(folder, (name, size, _stem_suffix(suffix) if rel is None else rel, bin_size), atime, ()))
     return groups
 
 

@@ -1,0 +1,544 @@
+/* The two per-file loops of a cache measurement, in C: an optional accelerator.
+ *
+ * Why: a cache scan costs one lstat per file and, over the limit, one read and parse per kernel
+ * json. In Python each of those costs ~2 us of interpreter work around ~1 us of system call (a
+ * stat_result of 20 fields, orjson's dict of a 1 KiB json), so a pure-Python scan of 200,000
+ * files stays at 2.5x `du -sb` or more however the work is split (docs/architecture.md,
+ * "Scanning speed (issue 30)"). These two functions do the same system calls with none of that
+ * work around them. They decide nothing about CANN: they answer only the plain case and say
+ * "not plain" (None) for everything else, which the Python code then handles exactly as it does
+ * without this module (app/opcache/scanner.py read_chunk, app/opcache/cleanup.py
+ * _resolve_folder). tests/app/opcache/test_native.py checks that both paths give the same answer.
+ *
+ * Built by setuptools when a C compiler is there (optional: without one, the pure-Python paths
+ * run, only slower).
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- plain_chunk ---------------------------------------------------------------------------- */
+
+/* plain_chunk(dir_fd, names, json_mask, uid) -> tuple | None
+ *
+ * lstat (fstatat, AT_SYMLINK_NOFOLLOW) every name of `names` in the directory `dir_fd`. When
+ * every one is a regular file with one link, returns
+ *   (size_sum, blocks_sum, not_mine, other_uids, json_atimes, json_sizes, json_marks)
+ * where not_mine counts the files whose owner is not `uid`, other_uids is a tuple of those owners,
+ * and for the names whose byte in `json_mask` is not 0, in order: json_atimes (bytes of C doubles,
+ * st_atime as Python computes it), json_sizes (bytes of int64 st_size), json_marks (bytes, 1 when
+ * the access time is later than both the change and the modification time, in nanoseconds).
+ * Otherwise (a failed lstat, a directory, a symlink, a hard link, anything else) returns None.
+ */
+static PyObject *plain_chunk(PyObject *self, PyObject *args) {
+    int dir_fd;
+    PyObject *names;
+    Py_buffer mask;
+    long long uid;
+    if (!PyArg_ParseTuple(args, "iO!y*L", &dir_fd, &PyList_Type, &names, &mask, &uid))
+        return NULL;
+    Py_ssize_t count = PyList_GET_SIZE(names);
+    if (mask.len != count) {
+        PyBuffer_Release(&mask);
+        PyErr_SetString(PyExc_ValueError, "json_mask must have one byte per name");
+        return NULL;
+    }
+    const char *is_json = (const char *)mask.buf;
+    Py_ssize_t jsons = 0;
+    for (Py_ssize_t i = 0; i < count; i++)
+        jsons += is_json[i] != 0;
+    PyObject *atimes = PyBytes_FromStringAndSize(NULL, jsons * (Py_ssize_t)sizeof(double));
+    PyObject *sizes = PyBytes_FromStringAndSize(NULL, jsons * (Py_ssize_t)sizeof(long long));
+    PyObject *marks = PyBytes_FromStringAndSize(NULL, jsons);
+    PyObject *others = PyList_New(0);
+    if (!atimes || !sizes || !marks || !others)
+        goto fail;
+    double *atime_out = (double *)PyBytes_AS_STRING(atimes);
+    long long *size_out = (long long *)PyBytes_AS_STRING(sizes);
+    char *mark_out = PyBytes_AS_STRING(marks);
+    long long size_sum = 0, blocks_sum = 0, not_mine = 0;
+    int plain = 1;
+    for (Py_ssize_t i = 0; i < count && plain; i++) {
+        PyObject *item = PyList_GET_ITEM(names, i);
+        if (!PyUnicode_Check(item)) {
+            plain = 0;
+            break;
+        }
+        Py_ssize_t len;
+        const char *name = PyUnicode_AsUTF8AndSize(item, &len);
+        if (!name) {  /* a name that is no valid UTF-8 (surrogateescape): the Python path */
+            PyErr_Clear();
+            plain = 0;
+            break;
+        }
+        if ((Py_ssize_t)strlen(name) != len) {
+            plain = 0;
+            break;
+        }
+        struct stat st;
+        int rc;
+        Py_BEGIN_ALLOW_THREADS
+        rc = fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW);
+        Py_END_ALLOW_THREADS
+        if (rc != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
+            plain = 0;
+            break;
+        }
+        size_sum += (long long)st.st_size;
+        blocks_sum += (long long)st.st_blocks;
+        if ((long long)st.st_uid != uid) {
+            not_mine++;
+            PyObject *owner = PyLong_FromUnsignedLong((unsigned long)st.st_uid);
+            if (!owner)
+                goto fail;
+            int known = PySequence_Contains(others, owner);
+            if (known == 0 && PyList_Append(others, owner) < 0)
+                known = -1;
+            Py_DECREF(owner);
+            if (known < 0)
+                goto fail;
+        }
+        if (is_json[i]) {
+            /* Python's st_atime: seconds + nanoseconds * 1e-9, as a double (posixmodule.c fill_time). */
+            *atime_out++ = (double)st.st_atim.tv_sec + (double)st.st_atim.tv_nsec * 1e-9;
+            *size_out++ = (long long)st.st_size;
+            long long a = (long long)st.st_atim.tv_sec * 1000000000LL + st.st_atim.tv_nsec;
+            long long m = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+            long long c = (long long)st.st_ctim.tv_sec * 1000000000LL + st.st_ctim.tv_nsec;
+            *mark_out++ = (char)(a > m && a > c);
+        }
+    }
+    PyBuffer_Release(&mask);
+    if (!plain) {
+        Py_DECREF(atimes);
+        Py_DECREF(sizes);
+        Py_DECREF(marks);
+        Py_DECREF(others);
+        Py_RETURN_NONE;
+    }
+    PyObject *owners = PyList_AsTuple(others);
+    Py_DECREF(others);
+    if (!owners) {
+        Py_DECREF(atimes);
+        Py_DECREF(sizes);
+        Py_DECREF(marks);
+        return NULL;
+    }
+    return Py_BuildValue("(LLLNNNN)", size_sum, blocks_sum, not_mine, owners, atimes, sizes, marks);
+fail:
+    PyBuffer_Release(&mask);
+    Py_XDECREF(atimes);
+    Py_XDECREF(sizes);
+    Py_XDECREF(marks);
+    Py_XDECREF(others);
+    return NULL;
+}
+
+/* ---- kernel_groups -------------------------------------------------------------------------- */
+
+/* A conservative JSON check: accepts only text that nlohmann::json's strict parse accepts too
+ * (RFC 8259: ASCII only here, no \u escape of a UTF-16 surrogate, numbers that stay finite as a
+ * double, nesting no deeper than MAX_DEPTH), and rejects everything else, some valid JSON
+ * included. A rejected json goes the Python way (orjson with CANN's rules). */
+#define MAX_DEPTH 512
+#define MAX_MAGNITUDE 300 /* 10^300 < DBL_MAX: a number of at most 300 integer digits, exponent included, is finite */
+
+typedef struct {
+    const unsigned char *p, *end;
+    int depth;
+} Cursor;
+
+static void skip_space(Cursor *s) {
+    while (s->p < s->end && (*s->p == ' ' || *s->p == '\t' || *s->p == '\n' || *s->p == '\r'))
+        s->p++;
+}
+
+static int hex_value(unsigned char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* A string at s->p (the opening quote). Sets *start/*len to its raw content and *escaped when
+ * it holds a backslash. Returns 0 when accepted. */
+static int scan_string(Cursor *s, const unsigned char **start, Py_ssize_t *len, int *escaped) {
+    s->p++;
+    *start = s->p;
+    *escaped = 0;
+    while (s->p < s->end) {
+        unsigned char c = *s->p;
+        if (c == '"') {
+            *len = s->p - *start;
+            s->p++;
+            return 0;
+        }
+        if (c < 0x20 || c >= 0x80)
+            return -1;
+        if (c == '\\') {
+            *escaped = 1;
+            if (s->end - s->p < 2)
+                return -1;
+            unsigned char e = s->p[1];
+            if (e == 'u') {
+                if (s->end - s->p < 6)
+                    return -1;
+                int code = 0;
+                for (int k = 2; k < 6; k++) {
+                    int h = hex_value(s->p[k]);
+                    if (h < 0)
+                        return -1;
+                    code = code * 16 + h;
+                }
+                if (code >= 0xD800 && code <= 0xDFFF)
+                    return -1; /* surrogates: nlohmann's pairing rules, left to the Python way */
+                s->p += 6;
+                continue;
+            }
+            if (!strchr("\"\\/bfnrt", e) || e == 0)
+                return -1;
+            s->p += 2;
+            continue;
+        }
+        s->p++;
+    }
+    return -1;
+}
+
+static int scan_number(Cursor *s) {
+    const unsigned char *p = s->p;
+    if (p < s->end && *p == '-')
+        p++;
+    if (p >= s->end)
+        return -1;
+    long digits = 0;
+    if (*p == '0') {
+        p++;
+        digits = 1;
+    } else if (*p >= '1' && *p <= '9') {
+        while (p < s->end && *p >= '0' && *p <= '9') {
+            p++;
+            digits++;
+        }
+    } else {
+        return -1;
+    }
+    if (p < s->end && *p == '.') {
+        p++;
+        if (p >= s->end || *p < '0' || *p > '9')
+            return -1;
+        while (p < s->end && *p >= '0' && *p <= '9')
+            p++;
+    }
+    long exponent = 0;
+    if (p < s->end && (*p == 'e' || *p == 'E')) {
+        p++;
+        int negative = 0;
+        if (p < s->end && (*p == '+' || *p == '-')) {
+            negative = *p == '-';
+            p++;
+        }
+        if (p >= s->end || *p < '0' || *p > '9')
+            return -1;
+        int exp_digits = 0;
+        while (p < s->end && *p >= '0' && *p <= '9') {
+            if (++exp_digits > 6)
+                return -1;
+            exponent = exponent * 10 + (*p - '0');
+            p++;
+        }
+        if (negative)
+            exponent = -exponent;
+    }
+    if (digits + exponent > MAX_MAGNITUDE || digits > MAX_MAGNITUDE)
+        return -1;
+    s->p = p;
+    return 0;
+}
+
+static int scan_value(Cursor *s);
+
+static int scan_container(Cursor *s, unsigned char close) {
+    if (++s->depth > MAX_DEPTH)
+        return -1;
+    s->p++;
+    skip_space(s);
+    if (s->p < s->end && *s->p == close) {
+        s->p++;
+        s->depth--;
+        return 0;
+    }
+    for (;;) {
+        if (close == '}') {
+            const unsigned char *key;
+            Py_ssize_t key_len;
+            int escaped;
+            if (s->p >= s->end || *s->p != '"' || scan_string(s, &key, &key_len, &escaped))
+                return -1;
+            skip_space(s);
+            if (s->p >= s->end || *s->p != ':')
+                return -1;
+            s->p++;
+        }
+        if (scan_value(s))
+            return -1;
+        skip_space(s);
+        if (s->p >= s->end)
+            return -1;
+        if (*s->p == ',') {
+            s->p++;
+            skip_space(s);
+            continue;
+        }
+        if (*s->p == close) {
+            s->p++;
+            s->depth--;
+            return 0;
+        }
+        return -1;
+    }
+}
+
+static int scan_literal(Cursor *s, const char *word, size_t len) {
+    if ((size_t)(s->end - s->p) < len || memcmp(s->p, word, len) != 0)
+        return -1;
+    s->p += len;
+    return 0;
+}
+
+/* A value at s->p (after any space). */
+static int scan_value(Cursor *s) {
+    skip_space(s);
+    if (s->p >= s->end)
+        return -1;
+    const unsigned char *start;
+    Py_ssize_t len;
+    int escaped;
+    switch (*s->p) {
+    case '{': return scan_container(s, '}');
+    case '[': return scan_container(s, ']');
+    case '"': return scan_string(s, &start, &len, &escaped);
+    case 't': return scan_literal(s, "true", 4);
+    case 'f': return scan_literal(s, "false", 5);
+    case 'n': return scan_literal(s, "null", 4);
+    default: return scan_number(s);
+    }
+}
+
+typedef struct {
+    const unsigned char *bin_name, *bin_suffix;
+    Py_ssize_t bin_name_len, bin_suffix_len;
+} KernelFields;
+
+static int key_is(const unsigned char *key, Py_ssize_t len, const char *word) {
+    return (size_t)len == strlen(word) && memcmp(key, word, (size_t)len) == 0;
+}
+
+/* The plain kernel json: a strictly valid object (scan_value's rules) whose top level has
+ * "binFileName" and "binFileSuffix" once each, as strings without escapes, and no "jsonList".
+ * Returns 0 and fills `out` when it is one. */
+static int plain_kernel_json(const unsigned char *data, Py_ssize_t size, KernelFields *out) {
+    Cursor s = {data, data + size, 1};
+    int names = 0, suffixes = 0;
+    skip_space(&s);
+    if (s.p >= s.end || *s.p != '{')
+        return -1;
+    s.p++;
+    skip_space(&s);
+    if (s.p < s.end && *s.p == '}')
+        return -1; /* {}: no binary named */
+    for (;;) {
+        const unsigned char *key;
+        Py_ssize_t key_len;
+        int key_escaped;
+        if (s.p >= s.end || *s.p != '"' || scan_string(&s, &key, &key_len, &key_escaped))
+            return -1;
+        if (key_escaped)
+            return -1; /* a key spelled with escapes could be any of the three: the Python way */
+        skip_space(&s);
+        if (s.p >= s.end || *s.p != ':')
+            return -1;
+        s.p++;
+        skip_space(&s);
+        int is_name = key_is(key, key_len, "binFileName");
+        int is_suffix = key_is(key, key_len, "binFileSuffix");
+        if (key_is(key, key_len, "jsonList"))
+            return -1; /* a mix kernel: its listed jsons are followed by the Python way */
+        if (is_name || is_suffix) {
+            const unsigned char *value;
+            Py_ssize_t value_len;
+            int escaped;
+            if (s.p >= s.end || *s.p != '"' || scan_string(&s, &value, &value_len, &escaped) || escaped)
+                return -1;
+            if (is_name) {
+                names++;
+                out->bin_name = value;
+                out->bin_name_len = value_len;
+            } else {
+                suffixes++;
+                out->bin_suffix = value;
+                out->bin_suffix_len = value_len;
+            }
+        } else if (scan_value(&s)) {
+            return -1;
+        }
+        skip_space(&s);
+        if (s.p >= s.end)
+            return -1;
+        if (*s.p == ',') {
+            s.p++;
+            skip_space(&s);
+            continue;
+        }
+        if (*s.p != '}')
+            return -1;
+        s.p++;
+        break;
+    }
+    skip_space(&s);
+    if (s.p != s.end)
+        return -1; /* text after the value: nlohmann's non-strict read, the Python way */
+    return names == 1 && suffixes == 1 ? 0 : -1;
+}
+
+/* kernel_groups(dir_fd, names, sizes, open_flags, max_bytes) -> list
+ *
+ * For each json name of `names` in the directory `dir_fd`, with the size the walk saw: open it
+ * (`open_flags`), read it whole, and when it is exactly that size and a plain kernel json
+ * (plain_kernel_json) naming a binary "<binFileName><binFileSuffix>" without "/" (and not "." or
+ * "..") that lstat finds and that is not a directory, give (binary name, suffix or None,
+ * binary size): the suffix when binFileName is the json's own name without ".json". Anything
+ * else gives None (read it the Python way). */
+static PyObject *kernel_groups(PyObject *self, PyObject *args) {
+    int dir_fd, open_flags;
+    PyObject *names, *sizes;
+    long long max_bytes;
+    if (!PyArg_ParseTuple(args, "iO!OiL", &dir_fd, &PyList_Type, &names, &sizes, &open_flags, &max_bytes))
+        return NULL;
+    Py_ssize_t count = PyList_GET_SIZE(names);
+    PyObject *size_seq = PySequence_Fast(sizes, "sizes must be a sequence");
+    if (!size_seq)
+        return NULL;
+    if (PySequence_Fast_GET_SIZE(size_seq) != count) {
+        Py_DECREF(size_seq);
+        PyErr_SetString(PyExc_ValueError, "one size per name");
+        return NULL;
+    }
+    PyObject *out = PyList_New(count);
+    unsigned char *buffer = NULL;
+    size_t capacity = 0;
+    if (!out)
+        goto fail;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *result = Py_None;
+        Py_INCREF(Py_None);
+        PyList_SET_ITEM(out, i, result);
+        PyObject *item = PyList_GET_ITEM(names, i);
+        long long size = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(size_seq, i));
+        if (size == -1 && PyErr_Occurred())
+            goto fail;
+        if (!PyUnicode_Check(item) || size <= 0 || size > max_bytes)
+            continue;
+        Py_ssize_t name_len;
+        const char *name = PyUnicode_AsUTF8AndSize(item, &name_len);
+        if (!name) {
+            PyErr_Clear();
+            continue;
+        }
+        if ((Py_ssize_t)strlen(name) != name_len)
+            continue;
+        if ((size_t)size + 1 > capacity) {
+            capacity = (size_t)size + 1;
+            unsigned char *grown = realloc(buffer, capacity);
+            if (!grown) {
+                PyErr_NoMemory();
+                goto fail;
+            }
+            buffer = grown;
+        }
+        Py_ssize_t got = 0;
+        int fd;
+        Py_BEGIN_ALLOW_THREADS
+        fd = openat(dir_fd, name, open_flags);
+        if (fd >= 0) {
+            while ((size_t)got < (size_t)size + 1) {
+                ssize_t n = read(fd, buffer + got, (size_t)size + 1 - (size_t)got);
+                if (n < 0 && errno == EINTR)
+                    continue;
+                if (n <= 0) {
+                    if (n < 0)
+                        got = -1;
+                    break;
+                }
+                got += n;
+            }
+            close(fd);
+        }
+        Py_END_ALLOW_THREADS
+        if (fd < 0 || got != size)
+            continue;
+        KernelFields fields;
+        if (plain_kernel_json(buffer, (Py_ssize_t)size, &fields))
+            continue;
+        /* "<binFileName><binFileSuffix>" in the json's own directory */
+        Py_ssize_t rel_len = fields.bin_name_len + fields.bin_suffix_len;
+        char *rel = PyMem_Malloc((size_t)rel_len + 1);
+        if (!rel) {
+            PyErr_NoMemory();
+            goto fail;
+        }
+        memcpy(rel, fields.bin_name, (size_t)fields.bin_name_len);
+        memcpy(rel + fields.bin_name_len, fields.bin_suffix, (size_t)fields.bin_suffix_len);
+        rel[rel_len] = 0;
+        if (rel_len == 0 || memchr(rel, '/', (size_t)rel_len) || strcmp(rel, ".") == 0 || strcmp(rel, "..") == 0 ||
+            memchr(rel, 0, (size_t)rel_len)) {
+            PyMem_Free(rel);
+            continue;
+        }
+        struct stat st;
+        int rc;
+        Py_BEGIN_ALLOW_THREADS
+        rc = fstatat(dir_fd, rel, &st, AT_SYMLINK_NOFOLLOW);
+        Py_END_ALLOW_THREADS
+        if (rc != 0 || S_ISDIR(st.st_mode)) {
+            PyMem_Free(rel);
+            continue;
+        }
+        int same_stem = name_len > 5 && memcmp(name + name_len - 5, ".json", 5) == 0 &&
+                        fields.bin_name_len == name_len - 5 &&
+                        memcmp(fields.bin_name, name, (size_t)fields.bin_name_len) == 0;
+        if (same_stem)
+            result = Py_BuildValue("(Os#L)", Py_None, (const char *)fields.bin_suffix, fields.bin_suffix_len,
+                                   (long long)st.st_size);
+        else
+            result = Py_BuildValue("(s#OL)", rel, rel_len, Py_None, (long long)st.st_size);
+        PyMem_Free(rel);
+        if (!result)
+            goto fail;
+        PyList_SetItem(out, i, result); /* drops the None */
+    }
+    free(buffer);
+    Py_DECREF(size_seq);
+    return out;
+fail:
+    free(buffer);
+    Py_DECREF(size_seq);
+    Py_XDECREF(out);
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"plain_chunk", plain_chunk, METH_VARARGS, "lstat a chunk of names; aggregates when all are plain files"},
+    {"kernel_groups", kernel_groups, METH_VARARGS, "read the plain kernel jsons of a directory"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_native", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit__native(void) { return PyModule_Create(&module); }
