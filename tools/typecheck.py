@@ -35,12 +35,14 @@ def package_dirs(pyproject: Path = ROOT / "pyproject.toml") -> dict[str, Path]:
 
 
 def sources_of(packages: list[str], dirs: dict[str, Path]) -> list[tuple[str, str]]:
-    """(path, module name) of every .py file of `packages`."""
+    """(path, module name) of every .py file of `packages`, and of every .pyi stub without one (a
+    C extension's, app/opcache/_native.pyi)."""
     found = []
     for package in packages:
         if package not in dirs:
             raise SystemExit(f"typecheck: {package} is not in pyproject.toml's package-dir ({', '.join(dirs)})")
-        for path in sorted(dirs[package].rglob("*.py")):
+        stubs = [p for p in dirs[package].rglob("*.pyi") if not p.with_suffix(".py").exists()]
+        for path in sorted([*dirs[package].rglob("*.py"), *stubs]):
             parts = [p for p in path.relative_to(dirs[package]).with_suffix("").parts if p != "__init__"]
             found.append((str(path.relative_to(ROOT)), ".".join([package, *parts])))
     return found

@@ -30,7 +30,8 @@
  * lstat (fstatat, AT_SYMLINK_NOFOLLOW) every name of `names` in the directory `dir_fd`. When
  * every one is a regular file with one link, returns
  *   (size_sum, blocks_sum, not_mine, other_uids, json_atimes, json_sizes, json_marks)
- * where not_mine counts the files whose owner is not `uid`, other_uids is a tuple of those owners,
+ * where not_mine counts the files whose owner is not `uid`, other_uids is a tuple of those owners
+ * (both 0 and empty when `uid` is negative: not asked),
  * and for the names whose byte in `json_mask` is not 0, in order: json_atimes (bytes of C doubles,
  * st_atime as Python computes it), json_sizes (bytes of int64 st_size), json_marks (bytes, 1 when
  * the access time is later than both the change and the modification time, in nanoseconds).
@@ -92,7 +93,7 @@ static PyObject *plain_chunk(PyObject *self, PyObject *args) {
         }
         size_sum += (long long)st.st_size;
         blocks_sum += (long long)st.st_blocks;
-        if ((long long)st.st_uid != uid) {
+        if (uid >= 0 && (long long)st.st_uid != uid) {
             not_mine++;
             PyObject *owner = PyLong_FromUnsignedLong((unsigned long)st.st_uid);
             if (!owner)
