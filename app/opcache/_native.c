@@ -332,91 +332,315 @@ static int scan_value(Cursor *s) {
     }
 }
 
+/* What a kernel json names, as pointers into its text. */
+#define MAX_LISTED 64
+
 typedef struct {
     const unsigned char *bin_name, *bin_suffix;
     Py_ssize_t bin_name_len, bin_suffix_len;
+    int names, suffixes, lists; /* how often each top-level key occurs */
+    int listed;                 /* the jsonList's items (each an object with one "jsonFileName") */
+    const unsigned char *listed_name[MAX_LISTED];
+    Py_ssize_t listed_len[MAX_LISTED];
 } KernelFields;
 
 static int key_is(const unsigned char *key, Py_ssize_t len, const char *word) {
     return (size_t)len == strlen(word) && memcmp(key, word, (size_t)len) == 0;
 }
 
-/* The plain kernel json: a strictly valid object (scan_value's rules) whose top level has
- * "binFileName" and "binFileSuffix" once each, as strings without escapes, and no "jsonList".
- * Returns 0 and fills `out` when it is one. */
-static int plain_kernel_json(const unsigned char *data, Py_ssize_t size, KernelFields *out) {
+/* A string without escapes at s->p: its content. */
+static int plain_string(Cursor *s, const unsigned char **value, Py_ssize_t *len) {
+    int escaped;
+    if (s->p >= s->end || *s->p != '"' || scan_string(s, value, len, &escaped) || escaped)
+        return -1;
+    return 0;
+}
+
+/* A key (a string without escapes: a key spelled with escapes could be any of CANN's, so such
+ * a json goes the Python way), the space and the colon after it. */
+static int object_key(Cursor *s, const unsigned char **key, Py_ssize_t *len) {
+    skip_space(s);
+    if (plain_string(s, key, len))
+        return -1;
+    skip_space(s);
+    if (s->p >= s->end || *s->p != ':')
+        return -1;
+    s->p++;
+    skip_space(s);
+    return 0;
+}
+
+/* After a member: "," (returns 1, more follow) or the closing bracket (returns 0). */
+static int next_member(Cursor *s, unsigned char close) {
+    skip_space(s);
+    if (s->p >= s->end)
+        return -1;
+    if (*s->p == ',') {
+        s->p++;
+        return 1;
+    }
+    if (*s->p == close) {
+        s->p++;
+        return 0;
+    }
+    return -1;
+}
+
+/* The jsonList array: objects, each with "jsonFileName" once as a string without escapes
+ * (other keys any valid value). */
+static int json_list(Cursor *s, KernelFields *out) {
+    if (s->p >= s->end || *s->p != '[')
+        return -1;
+    s->p++;
+    skip_space(s);
+    if (s->p < s->end && *s->p == ']') {
+        s->p++;
+        return 0;
+    }
+    s->depth = 2;
+    for (;;) {
+        skip_space(s);
+        if (s->p >= s->end || *s->p != '{' || out->listed >= MAX_LISTED)
+            return -1;
+        s->p++;
+        s->depth = 3;
+        int found = 0;
+        for (;;) {
+            const unsigned char *key;
+            Py_ssize_t key_len;
+            if (object_key(s, &key, &key_len))
+                return -1;
+            if (key_is(key, key_len, "jsonFileName")) {
+                if (found++ || plain_string(s, &out->listed_name[out->listed], &out->listed_len[out->listed]))
+                    return -1;
+            } else if (scan_value(s)) {
+                return -1;
+            }
+            int more = next_member(s, '}');
+            if (more < 0)
+                return -1;
+            if (!more)
+                break;
+        }
+        if (found != 1)
+            return -1;
+        out->listed++;
+        s->depth = 2;
+        int more = next_member(s, ']');
+        if (more < 0)
+            return -1;
+        if (!more)
+            return 0;
+    }
+}
+
+/* A strictly valid json object (scan_value's rules), and what its top level names: returns 0
+ * and fills `out`. A top-level key spelled with escapes, a "binFileName" or "binFileSuffix"
+ * that is not a string without escapes, or a "jsonList" other than json_list's refuses it. */
+static int kernel_json(const unsigned char *data, Py_ssize_t size, KernelFields *out) {
     Cursor s = {data, data + size, 1};
-    int names = 0, suffixes = 0;
+    memset(out, 0, sizeof(*out));
     skip_space(&s);
     if (s.p >= s.end || *s.p != '{')
         return -1;
     s.p++;
     skip_space(&s);
     if (s.p < s.end && *s.p == '}')
-        return -1; /* {}: no binary named */
-    for (;;) {
-        const unsigned char *key;
-        Py_ssize_t key_len;
-        int key_escaped;
-        if (s.p >= s.end || *s.p != '"' || scan_string(&s, &key, &key_len, &key_escaped))
-            return -1;
-        if (key_escaped)
-            return -1; /* a key spelled with escapes could be any of the three: the Python way */
-        skip_space(&s);
-        if (s.p >= s.end || *s.p != ':')
-            return -1;
         s.p++;
-        skip_space(&s);
-        int is_name = key_is(key, key_len, "binFileName");
-        int is_suffix = key_is(key, key_len, "binFileSuffix");
-        if (key_is(key, key_len, "jsonList"))
-            return -1; /* a mix kernel: its listed jsons are followed by the Python way */
-        if (is_name || is_suffix) {
-            const unsigned char *value;
-            Py_ssize_t value_len;
-            int escaped;
-            if (s.p >= s.end || *s.p != '"' || scan_string(&s, &value, &value_len, &escaped) || escaped)
+    else
+        for (;;) {
+            const unsigned char *key;
+            Py_ssize_t key_len;
+            if (object_key(&s, &key, &key_len))
                 return -1;
-            if (is_name) {
-                names++;
-                out->bin_name = value;
-                out->bin_name_len = value_len;
-            } else {
-                suffixes++;
-                out->bin_suffix = value;
-                out->bin_suffix_len = value_len;
+            if (key_is(key, key_len, "binFileName")) {
+                out->names++;
+                if (plain_string(&s, &out->bin_name, &out->bin_name_len))
+                    return -1;
+            } else if (key_is(key, key_len, "binFileSuffix")) {
+                out->suffixes++;
+                if (plain_string(&s, &out->bin_suffix, &out->bin_suffix_len))
+                    return -1;
+            } else if (key_is(key, key_len, "jsonList")) {
+                if (out->lists++ || json_list(&s, out))
+                    return -1;
+                s.depth = 1;
+            } else if (scan_value(&s)) {
+                return -1;
             }
-        } else if (scan_value(&s)) {
-            return -1;
+            int more = next_member(&s, '}');
+            if (more < 0)
+                return -1;
+            if (!more)
+                break;
         }
-        skip_space(&s);
-        if (s.p >= s.end)
-            return -1;
-        if (*s.p == ',') {
-            s.p++;
-            skip_space(&s);
-            continue;
-        }
-        if (*s.p != '}')
-            return -1;
-        s.p++;
-        break;
-    }
     skip_space(&s);
     if (s.p != s.end)
         return -1; /* text after the value: nlohmann's non-strict read, the Python way */
-    return names == 1 && suffixes == 1 ? 0 : -1;
+    return 0;
+}
+
+/* A plain kernel json names its binary once and lists nothing. */
+static int names_its_binary(const KernelFields *f) { return f->lists == 0 && f->names == 1 && f->suffixes == 1; }
+
+/* Read `name` (in `dir_fd`, opened with `flags`) into *buffer, growing it: 0 when it holds
+ * exactly `size` bytes. */
+static int read_exactly(int dir_fd, const char *name, int flags, long long size, unsigned char **buffer,
+                        size_t *capacity) {
+    if ((size_t)size + 1 > *capacity) {
+        unsigned char *grown = realloc(*buffer, (size_t)size + 1);
+        if (!grown)
+            return -2;
+        *buffer = grown;
+        *capacity = (size_t)size + 1;
+    }
+    Py_ssize_t got = 0;
+    int fd;
+    unsigned char *into = *buffer;
+    Py_BEGIN_ALLOW_THREADS
+    fd = openat(dir_fd, name, flags);
+    if (fd >= 0) {
+        while ((size_t)got < (size_t)size + 1) {
+            ssize_t n = read(fd, into + got, (size_t)size + 1 - (size_t)got);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0) {
+                if (n < 0)
+                    got = -1;
+                break;
+            }
+            got += n;
+        }
+        close(fd);
+    }
+    Py_END_ALLOW_THREADS
+    return fd >= 0 && got == size ? 0 : -1;
+}
+
+/* A plain name in the json's own dir: not empty, no "/" and no NUL, not "." or "..". */
+static int plain_name(const char *name, Py_ssize_t len) {
+    return len > 0 && !memchr(name, '/', (size_t)len) && !memchr(name, 0, (size_t)len) &&
+           !(len == 1 && name[0] == '.') && !(len == 2 && name[0] == '.' && name[1] == '.');
+}
+
+/* lstat size of a file in `dir_fd` that exists and is not a directory, else -1. With `regular`,
+ * only a regular file. */
+static long long size_at(int dir_fd, const char *name, int regular) {
+    struct stat st;
+    int rc;
+    Py_BEGIN_ALLOW_THREADS
+    rc = fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW);
+    Py_END_ALLOW_THREADS
+    if (rc != 0 || S_ISDIR(st.st_mode) || (regular && !S_ISREG(st.st_mode)))
+        return -1;
+    return (long long)st.st_size;
+}
+
+/* "<binFileName><binFileSuffix>" of `f` as a C string (PyMem_Malloc'd), or NULL (not plain,
+ * or no memory: then a Python error is set). */
+static char *binary_name(const KernelFields *f) {
+    Py_ssize_t len = f->bin_name_len + f->bin_suffix_len;
+    char *rel = PyMem_Malloc((size_t)len + 1);
+    if (!rel) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    memcpy(rel, f->bin_name, (size_t)f->bin_name_len);
+    memcpy(rel + f->bin_name_len, f->bin_suffix, (size_t)f->bin_suffix_len);
+    rel[len] = 0;
+    if (!plain_name(rel, len)) {
+        PyMem_Free(rel);
+        return NULL;
+    }
+    return rel;
+}
+
+/* The members a mix kernel's listed jsons add, as cleanup._resolve adds them: per listed json,
+ * its name and size, then its binary's. NULL with no error set when one is not plain (a
+ * missing or odd file, a json that is not a plain kernel json): the Python way. */
+static PyObject *listed_members(int dir_fd, const KernelFields *main_fields, unsigned char *main_text,
+                                int open_flags, long long max_bytes, unsigned char **buffer, size_t *capacity) {
+    /* The names point into the main json's text, which the reads below must not overwrite. */
+    char *names[MAX_LISTED];
+    int count = main_fields->listed;
+    PyObject *members = PyList_New(0);
+    if (!members)
+        return NULL;
+    for (int k = 0; k < count; k++)
+        names[k] = NULL;
+    int ok = 1;
+    for (int k = 0; k < count && ok; k++) {
+        Py_ssize_t len = main_fields->listed_len[k];
+        names[k] = PyMem_Malloc((size_t)len + 1);
+        if (!names[k]) {
+            PyErr_NoMemory();
+            ok = 0;
+            break;
+        }
+        memcpy(names[k], main_fields->listed_name[k], (size_t)len);
+        names[k][len] = 0;
+        if (!plain_name(names[k], len))
+            ok = 0;
+    }
+    (void)main_text;
+    for (int k = 0; k < count && ok; k++) {
+        long long sub_size = size_at(dir_fd, names[k], 1);
+        KernelFields sub;
+        if (sub_size <= 0 || sub_size > max_bytes) {
+            ok = 0;
+            break;
+        }
+        int rc = read_exactly(dir_fd, names[k], open_flags, sub_size, buffer, capacity);
+        if (rc == -2) {
+            PyErr_NoMemory();
+            ok = 0;
+            break;
+        }
+        if (rc || kernel_json(*buffer, (Py_ssize_t)sub_size, &sub) || !names_its_binary(&sub)) {
+            ok = 0;
+            break;
+        }
+        char *bin = binary_name(&sub);
+        if (!bin) {
+            ok = 0;
+            break;
+        }
+        long long bin_size = size_at(dir_fd, bin, 0);
+        PyObject *item = bin_size < 0 ? NULL : Py_BuildValue("(sLsL)", names[k], sub_size, bin, bin_size);
+        PyMem_Free(bin);
+        if (!item) {
+            ok = 0;
+            break;
+        }
+        for (Py_ssize_t m = 0; m < 4 && ok; m++)
+            if (PyList_Append(members, PyTuple_GET_ITEM(item, m)) < 0)
+                ok = 0;
+        Py_DECREF(item);
+    }
+    for (int k = 0; k < count; k++)
+        PyMem_Free(names[k]);
+    if (!ok) {
+        Py_DECREF(members);
+        return NULL;
+    }
+    return members;
 }
 
 /* kernel_groups(dir_fd, names, sizes, open_flags, max_bytes) -> list
  *
  * For each json name of `names` in the directory `dir_fd`, with the size the walk saw: open it
- * (`open_flags`), read it whole, and when it is exactly that size and a plain kernel json
- * (plain_kernel_json) naming a binary "<binFileName><binFileSuffix>" without "/" (and not "." or
- * "..") that lstat finds and that is not a directory, give (binary name, suffix or None,
- * binary size): the suffix when binFileName is the json's own name without ".json". Anything
- * else gives None (read it the Python way). */
+ * (`open_flags`), read it whole, and when it is exactly that size and a strictly valid kernel
+ * json (kernel_json) whose group is plain, give the members cleanup._resolve would give after
+ * the json itself:
+ * - a json naming its binary "<binFileName><binFileSuffix>" (a plain name, not a directory, in
+ *   the json's own dir): (None, suffix, binary size) when binFileName is the json's own name
+ *   without ".json", else (binary name, None, binary size);
+ * - a mix kernel (a "jsonList" of {"jsonFileName": name} objects): a list [listed json, its
+ *   size, its binary, its size, ...], each listed json a plain kernel json in the same dir
+ *   (its own "binFileName"/"binFileSuffix"; what the main json names itself is not deleted).
+ * Anything else gives None (read it the Python way). */
 static PyObject *kernel_groups(PyObject *self, PyObject *args) {
+    (void)self;
     int dir_fd, open_flags;
     PyObject *names, *sizes;
     long long max_bytes;
@@ -437,9 +661,10 @@ static PyObject *kernel_groups(PyObject *self, PyObject *args) {
     if (!out)
         goto fail;
     for (Py_ssize_t i = 0; i < count; i++) {
-        PyObject *result = Py_None;
         Py_INCREF(Py_None);
-        PyList_SET_ITEM(out, i, result);
+        PyList_SET_ITEM(out, i, Py_None);
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
         PyObject *item = PyList_GET_ITEM(names, i);
         long long size = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(size_seq, i));
         if (size == -1 && PyErr_Occurred())
@@ -448,80 +673,45 @@ static PyObject *kernel_groups(PyObject *self, PyObject *args) {
             continue;
         Py_ssize_t name_len;
         const char *name = PyUnicode_AsUTF8AndSize(item, &name_len);
-        if (!name) {
+        if (!name) {  /* not valid UTF-8 (surrogateescape): the Python way */
             PyErr_Clear();
             continue;
         }
         if ((Py_ssize_t)strlen(name) != name_len)
             continue;
-        if ((size_t)size + 1 > capacity) {
-            capacity = (size_t)size + 1;
-            unsigned char *grown = realloc(buffer, capacity);
-            if (!grown) {
-                PyErr_NoMemory();
-                goto fail;
-            }
-            buffer = grown;
-        }
-        Py_ssize_t got = 0;
-        int fd;
-        Py_BEGIN_ALLOW_THREADS
-        fd = openat(dir_fd, name, open_flags);
-        if (fd >= 0) {
-            while ((size_t)got < (size_t)size + 1) {
-                ssize_t n = read(fd, buffer + got, (size_t)size + 1 - (size_t)got);
-                if (n < 0 && errno == EINTR)
-                    continue;
-                if (n <= 0) {
-                    if (n < 0)
-                        got = -1;
-                    break;
-                }
-                got += n;
-            }
-            close(fd);
-        }
-        Py_END_ALLOW_THREADS
-        if (fd < 0 || got != size)
-            continue;
-        KernelFields fields;
-        if (plain_kernel_json(buffer, (Py_ssize_t)size, &fields))
-            continue;
-        /* "<binFileName><binFileSuffix>" in the json's own directory */
-        Py_ssize_t rel_len = fields.bin_name_len + fields.bin_suffix_len;
-        char *rel = PyMem_Malloc((size_t)rel_len + 1);
-        if (!rel) {
+        int rc = read_exactly(dir_fd, name, open_flags, size, &buffer, &capacity);
+        if (rc == -2) {
             PyErr_NoMemory();
             goto fail;
         }
-        memcpy(rel, fields.bin_name, (size_t)fields.bin_name_len);
-        memcpy(rel + fields.bin_name_len, fields.bin_suffix, (size_t)fields.bin_suffix_len);
-        rel[rel_len] = 0;
-        if (rel_len == 0 || memchr(rel, '/', (size_t)rel_len) || strcmp(rel, ".") == 0 || strcmp(rel, "..") == 0 ||
-            memchr(rel, 0, (size_t)rel_len)) {
-            PyMem_Free(rel);
+        KernelFields fields;
+        if (rc || kernel_json(buffer, (Py_ssize_t)size, &fields))
+            continue;
+        PyObject *result = NULL;
+        if (fields.lists == 1) {
+            result = listed_members(dir_fd, &fields, buffer, open_flags, max_bytes, &buffer, &capacity);
+        } else if (names_its_binary(&fields)) {
+            char *rel = binary_name(&fields);
+            if (rel) {
+                long long bin_size = size_at(dir_fd, rel, 0);
+                int same_stem = name_len > 5 && memcmp(name + name_len - 5, ".json", 5) == 0 &&
+                                fields.bin_name_len == name_len - 5 &&
+                                memcmp(fields.bin_name, name, (size_t)fields.bin_name_len) == 0;
+                if (bin_size < 0)
+                    result = NULL;
+                else if (same_stem)
+                    result = Py_BuildValue("(Os#L)", Py_None, (const char *)fields.bin_suffix, fields.bin_suffix_len,
+                                           bin_size);
+                else
+                    result = Py_BuildValue("(sOL)", rel, Py_None, bin_size);
+                PyMem_Free(rel);
+            }
+        }
+        if (!result) {
+            if (PyErr_Occurred())
+                goto fail;
             continue;
         }
-        struct stat st;
-        int rc;
-        Py_BEGIN_ALLOW_THREADS
-        rc = fstatat(dir_fd, rel, &st, AT_SYMLINK_NOFOLLOW);
-        Py_END_ALLOW_THREADS
-        if (rc != 0 || S_ISDIR(st.st_mode)) {
-            PyMem_Free(rel);
-            continue;
-        }
-        int same_stem = name_len > 5 && memcmp(name + name_len - 5, ".json", 5) == 0 &&
-                        fields.bin_name_len == name_len - 5 &&
-                        memcmp(fields.bin_name, name, (size_t)fields.bin_name_len) == 0;
-        if (same_stem)
-            result = Py_BuildValue("(Os#L)", Py_None, (const char *)fields.bin_suffix, fields.bin_suffix_len,
-                                   (long long)st.st_size);
-        else
-            result = Py_BuildValue("(s#OL)", rel, rel_len, Py_None, (long long)st.st_size);
-        PyMem_Free(rel);
-        if (!result)
-            goto fail;
         PyList_SetItem(out, i, result); /* drops the None */
     }
     free(buffer);

@@ -588,11 +588,12 @@ def _resolve_folder(where: _Folder, todo: list[tuple[str, int, int]], boundary: 
 
 
 def _resolve_folder_native(native: Any, where: _Folder, todo: list[tuple[str, int, int]], boundary: str) -> list[Group]:
-    """_resolve_folder's common json in C (app/opcache/_native.c kernel_groups): a strictly valid
+    """_resolve_folder's common jsons in C (app/opcache/_native.c kernel_groups): a strictly valid
     kernel json, read (O_NOATIME) at the size the walk saw, naming its binary in its own dir,
-    which exists. It answers only where it is sure that nlohmann, and so `_resolve`, parse the
-    json alike; every other json (a mix kernel, an escape in the names, text after the value,
-    anything it refuses) goes `_resolve`'s way."""
+    which exists; or a mix kernel whose listed jsons are such jsons. It answers only where it is
+    sure that nlohmann, and so `_resolve`, parse the jsons alike and the group has no note;
+    every other json (an escape in the names, text after the value, a missing member, anything
+    it refuses) goes `_resolve`'s way."""
     folder = where.path
     of = Group._of
     found = native.kernel_groups(where.fd, [name for name, _atime, _size in todo],
@@ -602,6 +603,8 @@ def _resolve_folder_native(native: Any, where: _Folder, todo: list[tuple[str, in
     for (name, atime, size), plain in zip(todo, found, strict=True):
         if plain is None or name.endswith(PRE_JSON_SUFFIX):
             append(_resolve(where, name, atime, size, boundary))
+        elif type(plain) is list:  # a mix kernel: its listed jsons and their binaries
+            append(of(folder, (name, size, *plain), atime, ()))
         else:
             rel, suffix, bin_size = plain
             append(of(folder, (name, size, _stem_suffix(suffix) if rel is None else rel, bin_size), atime, ()))
