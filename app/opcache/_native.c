@@ -626,47 +626,65 @@ static PyObject *listed_members(int dir_fd, const KernelFields *main_fields, uns
     return members;
 }
 
-/* kernel_groups(dir_fd, names, sizes, open_flags, max_bytes) -> list
+/* Attribute names of cleanup.Group (its __slots__), interned at import. */
+static PyObject *attr_folder, *attr_files, *attr_atime, *attr_notes, *empty_tuple;
+
+/* A cleanup.Group as Group._of makes it: no note. Steals `files`. */
+static PyObject *make_group(PyTypeObject *group_type, PyObject *folder, PyObject *files, PyObject *atime) {
+    if (!files)
+        return NULL;
+    PyObject *group = group_type->tp_alloc(group_type, 0);
+    if (!group || PyObject_SetAttr(group, attr_folder, folder) < 0 || PyObject_SetAttr(group, attr_files, files) < 0 ||
+        PyObject_SetAttr(group, attr_atime, atime) < 0 || PyObject_SetAttr(group, attr_notes, empty_tuple) < 0) {
+        Py_XDECREF(group);
+        group = NULL;
+    }
+    Py_DECREF(files);
+    return group;
+}
+
+/* kernel_groups(dir_fd, names, sizes, atimes, open_flags, max_bytes, folder, group_type, stems) -> list
  *
- * For each json name of `names` in the directory `dir_fd`, with the size the walk saw: open it
- * (`open_flags`), read it whole, and when it is exactly that size and a strictly valid kernel
- * json (kernel_json) whose group is plain, give the members cleanup._resolve would give after
- * the json itself:
+ * For each json name of `names` in the directory `dir_fd` (`folder` is its path), with the
+ * size and the access second the walk saw: open it (`open_flags`), read it whole, and when it
+ * is exactly that size and a strictly valid kernel json (kernel_json) whose group is plain,
+ * give the cleanup.Group (`group_type`) that cleanup._resolve would give, without a note:
  * - a json naming its binary "<binFileName><binFileSuffix>" (a plain name, not a directory, in
- *   the json's own dir): (None, suffix, binary size) when binFileName is the json's own name
- *   without ".json", else (binary name, None, binary size);
- * - a mix kernel (a "jsonList" of {"jsonFileName": name} objects): a list [listed json, its
- *   size, its binary, its size, ...], each listed json a plain kernel json in the same dir
- *   (its own "binFileName"/"binFileSuffix"; what the main json names itself is not deleted).
- * Anything else gives None (read it the Python way). */
+ *   the json's own dir): members (json, size, binary, size), the binary as the shared object
+ *   `stems[suffix]` (cleanup._StemSuffix) when binFileName is the json's own name without
+ *   ".json" (a suffix `stems` does not hold yet is left to Python, which adds it);
+ * - a mix kernel (a "jsonList" of {"jsonFileName": name} objects): the json, then per listed
+ *   json its name and size and its binary's, each listed json a plain kernel json in the same
+ *   dir (what the main json names itself is not deleted).
+ * Anything else gives None, and so does a name ending in "_pre.json" (cleanup's rule for
+ * those: never read). */
 static PyObject *kernel_groups(PyObject *self, PyObject *args) {
     (void)self;
     int dir_fd, open_flags;
-    PyObject *names, *sizes;
+    PyObject *names, *sizes, *atimes, *folder, *stems;
+    PyTypeObject *group_type;
     long long max_bytes;
-    if (!PyArg_ParseTuple(args, "iO!OiL", &dir_fd, &PyList_Type, &names, &sizes, &open_flags, &max_bytes))
+    if (!PyArg_ParseTuple(args, "iO!O!O!iLUO!O!", &dir_fd, &PyList_Type, &names, &PyList_Type, &sizes, &PyList_Type,
+                          &atimes, &open_flags, &max_bytes, &folder, &PyType_Type, &group_type, &PyDict_Type, &stems))
         return NULL;
     Py_ssize_t count = PyList_GET_SIZE(names);
-    PyObject *size_seq = PySequence_Fast(sizes, "sizes must be a sequence");
-    if (!size_seq)
-        return NULL;
-    if (PySequence_Fast_GET_SIZE(size_seq) != count) {
-        Py_DECREF(size_seq);
-        PyErr_SetString(PyExc_ValueError, "one size per name");
+    if (PyList_GET_SIZE(sizes) != count || PyList_GET_SIZE(atimes) != count) {
+        PyErr_SetString(PyExc_ValueError, "one size and one access time per name");
         return NULL;
     }
     PyObject *out = PyList_New(count);
     unsigned char *buffer = NULL;
     size_t capacity = 0;
     if (!out)
-        goto fail;
+        return NULL;
     for (Py_ssize_t i = 0; i < count; i++) {
         Py_INCREF(Py_None);
         PyList_SET_ITEM(out, i, Py_None);
     }
     for (Py_ssize_t i = 0; i < count; i++) {
         PyObject *item = PyList_GET_ITEM(names, i);
-        long long size = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(size_seq, i));
+        PyObject *size_obj = PyList_GET_ITEM(sizes, i);
+        long long size = PyLong_AsLongLong(size_obj);
         if (size == -1 && PyErr_Occurred())
             goto fail;
         if (!PyUnicode_Check(item) || size <= 0 || size > max_bytes)
@@ -677,7 +695,8 @@ static PyObject *kernel_groups(PyObject *self, PyObject *args) {
             PyErr_Clear();
             continue;
         }
-        if ((Py_ssize_t)strlen(name) != name_len)
+        if ((Py_ssize_t)strlen(name) != name_len ||
+            (name_len >= 9 && memcmp(name + name_len - 9, "_pre.json", 9) == 0))
             continue;
         int rc = read_exactly(dir_fd, name, open_flags, size, &buffer, &capacity);
         if (rc == -2) {
@@ -687,9 +706,24 @@ static PyObject *kernel_groups(PyObject *self, PyObject *args) {
         KernelFields fields;
         if (rc || kernel_json(buffer, (Py_ssize_t)size, &fields))
             continue;
-        PyObject *result = NULL;
+        PyObject *files = NULL;
         if (fields.lists == 1) {
-            result = listed_members(dir_fd, &fields, buffer, open_flags, max_bytes, &buffer, &capacity);
+            PyObject *members = listed_members(dir_fd, &fields, buffer, open_flags, max_bytes, &buffer, &capacity);
+            if (members) {
+                files = PyTuple_New(2 + PyList_GET_SIZE(members));
+                if (files) {
+                    Py_INCREF(item);
+                    PyTuple_SET_ITEM(files, 0, item);
+                    Py_INCREF(size_obj);
+                    PyTuple_SET_ITEM(files, 1, size_obj);
+                    for (Py_ssize_t m = 0; m < PyList_GET_SIZE(members); m++) {
+                        PyObject *member = PyList_GET_ITEM(members, m);
+                        Py_INCREF(member);
+                        PyTuple_SET_ITEM(files, 2 + m, member);
+                    }
+                }
+                Py_DECREF(members);
+            }
         } else if (names_its_binary(&fields)) {
             char *rel = binary_name(&fields);
             if (rel) {
@@ -697,30 +731,34 @@ static PyObject *kernel_groups(PyObject *self, PyObject *args) {
                 int same_stem = name_len > 5 && memcmp(name + name_len - 5, ".json", 5) == 0 &&
                                 fields.bin_name_len == name_len - 5 &&
                                 memcmp(fields.bin_name, name, (size_t)fields.bin_name_len) == 0;
-                if (bin_size < 0)
-                    result = NULL;
-                else if (same_stem)
-                    result = Py_BuildValue("(Os#L)", Py_None, (const char *)fields.bin_suffix, fields.bin_suffix_len,
-                                           bin_size);
-                else
-                    result = Py_BuildValue("(sOL)", rel, Py_None, bin_size);
+                if (bin_size >= 0 && same_stem) {
+                    PyObject *suffix = PyUnicode_FromStringAndSize((const char *)fields.bin_suffix,
+                                                                   fields.bin_suffix_len);
+                    PyObject *stem = suffix ? PyDict_GetItemWithError(stems, suffix) : NULL;
+                    Py_XDECREF(suffix);
+                    if (stem)
+                        files = Py_BuildValue("(OOOL)", item, size_obj, stem, bin_size);
+                } else if (bin_size >= 0) {
+                    files = Py_BuildValue("(OOsL)", item, size_obj, rel, bin_size);
+                }
                 PyMem_Free(rel);
             }
         }
-        if (!result) {
+        if (!files) {
             if (PyErr_Occurred())
                 goto fail;
             continue;
         }
-        PyList_SetItem(out, i, result); /* drops the None */
+        PyObject *group = make_group(group_type, folder, files, PyList_GET_ITEM(atimes, i));
+        if (!group)
+            goto fail;
+        PyList_SetItem(out, i, group); /* drops the None */
     }
     free(buffer);
-    Py_DECREF(size_seq);
     return out;
 fail:
     free(buffer);
-    Py_DECREF(size_seq);
-    Py_XDECREF(out);
+    Py_DECREF(out);
     return NULL;
 }
 
@@ -732,4 +770,13 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_native", NULL, -1, methods};
 
-PyMODINIT_FUNC PyInit__native(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__native(void) {
+    attr_folder = PyUnicode_InternFromString("folder");
+    attr_files = PyUnicode_InternFromString("files");
+    attr_atime = PyUnicode_InternFromString("atime");
+    attr_notes = PyUnicode_InternFromString("notes");
+    empty_tuple = PyTuple_New(0);
+    if (!attr_folder || !attr_files || !attr_atime || !attr_notes || !empty_tuple)
+        return NULL;
+    return PyModule_Create(&module);
+}

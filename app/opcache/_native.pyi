@@ -1,7 +1,10 @@
+from typing import Any
+
 # The C extension app/opcache/_native.c (its comments say what each function answers).
 def plain_chunk(
     dir_fd: int, names: list[str], json_mask: bytes, uid: int, /
 ) -> tuple[int, int, int, tuple[int, ...], bytes, bytes, bytes] | None: ...
 def kernel_groups(
-    dir_fd: int, names: list[str], sizes: list[int], open_flags: int, max_bytes: int, /
-) -> list[tuple[str | None, str | None, int] | list[str | int] | None]: ...
+    dir_fd: int, names: list[str], sizes: list[int], atimes: list[int], open_flags: int, max_bytes: int,
+    folder: str, group_type: type[Any], stems: dict[str, Any], /
+) -> list[Any]: ...

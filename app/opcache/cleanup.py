@@ -590,25 +590,17 @@ def _resolve_folder(where: _Folder, todo: list[tuple[str, int, int]], boundary: 
 def _resolve_folder_native(native: Any, where: _Folder, todo: list[tuple[str, int, int]], boundary: str) -> list[Group]:
     """_resolve_folder's common jsons in C (app/opcache/_native.c kernel_groups): a strictly valid
     kernel json, read (O_NOATIME) at the size the walk saw, naming its binary in its own dir,
-    which exists; or a mix kernel whose listed jsons are such jsons. It answers only where it is
-    sure that nlohmann, and so `_resolve`, parse the jsons alike and the group has no note;
-    every other json (an escape in the names, text after the value, a missing member, anything
-    it refuses) goes `_resolve`'s way."""
-    folder = where.path
-    of = Group._of
-    found = native.kernel_groups(where.fd, [name for name, _atime, _size in todo],
-                                 [size for _name, _atime, size in todo], _READ_FLAGS, MAX_JSON_BYTES)
-    groups: list[Group] = []
-    append = groups.append
-    for (name, atime, size), plain in zip(todo, found, strict=True):
-        if plain is None or name.endswith(PRE_JSON_SUFFIX):
-            append(_resolve(where, name, atime, size, boundary))
-        elif type(plain) is list:  # a mix kernel: its listed jsons and their binaries
-            append(of(folder, (name, size, *plain), atime, ()))
-        else:
-            rel, suffix, bin_size = plain
-            append(of(folder, (name, size, _stem_suffix(suffix) if rel is None else rel, bin_size), atime, ()))
-    return groups
+    which exists; or a mix kernel whose listed jsons are such jsons. It makes the Group only
+    where it is sure that nlohmann, and so `_resolve`, parse the jsons alike and the group has
+    no note; every other json (a `_pre.json`, an escape in the names, text after the value, a
+    missing member, anything it refuses) goes `_resolve`'s way."""
+    names, atimes, sizes = (list(column) for column in zip(*todo, strict=True)) if todo else ([], [], [])
+    groups: list[Group | None] = native.kernel_groups(where.fd, names, sizes, atimes, _READ_FLAGS, MAX_JSON_BYTES,
+                                                      where.path, Group, _STEMS)
+    if None in groups:
+        for pos in [pos for pos, group in enumerate(groups) if group is None]:
+            groups[pos] = _resolve(where, names[pos], atimes[pos], sizes[pos], boundary)
+    return cast("list[Group]", groups)
 
 
 def _resolve(where: _Folder, name: str, atime: int, size: int, boundary: str, info: Any = _UNREAD) -> Group:
@@ -1004,7 +996,7 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
         if not always_kept and not may_refresh:
             # No read saves a group here: only `_pre.json` names are passed, found in C.
             taken = keys[pos:min(recent, pos + want)]
-            found = list(map(candidate, taken))
+            found = soc.candidates_of(taken)
             if True not in map(_ends_pre, map(_third, found)):
                 return [0] * len(found), found, pos + len(taken)
         while pos < recent and len(to_read) < want:
@@ -1064,7 +1056,7 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
                     reached = True
                     read = read[:end]
                 counted = sums[min(end, len(sums) - 1)]
-                if True in map(_is_unparsed, read):
+                if any(map(_get_notes, read)) and True in map(_is_unparsed, read):
                     for one in read:
                         if one.notes and NOTE_UNPARSED in one.notes:
                             unparsed.append(one.json_path)
@@ -1125,6 +1117,7 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
 _first, _second, _third, _fourth = itemgetter(0), itemgetter(1), itemgetter(2), itemgetter(3)
 _ends_pre = methodcaller("endswith", PRE_JSON_SUFFIX)
 _files_notes = attrgetter("files", "notes")
+_get_notes = attrgetter("notes")
 
 
 def _is_unparsed(group: Group) -> bool:
