@@ -441,7 +441,11 @@ def _inside(folder: str, name: str, boundary: str) -> str | None:
     A plain name stays in `folder`, which the walk reached without following a symlink. A name
     with "/" (a subdir, "..", an absolute-looking path) is followed only when its directory,
     resolved, is the boundary or below it.
+
+    A name with a NUL (a json may spell one, "\u0000") ends there: CANN hands its paths to the
+    file system as C strings (docs/cann/op-cache.md#cleanup, [inference]).
     """
+    name = name.partition("\0")[0]
     if "/" not in name:
         return None if name in (".", "..") else name
     path = os.path.normpath(folder + "/" + name)
@@ -517,7 +521,7 @@ def _resolve_at(where: _Folder, name: str, atime: int, size: int, boundary: str)
         bin_name, suffix = info.get("binFileName"), info.get("binFileSuffix")
         if type(bin_name) is str and type(suffix) is str:
             rel = bin_name + suffix
-            if "/" not in rel and rel != "." and rel != "..":
+            if "/" not in rel and rel != "." and rel != ".." and "\0" not in rel:
                 bin_size = _size_at(where.fd, rel)
                 if bin_size is not None:
                     if bin_name == name[:-_JSON_LEN] and name.endswith(JSON_SUFFIX):
@@ -568,7 +572,7 @@ def _resolve_folder(where: _Folder, todo: list[tuple[str, int, int]], boundary: 
             bin_name, suffix = info.get("binFileName"), info.get("binFileSuffix")
             if type(bin_name) is str and type(suffix) is str:
                 rel = bin_name + suffix
-                if "/" not in rel and rel != "." and rel != "..":
+                if "/" not in rel and rel != "." and rel != ".." and "\0" not in rel:
                     try:
                         st = lstat(rel, dir_fd=dir_fd)
                     except OSError:

@@ -374,6 +374,28 @@ def test_a_fifo_named_json_is_skipped_as_unparsed_and_never_blocks(tmp_path):
     assert unparsed.file == str(soc / "pipe.json")
 
 
+@pytest.mark.parametrize("with_c", [True, False], ids=["c-loops", "pure-python"])
+def test_a_name_with_a_nul_ends_there_as_in_cann_and_never_raises(tmp_path, monkeypatch, with_c):
+    """A json may spell a NUL ("\\u0000") in the names it gives; CANN passes its paths to the
+    file system as C strings, so the name ends at the NUL. It once raised ValueError in the
+    prediction (os.lstat refuses an embedded NUL) and `cann-config clean` showed a traceback."""
+    from cann_config.app.opcache import native
+
+    if not with_c:
+        monkeypatch.setattr(native, "native", None)
+    soc = tmp_path / "kernel_cache" / "S"
+    put(soc / "a.json", b'{"binFileName": "a\\u0000ignored", "binFileSuffix": ".o"}', NOW - 30_000)
+    put(soc / "a", b"x" * 10)  # the name CANN sees: "a" (and the suffix after the NUL is lost)
+    put(soc / "m.json", b'{"jsonList": [{"jsonFileName": "sub.json\\u0000.txt"}]}', NOW - 20_000)
+    put(soc / "sub.json", json100({"binFileName": "sub", "binFileSuffix": ".o"}))
+    put(soc / "sub.o", b"o" * 20)
+    put(soc / "big.bin", b"b" * (2 * MiB))
+    pred = predict_cleanup(scan_to_end(soc.parent).socs["S"], 1, 1, now=NOW)
+    by_json = {Path(g.json_path).name: g for g in pred.delete}
+    assert [Path(m.path).name for m in by_json["a.json"].members] == ["a.json", "a"]
+    assert [Path(m.path).name for m in by_json["m.json"].members] == ["m.json", "sub.json", "sub.o"]
+
+
 def test_a_device_or_directory_named_json_is_not_read(tmp_path):
     os.mkdir(tmp_path / "dir.json")
     assert _read_json(str(tmp_path / "dir.json")) is None
