@@ -839,11 +839,7 @@ def scan_cache(path: str | Path, *, batch_seconds: float = 0.1,
                 continue
             # Collecting waits until the SoC dir reaches `candidates_from` (CANN cleans a SoC
             # dir only when its size is >= max); `finished` lists the dirs walked before then.
-            # With the C loops (app/opcache/native.py) gathering as the walk goes costs less
-            # than listing and stat-ing those dirs' jsons again (catch_up): it starts at once,
-            # and a SoC dir that stays under the limit drops its candidates at its end.
-            eager = candidates_from is not None and _native_module.native is not None
-            walker.collect = eager or (candidates_from is not None and acc.cann_bytes >= candidates_from)
+            walker.collect = candidates_from is not None and acc.cann_bytes >= candidates_from
             finished: list[str] = []
             frames.append(frame)
             while frames:
@@ -874,9 +870,6 @@ def scan_cache(path: str | Path, *, batch_seconds: float = 0.1,
                         stopped = True
                         break
             acc.candidates_complete = walker.collect
-            if eager and candidates_from is not None and acc.cann_bytes < candidates_from:
-                acc.candidates_complete = False
-                acc.jsons, acc.read_marks = [], []
 
         if split:
             assert splitter is not None
