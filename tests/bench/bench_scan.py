@@ -96,13 +96,19 @@ def main() -> int:
     scan = [*cann_config(), "scan", "--cache-dir", str(base), "--json"]
     du = ["du", "-sb", str(kernel_cache)]
     both_env = child_env(CANN_CONFIG_SCAN_WORKERS="2", CANN_CONFIG_SCAN_STATS="1")
+    # The same without the C loops (app/opcache/native.py), when they are built: what they bring.
+    pure_env = child_env(CANN_CONFIG_SCAN_WORKERS="2", CANN_CONFIG_SCAN_STATS="1", CANN_CONFIG_NO_NATIVE="1")
+    from cann_config.app.opcache import native
+
+    has_c = native.native is not None
     one_env = child_env(CANN_CONFIG_SCAN_STATS="1")
     one_core = [TASKSET, "-c", "0"] if TASKSET else None
     try:
         load = os.getloadavg()[0]
     except OSError:
         load = float("nan")
-    print(f"CPUs {len(os.sched_getaffinity(0))}, load {load:.2f} at the start; rounds {args.rounds}")
+    print(f"CPUs {len(os.sched_getaffinity(0))}, load {load:.2f} at the start; rounds {args.rounds}; the C loops "
+          + ("built (app/opcache/_native.c)" if has_c else "NOT built: every row is the pure-Python scan"))
 
     peaks: dict[str, list[int]] = {}
     cpus: dict[str, list[float]] = {}
@@ -136,13 +142,19 @@ def main() -> int:
             return run.seconds
         return run_du
 
-    def measure(label: str, goal: float, row: str) -> None:
+    def measure(label: str, goal: float, row: str, without_c: bool = False) -> None:
         cpus.clear()
         du_cpu.clear()
         both = alternate(f"{label}, both cores, 2 processes", scanner(both_env, None, "both"), duer(None),
                          args.rounds)
         print(both.describe("scan --json", "du -sb"))
         emit_row(f"{row} / du -sb (2 cores, 2 processes)", both.ratio, both.spread, goal)
+        if without_c and has_c:
+            pure = alternate(f"{label}, both cores, 2 processes, without the C loops (CANN_CONFIG_NO_NATIVE=1)",
+                             scanner(pure_env, None, "no-C"), duer(None), args.rounds)
+            print(pure.describe("scan --json", "du -sb"))
+            emit_row(f"{row} / du -sb (2 cores, 2 processes, no C loops)", pure.ratio, pure.spread, goal,
+                     note="for comparison")
         if one_core is None:
             print("  taskset is not installed: no one-core run")
             return
@@ -164,7 +176,7 @@ def main() -> int:
 
     try:
         set_limit(kernel_cache, UNDER_LIMIT_MB)
-        measure("scan under its limit vs du -sb", GOAL_UNDER, "scan 200k files, under its limit")
+        measure("scan under its limit vs du -sb", GOAL_UNDER, "scan 200k files, under its limit", without_c=True)
         same = checked["apparent"] == checked["du"]
         print(f"  apparent bytes: du {checked['du']:,}, scan {checked['apparent']:,} ({'same' if same else 'DIFFER'})")
         assert not any(c["triggers"] for c in checked["cleanup"])  # type: ignore[union-attr]
@@ -191,7 +203,8 @@ def main() -> int:
 
         set_limit(kernel_cache, OVER_LIMIT_MB)
         peaks.clear()
-        measure("scan over its limit (every json read) vs du -sb", GOAL_OVER, "scan 200k files, every json read")
+        measure("scan over its limit (every json read) vs du -sb", GOAL_OVER, "scan 200k files, every json read",
+                without_c=True)
         cleanup = checked["cleanup"]
         groups = sum(c["delete_groups"] + c["kept_recent_groups"] for c in cleanup)  # type: ignore[union-attr]
         print(f"  cleanup prediction: {groups:,} json groups read "
