@@ -762,9 +762,170 @@ fail:
     return NULL;
 }
 
+/* ---- name_mask ----------------------------------------------------------------------------- */
+
+/* name_mask(names, shortest, suffixes, suffix_longer_than) -> bytes
+ *
+ * A byte per name of `names`: 1 when it is longer than `shortest` characters and does not (when
+ * longer than `suffix_longer_than`) end with one of `suffixes` (a tuple of str), as
+ * scanner._is_candidate decides with the rule's numbers and suffixes it passes. Lengths are in
+ * code points, as Python's len(). */
+static PyObject *name_mask(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *names, *suffixes;
+    Py_ssize_t shortest, suffix_longer_than;
+    if (!PyArg_ParseTuple(args, "O!nO!n", &PyList_Type, &names, &shortest, &PyTuple_Type, &suffixes,
+                          &suffix_longer_than))
+        return NULL;
+    Py_ssize_t count = PyList_GET_SIZE(names);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, count);
+    if (!out)
+        return NULL;
+    char *mask = PyBytes_AS_STRING(out);
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *name = PyList_GET_ITEM(names, i);
+        if (!PyUnicode_Check(name)) {
+            Py_DECREF(out);
+            PyErr_SetString(PyExc_TypeError, "names must be str");
+            return NULL;
+        }
+        Py_ssize_t len = PyUnicode_GET_LENGTH(name);
+        int keep = len > shortest;
+        for (Py_ssize_t k = 0; keep && len > suffix_longer_than && k < PyTuple_GET_SIZE(suffixes); k++) {
+            Py_ssize_t ends = PyUnicode_Tailmatch(name, PyTuple_GET_ITEM(suffixes, k), 0, PY_SSIZE_T_MAX, 1);
+            if (ends < 0) {
+                Py_DECREF(out);
+                return NULL;
+            }
+            keep = !ends;
+        }
+        mask[i] = (char)keep;
+    }
+    return out;
+}
+
+/* ---- order_keys ---------------------------------------------------------------------------- */
+
+typedef struct {
+    long long second;
+    unsigned long long low; /* chunk << pos_bits | position */
+} OrderKey;
+
+static int compare_keys(const void *a, const void *b) {
+    const OrderKey *x = a, *y = b;
+    if (x->second != y->second)
+        return x->second < y->second ? -1 : 1;
+    return x->low < y->low ? -1 : x->low > y->low;
+}
+
+/* order_keys(chunks, pos_bits, chunk_bits) -> (keys, ties) | None
+ *
+ * The sort keys scanner.SocUsage.ordered_candidates makes, sorted: for chunk c of `chunks`
+ * (each (access times: a buffer of C doubles, mask: bytes or None)) and each position p whose
+ * mask byte is not 0 (every position without a mask), the key
+ * int(atime) * 2**(pos_bits + chunk_bits) + c * 2**pos_bits + p (int() as Python's, towards
+ * zero). `ties` has a byte per neighbouring pair of the sorted keys: 1 when they share a second.
+ * None when a key would not fit in 63 bits (then Python makes them). */
+static PyObject *order_keys(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *chunks;
+    int pos_bits, chunk_bits;
+    if (!PyArg_ParseTuple(args, "O!ii", &PyList_Type, &chunks, &pos_bits, &chunk_bits))
+        return NULL;
+    int shift = pos_bits + chunk_bits;
+    if (pos_bits < 0 || chunk_bits < 0 || shift > 40)
+        Py_RETURN_NONE;
+    long long limit = 1LL << (62 - shift); /* |second| below it: the key fits */
+    Py_ssize_t chunk_count = PyList_GET_SIZE(chunks);
+    size_t total = 0, filled = 0;
+    OrderKey *keys = NULL;
+    PyObject *result = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1) {
+            keys = PyMem_Malloc((total ? total : 1) * sizeof(OrderKey));
+            if (!keys)
+                return PyErr_NoMemory();
+        }
+        for (Py_ssize_t c = 0; c < chunk_count; c++) {
+            PyObject *chunk = PyList_GET_ITEM(chunks, c);
+            if (!PyTuple_Check(chunk) || PyTuple_GET_SIZE(chunk) != 2) {
+                PyErr_SetString(PyExc_TypeError, "a chunk is (access times, mask or None)");
+                goto done;
+            }
+            Py_buffer times, mask;
+            if (PyObject_GetBuffer(PyTuple_GET_ITEM(chunk, 0), &times, PyBUF_SIMPLE) < 0)
+                goto done;
+            PyObject *mask_obj = PyTuple_GET_ITEM(chunk, 1);
+            int has_mask = mask_obj != Py_None;
+            if (has_mask && PyObject_GetBuffer(mask_obj, &mask, PyBUF_SIMPLE) < 0) {
+                PyBuffer_Release(&times);
+                goto done;
+            }
+            Py_ssize_t count = times.len / (Py_ssize_t)sizeof(double);
+            const double *atimes = times.buf;
+            const char *wanted = has_mask ? mask.buf : NULL;
+            int bad = has_mask && mask.len != count;
+            for (Py_ssize_t p = 0; p < count && !bad; p++) {
+                if (wanted && !wanted[p])
+                    continue;
+                if (pass == 0) {
+                    total++;
+                    continue;
+                }
+                double a = atimes[p];
+                if (!(a > -(double)limit && a < (double)limit)) {
+                    bad = 2;
+                    break;
+                }
+                keys[filled].second = (long long)a;
+                keys[filled].low = ((unsigned long long)c << pos_bits) | (unsigned long long)p;
+                filled++;
+            }
+            PyBuffer_Release(&times);
+            if (has_mask)
+                PyBuffer_Release(&mask);
+            if (bad == 1) {
+                PyErr_SetString(PyExc_ValueError, "a mask has one byte per access time");
+                goto done;
+            }
+            if (bad == 2 || (unsigned long long)c >= (1ULL << chunk_bits) || count > (1LL << pos_bits)) {
+                result = Py_None;
+                Py_INCREF(result);
+                goto done;
+            }
+        }
+    }
+    qsort(keys, filled, sizeof(OrderKey), compare_keys);
+    PyObject *list = PyList_New((Py_ssize_t)filled);
+    PyObject *ties = PyBytes_FromStringAndSize(NULL, filled ? (Py_ssize_t)filled - 1 : 0);
+    if (!list || !ties) {
+        Py_XDECREF(list);
+        Py_XDECREF(ties);
+        goto done;
+    }
+    char *tie = PyBytes_AS_STRING(ties);
+    for (size_t i = 0; i < filled; i++) {
+        PyObject *key = PyLong_FromLongLong(keys[i].second * (1LL << shift) + (long long)keys[i].low);
+        if (!key) {
+            Py_DECREF(list);
+            Py_DECREF(ties);
+            goto done;
+        }
+        PyList_SET_ITEM(list, (Py_ssize_t)i, key);
+        if (i + 1 < filled)
+            tie[i] = keys[i].second == keys[i + 1].second;
+    }
+    result = Py_BuildValue("(NN)", list, ties);
+done:
+    PyMem_Free(keys);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"plain_chunk", plain_chunk, METH_VARARGS, "lstat a chunk of names; aggregates when all are plain files"},
     {"kernel_groups", kernel_groups, METH_VARARGS, "read the plain kernel jsons of a directory"},
+    {"order_keys", order_keys, METH_VARARGS, "the candidates' sort keys, sorted"},
+    {"name_mask", name_mask, METH_VARARGS, "a byte per name: long enough and not ending with a suffix"},
     {NULL, NULL, 0, NULL},
 };
 

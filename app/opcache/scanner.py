@@ -45,7 +45,7 @@ import time
 from array import array
 from collections.abc import Callable, Iterator, Mapping
 from itertools import compress, islice
-from operator import attrgetter, eq, methodcaller
+from operator import attrgetter, eq, methodcaller, not_
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
@@ -77,12 +77,7 @@ _get_blocks = attrgetter("st_blocks")
 _get_uid = attrgetter("st_uid")
 _get_atime = attrgetter("st_atime")
 _ends_with_json = methodcaller("endswith", JSON_SUFFIX)
-# A candidate's sort key (SocUsage.ordered_candidates): access seconds above bit 64, then its
-# chunk in SocUsage.jsons and its position there, 32 bits each.
-_POS_BITS = 32
-_POS_MASK = (1 << _POS_BITS) - 1
-_SECOND_SHIFT = 2 * _POS_BITS
-_SECOND = 1 << _SECOND_SHIFT
+_ends_with_mix = methodcaller("endswith", MIX_SUFFIXES)
 
 
 def _read_marks(sts: list[os.stat_result]) -> bytes:
@@ -141,6 +136,9 @@ class SocUsage:
         # app.opcache.cleanup's resolved groups by json dir and name: repeated predictions on one
         # scan (the wizard recomputes one on every change of the limit) read each json once.
         self.group_cache: dict[str, dict[str, Any]] = {}
+        # The layout of the sort keys (ordered_candidates sets it): bits of a position in a chunk,
+        # of (chunk, position) together.
+        self._pos_bits, self._pos_mask, self._shift, self._low_mask = 0, 0, 0, 0
 
     def __eq__(self, other: object) -> bool:
         return type(other) is SocUsage and all(getattr(self, f) == getattr(other, f) for f in self._FIELDS)
@@ -169,25 +167,53 @@ class SocUsage:
         Oldest access time first, in whole seconds (a std::multimap keyed by st_atime,
         te_cache_space_manager.cc `GetFilesAccessTime`); among equal seconds CANN takes its
         directory-reading order, the tool the path's (docs/cann/op-cache.md#cleanup). A key is
-        one int (seconds, chunk, position), so ordering 100,000 candidates makes no path string
-        except for those sharing a second with another one.
+        one int, seconds * 2**shift + chunk * 2**pos_bits + position (the bits as few as this
+        SoC dir's chunks need, so a key fits in 63 bits and the C loops make and sort them), so
+        ordering 100,000 candidates makes no path string except for those sharing a second.
         """
-        keys: list[int] = []
-        for chunk, (_folder, names, atimes, _sizes) in enumerate(self.jsons):
-            base = chunk << _POS_BITS
-            # _is_candidate, spelled out: a call per name costs more than the test.
-            keys += [int(atimes[pos]) * _SECOND + base + pos for pos, name in enumerate(names)
-                     if len(name) > _JSON_LEN and not (len(name) > _MIX_LEN and name.endswith(MIX_SUFFIXES))]
+        jsons = self.jsons
+        pos_bits = max((len(names) for _folder, names, _atimes, _sizes in jsons), default=1).bit_length()
+        chunk_bits = max(len(jsons), 1).bit_length()
+        self._pos_bits, self._pos_mask, self._shift = pos_bits, (1 << pos_bits) - 1, pos_bits + chunk_bits
+        self._low_mask = (1 << self._shift) - 1
+        masks = [self._candidate_mask(names) for _folder, names, _atimes, _sizes in jsons]
+        native = _native_module.native
+        made = native.order_keys([(chunk[2], mask) for chunk, mask in zip(jsons, masks, strict=True)],
+                                 pos_bits, chunk_bits) if native is not None else None
+        if made is not None:
+            keys, ties = made
+            if 1 in ties:
+                self._order_ties_by_path(keys, ties)
+            return keys
+        keys = []
+        factor = 1 << self._shift
+        for chunk, ((_folder, _names, atimes, _sizes), mask) in enumerate(zip(jsons, masks, strict=True)):
+            base = chunk << pos_bits
+            keys += [int(atime) * factor + base + pos for pos, atime in enumerate(atimes)
+                     if mask is None or mask[pos]]
         keys.sort()
-        seconds = [key >> _SECOND_SHIFT for key in keys]
+        seconds = [key >> self._shift for key in keys]
         same = list(map(eq, seconds, islice(seconds, 1, None)))
         if True in same:
             self._order_ties_by_path(keys, same)
         return keys
 
-    def _order_ties_by_path(self, keys: list[int], same: list[bool]) -> None:
+    @staticmethod
+    def _candidate_mask(names: list[str]) -> bytes | None:
+        """_is_candidate of each "*.json" name (one byte each), None when all are."""
+        native = _native_module.native
+        if native is not None:  # the same test in C, with _is_candidate's numbers and suffixes
+            mask: bytes = native.name_mask(names, _JSON_LEN, MIX_SUFFIXES, _MIX_LEN)
+        elif min(map(len, names), default=_MIX_LEN + 1) > _MIX_LEN:  # so all longer than ".json"
+            mask = bytes(map(not_, map(_ends_with_mix, names)))
+        else:
+            mask = bytes(map(_is_candidate, names))
+        return None if 0 not in mask else mask
+
+    def _order_ties_by_path(self, keys: list[int], same: "list[bool] | bytes") -> None:
         """Reorder each run of keys of one second by path (`same[i]`: keys i and i+1 share one)."""
         tied = list(compress(range(len(same)), same))
+        pos_bits, pos_mask = self._pos_bits, self._pos_mask
         i = 0
         while i < len(tied):
             j = i
@@ -196,36 +222,35 @@ class SocUsage:
             start, stop = tied[i], tied[j] + 2
             paths = []
             for key in keys[start:stop]:
-                folder, names, _atimes, _sizes = self.jsons[(key >> _POS_BITS) & _POS_MASK]
-                paths.append((folder + "/" + names[key & _POS_MASK], key))
+                folder, names, _atimes, _sizes = self.jsons[(key & self._low_mask) >> pos_bits]
+                paths.append((folder + "/" + names[key & pos_mask], key))
             paths.sort()
             keys[start:stop] = [key for _path, key in paths]
             i = j + 1
 
-    @staticmethod
-    def first_key_of_second(second: int) -> int:
+    def first_key_of_second(self, second: int) -> int:
         """The smallest `ordered_candidates()` key of an access time of `second` (for bisect)."""
-        return second * _SECOND
+        return second * (1 << self._shift)
 
     def candidate(self, key: int) -> tuple[int, str, str, int]:
         """(access time in whole seconds, dir path, name, size) of an `ordered_candidates()` key."""
-        folder, names, _atimes, sizes = self.jsons[(key >> _POS_BITS) & _POS_MASK]
-        pos = key & _POS_MASK
-        return key >> _SECOND_SHIFT, folder, names[pos], sizes[pos]
+        folder, names, _atimes, sizes = self.jsons[(key & self._low_mask) >> self._pos_bits]
+        pos = key & self._pos_mask
+        return key >> self._shift, folder, names[pos], sizes[pos]
 
     def candidates_of(self, keys: list[int]) -> list[tuple[int, str, str, int]]:
         """`candidate` of each key (in one loop: a prediction's step takes thousands)."""
-        jsons = self.jsons
+        jsons, shift, pos_bits, pos_mask, low_mask = self.jsons, self._shift, self._pos_bits, self._pos_mask, self._low_mask
         found = []
         for key in keys:
-            folder, names, _atimes, sizes = jsons[(key >> _POS_BITS) & _POS_MASK]
-            pos = key & _POS_MASK
-            found.append((key >> _SECOND_SHIFT, folder, names[pos], sizes[pos]))
+            folder, names, _atimes, sizes = jsons[(key & low_mask) >> pos_bits]
+            pos = key & pos_mask
+            found.append((key >> shift, folder, names[pos], sizes[pos]))
         return found
 
     def read_after_change(self, key: int) -> bool:
         """Whether the candidate `key` was read after its last change (see `read_marks`)."""
-        return bool(self.read_marks[(key >> _POS_BITS) & _POS_MASK][key & _POS_MASK])
+        return bool(self.read_marks[(key & self._low_mask) >> self._pos_bits][key & self._pos_mask])
 
     def totals(self) -> "SocTotals":
         return SocTotals(self.files, self.apparent_bytes, self.allocated_bytes, self.cann_bytes)

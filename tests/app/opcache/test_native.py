@@ -915,3 +915,63 @@ def test_the_clean_dry_run_agrees(tmp_path, both, monkeypatch, capsys):
     nat, pure = both(dry_run)
     assert nat == pure and nat["dry_run"] is True
     assert sum(len(s["groups"]) for s in nat["socs"].values()) > 20
+
+
+# -- the candidates' order: name_mask and order_keys against the Python way ---------------------
+
+_NAMES = st.lists(st.one_of(
+    st.sampled_from([".json", "a.json", "_mix_aic.json", "_mix_aiv.json", "x_mix_aic.json", "k_mix_aiv.json",
+                     "k_mix_aic.jsonx", "k_mix_aix.json", "\u00e9_mix_aic.json", "\u4e2d.json", "k_pre.json"]),
+    st.text(alphabet=st.sampled_from(list("km_ixacv.jsonp\u00e9")), max_size=16)), max_size=40)
+
+
+@_HYPOTHESIS
+@given(names=_NAMES)
+def test_name_mask_is_the_candidate_rule(names):
+    from cann_config.app.opcache.scanner import _JSON_LEN, _MIX_LEN, MIX_SUFFIXES, _is_candidate
+
+    assert C.name_mask(names, _JSON_LEN, MIX_SUFFIXES, _MIX_LEN) == bytes(map(_is_candidate, names))
+
+
+def soc_of(chunks: list[tuple[str, list[str], list[float]]]):
+    """A SocUsage holding `chunks` (dir, names, access times) as a walk leaves them."""
+    from cann_config.app.opcache.scanner import SocUsage
+
+    soc = SocUsage("S", Path("/c/S"))
+    for folder, names, atimes in chunks:
+        soc.jsons.append((folder, names, array.array("d", atimes), array.array("q", [1] * len(names))))
+        soc.read_marks.append(bytes(len(names)))
+    return soc
+
+
+def order_of(soc) -> list[tuple[int, str]]:
+    return [(second, folder + "/" + name) for second, folder, name, _size in soc.candidates_of(soc.ordered_candidates())]
+
+
+_ATIMES = st.one_of(st.sampled_from([0.0, -0.5, -1.0, -1.5, 1.5, 1e9, 1e9 + 0.999999, -1e9, 4e9, 1.8e17, -1.8e17]),
+                    st.floats(min_value=-2e9, max_value=4e9, allow_nan=False))
+
+
+@_HYPOTHESIS
+@given(chunks=st.lists(st.tuples(st.sampled_from(["/c/S/a", "/c/S/b", "/c/S"]), _NAMES.filter(bool)), max_size=6),
+       data=st.data())
+def test_order_keys_give_cannss_order_as_python_does(chunks, data, pure_python):
+    """Oldest whole second first (int() towards zero, as CANN's st_atime key from a stat), ties by
+    path; times far from now (whose keys would not fit in 63 bits: Python makes those) too."""
+    soc = soc_of([(folder, names, data.draw(st.lists(_ATIMES, min_size=len(names), max_size=len(names))))
+                  for folder, names in chunks])
+    pure = order_of(soc)
+    with native_on():
+        assert order_of(soc) == pure
+    from cann_config.app.opcache.scanner import _is_candidate
+
+    expected = sorted((int(atime), folder + "/" + name) for folder, names, atimes, _sizes in soc.jsons
+                      for name, atime in zip(names, atimes, strict=True) if _is_candidate(name))
+    assert pure == expected
+
+
+def test_order_keys_leave_keys_that_would_not_fit_to_python():
+    assert C.order_keys([(array.array("d", [1.0, 2e18]), None)], 1, 1) is None  # 2e18 * 4 > 2**62
+    keys, ties = C.order_keys([(array.array("d", [5.0, -1.5, 5.9]), None), (array.array("d", [5.2]), b"\x01")], 2, 1)
+    # seconds 5 (chunk 0 pos 0), -1 (0, 1), 5 (0, 2), 5 (chunk 1, pos 0): key = second * 8 + chunk * 4 + pos
+    assert keys == [-1 * 8 + 1, 5 * 8 + 0, 5 * 8 + 2, 5 * 8 + 4] and ties == b"\x00\x01\x01"
