@@ -16,6 +16,9 @@ reused:
 4. the peak memory (max RSS) of every process of the scan: the main one (wait4) and each worker
    (it reports its own at its end, app/opcache/parallel.py CANN_CONFIG_SCAN_STATS).
 
+With the C loops built (app/opcache/_native.c; the header line says), rows 1 and 3 run a third
+time without them (CANN_CONFIG_NO_NATIVE=1, 2 processes): what a host without a C compiler gets.
+
 The scan shares its work among processes (app/opcache/parallel.py). Rows 1-3 run twice: on both
 cores with two processes (CANN_CONFIG_SCAN_WORKERS=2: the automatic count would take one on this
 shared machine whenever its load is 1 or more), and pinned to one core (`taskset -c 0`, scan and
