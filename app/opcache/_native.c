@@ -1,14 +1,19 @@
-/* The two per-file loops of a cache measurement, in C: an optional accelerator.
+/* The per-file loops of a cache measurement, in C: an optional accelerator.
  *
  * Why: a cache scan costs one lstat per file and, over the limit, one read and parse per kernel
  * json. In Python each of those costs ~2 us of interpreter work around ~1 us of system call (a
  * stat_result of 20 fields, orjson's dict of a 1 KiB json), so a pure-Python scan of 200,000
  * files stays at 2.5x `du -sb` or more however the work is split (docs/architecture.md,
- * "Scanning speed (issue 30)"). These two functions do the same system calls with none of that
- * work around them. They decide nothing about CANN: they answer only the plain case and say
- * "not plain" (None) for everything else, which the Python code then handles exactly as it does
- * without this module (app/opcache/scanner.py read_chunk, app/opcache/cleanup.py
- * _resolve_folder). tests/app/opcache/test_native.py checks that both paths give the same answer.
+ * "The C loops"). These functions do the same system calls, and the arithmetic of the
+ * candidates' order, with none of that work around them. They decide nothing about CANN: the
+ * rules' numbers and names come from the Python callers, and the readers answer only the plain
+ * case and say "not plain" (None) for everything else, which the Python code then handles
+ * exactly as it does without this module (app/opcache/scanner.py read_chunk and
+ * ordered_candidates, app/opcache/cleanup.py _resolve_folder). tests/app/opcache/test_native.py
+ * checks that both paths give the same answers.
+ *
+ * The names passed in are held (a reference) while the interpreter lock is released around a
+ * system call that uses them.
  *
  * Built by setuptools when a C compiler is there (optional: without one, the pure-Python paths
  * run, only slower).
@@ -38,6 +43,7 @@
  * Otherwise (a failed lstat, a directory, a symlink, a hard link, anything else) returns None.
  */
 static PyObject *plain_chunk(PyObject *self, PyObject *args) {
+    (void)self;
     int dir_fd;
     PyObject *names;
     Py_buffer mask;
@@ -84,9 +90,11 @@ static PyObject *plain_chunk(PyObject *self, PyObject *args) {
         }
         struct stat st;
         int rc;
+        Py_INCREF(item);
         Py_BEGIN_ALLOW_THREADS
         rc = fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW);
         Py_END_ALLOW_THREADS
+        Py_DECREF(item);
         if (rc != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
             plain = 0;
             break;
@@ -167,7 +175,7 @@ static int hex_value(unsigned char c) {
     return -1;
 }
 
-/* A string at s->p (the opening quote). Sets *start/*len to its raw content and *escaped when
+/* A string at s->p (the opening quote). Sets *start and *len to its raw content and *escaped when
  * it holds a backslash. Returns 0 when accepted. */
 static int scan_string(Cursor *s, const unsigned char **start, Py_ssize_t *len, int *escaped) {
     s->p++;
@@ -558,8 +566,8 @@ static char *binary_name(const KernelFields *f) {
 /* The members a mix kernel's listed jsons add, as cleanup._resolve adds them: per listed json,
  * its name and size, then its binary's. NULL with no error set when one is not plain (a
  * missing or odd file, a json that is not a plain kernel json): the Python way. */
-static PyObject *listed_members(int dir_fd, const KernelFields *main_fields, unsigned char *main_text,
-                                int open_flags, long long max_bytes, unsigned char **buffer, size_t *capacity) {
+static PyObject *listed_members(int dir_fd, const KernelFields *main_fields, int open_flags, long long max_bytes,
+                                unsigned char **buffer, size_t *capacity) {
     /* The names point into the main json's text, which the reads below must not overwrite. */
     char *names[MAX_LISTED];
     int count = main_fields->listed;
@@ -582,7 +590,6 @@ static PyObject *listed_members(int dir_fd, const KernelFields *main_fields, uns
         if (!plain_name(names[k], len))
             ok = 0;
     }
-    (void)main_text;
     for (int k = 0; k < count && ok; k++) {
         long long sub_size = size_at(dir_fd, names[k], 1);
         KernelFields sub;
@@ -698,7 +705,9 @@ static PyObject *kernel_groups(PyObject *self, PyObject *args) {
         if ((Py_ssize_t)strlen(name) != name_len ||
             (name_len >= 9 && memcmp(name + name_len - 9, "_pre.json", 9) == 0))
             continue;
+        Py_INCREF(item);
         int rc = read_exactly(dir_fd, name, open_flags, size, &buffer, &capacity);
+        Py_DECREF(item);
         if (rc == -2) {
             PyErr_NoMemory();
             goto fail;
@@ -708,7 +717,7 @@ static PyObject *kernel_groups(PyObject *self, PyObject *args) {
             continue;
         PyObject *files = NULL;
         if (fields.lists == 1) {
-            PyObject *members = listed_members(dir_fd, &fields, buffer, open_flags, max_bytes, &buffer, &capacity);
+            PyObject *members = listed_members(dir_fd, &fields, open_flags, max_bytes, &buffer, &capacity);
             if (members) {
                 files = PyTuple_New(2 + PyList_GET_SIZE(members));
                 if (files) {
@@ -929,7 +938,7 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_native", NULL, -1, methods};
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_native", NULL, -1, methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__native(void) {
     attr_folder = PyUnicode_InternFromString("folder");

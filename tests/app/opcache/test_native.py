@@ -975,3 +975,18 @@ def test_order_keys_leave_keys_that_would_not_fit_to_python():
     keys, ties = C.order_keys([(array.array("d", [5.0, -1.5, 5.9]), None), (array.array("d", [5.2]), b"\x01")], 2, 1)
     # seconds 5 (chunk 0 pos 0), -1 (0, 1), 5 (0, 2), 5 (chunk 1, pos 0): key = second * 8 + chunk * 4 + pos
     assert keys == [-1 * 8 + 1, 5 * 8 + 0, 5 * 8 + 2, 5 * 8 + 4] and ties == b"\x00\x01\x01"
+
+
+def test_the_c_source_compiles_without_a_warning():
+    """-Wall -Wextra as errors: a warning in C is often a bug (the build itself only warns)."""
+    import shutil
+    import subprocess
+    import sysconfig
+
+    compiler = shutil.which("gcc") or shutil.which("cc")
+    if compiler is None:
+        pytest.skip("no C compiler")
+    source = Path(__file__).resolve().parents[3] / "app" / "opcache" / "_native.c"
+    result = subprocess.run([compiler, "-fsyntax-only", "-Wall", "-Wextra", "-Werror", "-I",
+                             sysconfig.get_paths()["include"], str(source)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
