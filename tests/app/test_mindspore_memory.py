@@ -186,3 +186,20 @@ def test_options_json_lists_the_framework(capsys):
     for oid in ("max_device_memory", "memory_optimize_level", "atomic_clean_policy", "ms_alloc_enable_vmm"):
         assert oid in framework["options"]
     assert data["options"]["static_memory_policy"]["targets"]["ge"] == "ge.exec.staticMemoryPolicy"
+
+
+def test_a_script_that_never_names_mindspore_is_not_read_again(capsys, tmp_path, monkeypatch):
+    """Its calls are known by qualified names reached through an import of the package, so a
+    torch script has none: the MindSpore reader is not run (it parsed every script a second time,
+    tests/bench/bench_script.py). A set_context of another package is not MindSpore's."""
+    from cann_config.app.io import mindspore_script
+
+    def refuse(*_args):
+        raise AssertionError("the MindSpore reader ran")
+
+    monkeypatch.setattr(mindspore_script, "read_mindspore_script", refuse)
+    body = 'import torch_npu\nfrom other import set_context\nset_context(max_device_memory="1GB")\n'
+    code, data = diagnose_script(capsys, tmp_path, body)
+    assert code == 0 and not [f for f in data["findings"] if f["code"].startswith("mindspore-")]
+    with pytest.raises(AssertionError, match="MindSpore reader ran"):
+        diagnose_script(capsys, tmp_path, "import mindspore as ms\n" + body)
