@@ -665,14 +665,92 @@ static PyObject *make_group(PyTypeObject *group_type, PyObject *folder, PyObject
  *   dir (what the main json names itself is not deleted).
  * Anything else gives None, and so does a name ending in "_pre.json" (cleanup's rule for
  * those: never read). */
+/* The reading state of one call: the buffer the jsons are read into, and the rules passed in. */
+typedef struct {
+    unsigned char *buffer;
+    size_t capacity;
+    int open_flags;
+    long long max_bytes;
+    PyTypeObject *group_type;
+    PyObject *stems;
+} Reader;
+
+/* The Group of the json `item` (size `size_obj`, access second `atime`) in `dir_fd` (`folder`),
+ * as kernel_groups describes it: a new reference; NULL without an error when the json is not
+ * plain (the Python way), NULL with an error when something failed. */
+static PyObject *one_group(Reader *r, int dir_fd, PyObject *folder, PyObject *item, PyObject *size_obj,
+                           PyObject *atime) {
+    long long size = PyLong_AsLongLong(size_obj);
+    if (size == -1 && PyErr_Occurred())
+        return NULL;
+    if (!PyUnicode_Check(item) || size <= 0 || size > r->max_bytes)
+        return NULL;
+    Py_ssize_t name_len;
+    const char *name = PyUnicode_AsUTF8AndSize(item, &name_len);
+    if (!name) { /* not valid UTF-8 (surrogateescape): the Python way */
+        PyErr_Clear();
+        return NULL;
+    }
+    if ((Py_ssize_t)strlen(name) != name_len || (name_len >= 9 && memcmp(name + name_len - 9, "_pre.json", 9) == 0))
+        return NULL;
+    Py_INCREF(item);
+    int rc = read_exactly(dir_fd, name, r->open_flags, size, &r->buffer, &r->capacity);
+    Py_DECREF(item);
+    if (rc == -2)
+        return PyErr_NoMemory();
+    KernelFields fields;
+    if (rc || kernel_json(r->buffer, (Py_ssize_t)size, &fields))
+        return NULL;
+    PyObject *files = NULL;
+    if (fields.lists == 1) {
+        PyObject *members = listed_members(dir_fd, &fields, r->open_flags, r->max_bytes, &r->buffer, &r->capacity);
+        if (members) {
+            files = PyTuple_New(2 + PyList_GET_SIZE(members));
+            if (files) {
+                Py_INCREF(item);
+                PyTuple_SET_ITEM(files, 0, item);
+                Py_INCREF(size_obj);
+                PyTuple_SET_ITEM(files, 1, size_obj);
+                for (Py_ssize_t m = 0; m < PyList_GET_SIZE(members); m++) {
+                    PyObject *member = PyList_GET_ITEM(members, m);
+                    Py_INCREF(member);
+                    PyTuple_SET_ITEM(files, 2 + m, member);
+                }
+            }
+            Py_DECREF(members);
+        }
+    } else if (names_its_binary(&fields)) {
+        char *rel = binary_name(&fields);
+        if (rel) {
+            long long bin_size = size_at(dir_fd, rel, 0);
+            int same_stem = name_len > 5 && memcmp(name + name_len - 5, ".json", 5) == 0 &&
+                            fields.bin_name_len == name_len - 5 &&
+                            memcmp(fields.bin_name, name, (size_t)fields.bin_name_len) == 0;
+            if (bin_size >= 0 && same_stem) {
+                PyObject *suffix = PyUnicode_FromStringAndSize((const char *)fields.bin_suffix, fields.bin_suffix_len);
+                PyObject *stem = suffix ? PyDict_GetItemWithError(r->stems, suffix) : NULL;
+                Py_XDECREF(suffix);
+                if (stem)
+                    files = Py_BuildValue("(OOOL)", item, size_obj, stem, bin_size);
+            } else if (bin_size >= 0) {
+                files = Py_BuildValue("(OOsL)", item, size_obj, rel, bin_size);
+            }
+            PyMem_Free(rel);
+        }
+    }
+    if (!files)
+        return NULL;
+    return make_group(r->group_type, folder, files, atime);
+}
+
 static PyObject *kernel_groups(PyObject *self, PyObject *args) {
     (void)self;
-    int dir_fd, open_flags;
-    PyObject *names, *sizes, *atimes, *folder, *stems;
-    PyTypeObject *group_type;
-    long long max_bytes;
+    int dir_fd;
+    PyObject *names, *sizes, *atimes, *folder;
+    Reader r = {NULL, 0, 0, 0, NULL, NULL};
     if (!PyArg_ParseTuple(args, "iO!O!O!iLUO!O!", &dir_fd, &PyList_Type, &names, &PyList_Type, &sizes, &PyList_Type,
-                          &atimes, &open_flags, &max_bytes, &folder, &PyType_Type, &group_type, &PyDict_Type, &stems))
+                          &atimes, &r.open_flags, &r.max_bytes, &folder, &PyType_Type, &r.group_type, &PyDict_Type,
+                          &r.stems))
         return NULL;
     Py_ssize_t count = PyList_GET_SIZE(names);
     if (PyList_GET_SIZE(sizes) != count || PyList_GET_SIZE(atimes) != count) {
@@ -680,94 +758,200 @@ static PyObject *kernel_groups(PyObject *self, PyObject *args) {
         return NULL;
     }
     PyObject *out = PyList_New(count);
-    unsigned char *buffer = NULL;
-    size_t capacity = 0;
     if (!out)
         return NULL;
     for (Py_ssize_t i = 0; i < count; i++) {
-        Py_INCREF(Py_None);
-        PyList_SET_ITEM(out, i, Py_None);
+        PyObject *group = one_group(&r, dir_fd, folder, PyList_GET_ITEM(names, i), PyList_GET_ITEM(sizes, i),
+                                    PyList_GET_ITEM(atimes, i));
+        if (!group && PyErr_Occurred()) {
+            free(r.buffer);
+            Py_DECREF(out);
+            return NULL;
+        }
+        if (!group) {
+            Py_INCREF(Py_None);
+            group = Py_None;
+        }
+        PyList_SET_ITEM(out, i, group);
     }
+    free(r.buffer);
+    return out;
+}
+
+/* ---- read_step ------------------------------------------------------------------------------ */
+
+typedef struct {
+    PyObject *folder; /* borrowed: the candidate's own */
+    Py_ssize_t index;
+} Pending;
+
+static int compare_pending(const void *a, const void *b) {
+    const Pending *x = a, *y = b;
+    if (x->folder != y->folder)
+        return x->folder < y->folder ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The dir `rel` (a path below the dir `root`, components separated by "/") opened one component
+ * at a time without following a symlink, as cleanup._GroupReader._open_dir does; -1 when it
+ * cannot be. */
+static int open_below(int root, const char *rel) {
+    if (!*rel)
+        return root;
+    char part[4096];
+    int fd = root;
+    const char *p = rel;
+    while (*p) {
+        const char *slash = strchr(p, '/');
+        size_t len = slash ? (size_t)(slash - p) : strlen(p);
+        if (len == 0 || len >= sizeof part) {
+            if (fd != root)
+                close(fd);
+            return -1;
+        }
+        memcpy(part, p, len);
+        part[len] = 0;
+        int next;
+        Py_BEGIN_ALLOW_THREADS
+        next = openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        Py_END_ALLOW_THREADS
+        if (fd != root)
+            close(fd);
+        if (next < 0)
+            return -1;
+        fd = next;
+        p += len;
+        if (*p == '/')
+            p++;
+    }
+    return fd;
+}
+
+/* read_step(root_fd, soc_dir, candidates, cache, should_stop, stopped, open_flags, max_bytes,
+ *           group_type, stems) -> (groups, stopped, read)
+ *
+ * cleanup._GroupReader.groups_of for one process, in one call: `candidates` are (access second,
+ * dir path, json name, walk size) in CANN's order; a candidate whose group `cache[dir][name]`
+ * holds already is taken from there; before each other one `should_stop` (None: never) is
+ * called, and the first True (or `stopped` given true) ends the list there, `stopped` then
+ * true. The others are read directory by directory (each dir opened below `root_fd`, the SoC
+ * dir `soc_dir`, without following a symlink) as kernel_groups reads them; each Group made is
+ * put into the cache. `groups` has one item per candidate taken: its Group, or None where the
+ * Python way must read it (not plain, or its dir could not be opened). `read`: the groups made. */
+static PyObject *read_step(PyObject *self, PyObject *args) {
+    (void)self;
+    int root_fd, stopped;
+    PyObject *soc_dir, *candidates, *cache, *should_stop;
+    Reader r = {NULL, 0, 0, 0, NULL, NULL};
+    if (!PyArg_ParseTuple(args, "iUO!O!OpiLO!O!", &root_fd, &soc_dir, &PyList_Type, &candidates, &PyDict_Type, &cache,
+                          &should_stop, &stopped, &r.open_flags, &r.max_bytes, &PyType_Type, &r.group_type,
+                          &PyDict_Type, &r.stems))
+        return NULL;
+    Py_ssize_t count = PyList_GET_SIZE(candidates), taken = 0, pending_count = 0, made = 0;
+    Py_ssize_t soc_len = PyUnicode_GET_LENGTH(soc_dir);
+    PyObject *out = PyList_New(0);
+    Pending *pending = PyMem_Malloc((count ? (size_t)count : 1) * sizeof(Pending));
+    if (!out || !pending)
+        goto fail;
     for (Py_ssize_t i = 0; i < count; i++) {
-        PyObject *item = PyList_GET_ITEM(names, i);
-        PyObject *size_obj = PyList_GET_ITEM(sizes, i);
-        long long size = PyLong_AsLongLong(size_obj);
-        if (size == -1 && PyErr_Occurred())
-            goto fail;
-        if (!PyUnicode_Check(item) || size <= 0 || size > max_bytes)
-            continue;
-        Py_ssize_t name_len;
-        const char *name = PyUnicode_AsUTF8AndSize(item, &name_len);
-        if (!name) {  /* not valid UTF-8 (surrogateescape): the Python way */
-            PyErr_Clear();
-            continue;
-        }
-        if ((Py_ssize_t)strlen(name) != name_len ||
-            (name_len >= 9 && memcmp(name + name_len - 9, "_pre.json", 9) == 0))
-            continue;
-        Py_INCREF(item);
-        int rc = read_exactly(dir_fd, name, open_flags, size, &buffer, &capacity);
-        Py_DECREF(item);
-        if (rc == -2) {
-            PyErr_NoMemory();
+        PyObject *candidate = PyList_GET_ITEM(candidates, i);
+        if (!PyTuple_Check(candidate) || PyTuple_GET_SIZE(candidate) != 4) {
+            PyErr_SetString(PyExc_TypeError, "a candidate is (access second, dir, name, size)");
             goto fail;
         }
-        KernelFields fields;
-        if (rc || kernel_json(buffer, (Py_ssize_t)size, &fields))
-            continue;
-        PyObject *files = NULL;
-        if (fields.lists == 1) {
-            PyObject *members = listed_members(dir_fd, &fields, open_flags, max_bytes, &buffer, &capacity);
-            if (members) {
-                files = PyTuple_New(2 + PyList_GET_SIZE(members));
-                if (files) {
-                    Py_INCREF(item);
-                    PyTuple_SET_ITEM(files, 0, item);
-                    Py_INCREF(size_obj);
-                    PyTuple_SET_ITEM(files, 1, size_obj);
-                    for (Py_ssize_t m = 0; m < PyList_GET_SIZE(members); m++) {
-                        PyObject *member = PyList_GET_ITEM(members, m);
-                        Py_INCREF(member);
-                        PyTuple_SET_ITEM(files, 2 + m, member);
-                    }
-                }
-                Py_DECREF(members);
-            }
-        } else if (names_its_binary(&fields)) {
-            char *rel = binary_name(&fields);
-            if (rel) {
-                long long bin_size = size_at(dir_fd, rel, 0);
-                int same_stem = name_len > 5 && memcmp(name + name_len - 5, ".json", 5) == 0 &&
-                                fields.bin_name_len == name_len - 5 &&
-                                memcmp(fields.bin_name, name, (size_t)fields.bin_name_len) == 0;
-                if (bin_size >= 0 && same_stem) {
-                    PyObject *suffix = PyUnicode_FromStringAndSize((const char *)fields.bin_suffix,
-                                                                   fields.bin_suffix_len);
-                    PyObject *stem = suffix ? PyDict_GetItemWithError(stems, suffix) : NULL;
-                    Py_XDECREF(suffix);
-                    if (stem)
-                        files = Py_BuildValue("(OOOL)", item, size_obj, stem, bin_size);
-                } else if (bin_size >= 0) {
-                    files = Py_BuildValue("(OOsL)", item, size_obj, rel, bin_size);
-                }
-                PyMem_Free(rel);
-            }
-        }
-        if (!files) {
+        PyObject *folder = PyTuple_GET_ITEM(candidate, 1), *name = PyTuple_GET_ITEM(candidate, 2);
+        PyObject *in_dir = PyDict_GetItemWithError(cache, folder);
+        if (!in_dir) {
             if (PyErr_Occurred())
                 goto fail;
-            continue;
+            in_dir = PyDict_New();
+            if (!in_dir || PyDict_SetItem(cache, folder, in_dir) < 0) {
+                Py_XDECREF(in_dir);
+                goto fail;
+            }
+            Py_DECREF(in_dir); /* the cache holds it */
         }
-        PyObject *group = make_group(group_type, folder, files, PyList_GET_ITEM(atimes, i));
-        if (!group)
+        PyObject *known = PyDict_GetItemWithError(in_dir, name);
+        if (!known && PyErr_Occurred())
             goto fail;
-        PyList_SetItem(out, i, group); /* drops the None */
+        if (!known) {
+            if (!stopped && should_stop != Py_None) {
+                PyObject *answer = PyObject_CallNoArgs(should_stop);
+                if (!answer)
+                    goto fail;
+                stopped = PyObject_IsTrue(answer);
+                Py_DECREF(answer);
+                if (stopped < 0)
+                    goto fail;
+            }
+            if (stopped)
+                break;
+            pending[pending_count].folder = folder;
+            pending[pending_count].index = i;
+            pending_count++;
+            known = Py_None;
+        }
+        if (PyList_Append(out, known) < 0)
+            goto fail;
+        taken++;
     }
-    free(buffer);
-    return out;
+    qsort(pending, (size_t)pending_count, sizeof(Pending), compare_pending);
+    for (Py_ssize_t k = 0; k < pending_count;) {
+        PyObject *folder = pending[k].folder;
+        Py_ssize_t run_end = k;
+        while (run_end < pending_count && pending[run_end].folder == folder)
+            run_end++;
+        int dir_fd = -1;
+        if (PyUnicode_Check(folder) && PyUnicode_GET_LENGTH(folder) >= soc_len &&
+            PyUnicode_Tailmatch(folder, soc_dir, 0, soc_len, -1) == 1) {
+            Py_ssize_t folder_len = PyUnicode_GET_LENGTH(folder);
+            if (folder_len == soc_len) {
+                dir_fd = root_fd;
+            } else if (PyUnicode_READ_CHAR(folder, soc_len) == '/') {
+                PyObject *rel = PyUnicode_Substring(folder, soc_len + 1, folder_len);
+                Py_ssize_t rel_len = 0;
+                const char *rel_text = rel ? PyUnicode_AsUTF8AndSize(rel, &rel_len) : NULL;
+                if (rel_text && (Py_ssize_t)strlen(rel_text) == rel_len)
+                    dir_fd = open_below(root_fd, rel_text);
+                if (!rel_text)
+                    PyErr_Clear(); /* not UTF-8 (surrogateescape): the Python way */
+                Py_XDECREF(rel);
+            }
+        }
+        PyObject *in_dir = PyDict_GetItemWithError(cache, folder);
+        for (; dir_fd >= 0 && in_dir && k < run_end; k++) {
+            PyObject *candidate = PyList_GET_ITEM(candidates, pending[k].index);
+            PyObject *name = PyTuple_GET_ITEM(candidate, 2);
+            PyObject *group = one_group(&r, dir_fd, folder, name, PyTuple_GET_ITEM(candidate, 3),
+                                        PyTuple_GET_ITEM(candidate, 0));
+            if (!group) {
+                if (PyErr_Occurred()) {
+                    if (dir_fd != root_fd)
+                        close(dir_fd);
+                    goto fail;
+                }
+                continue; /* stays None: the Python way */
+            }
+            int failed = PyDict_SetItem(in_dir, name, group) < 0 ||
+                         PyList_SetItem(out, pending[k].index, group) < 0; /* steals group */
+            if (failed) {
+                if (dir_fd != root_fd)
+                    close(dir_fd);
+                goto fail;
+            }
+            made++;
+        }
+        if (dir_fd >= 0 && dir_fd != root_fd)
+            close(dir_fd);
+        k = run_end;
+    }
+    PyMem_Free(pending);
+    free(r.buffer);
+    return Py_BuildValue("(NNn)", out, PyBool_FromLong(stopped), made);
 fail:
-    free(buffer);
-    Py_DECREF(out);
+    PyMem_Free(pending);
+    free(r.buffer);
+    Py_XDECREF(out);
     return NULL;
 }
 
@@ -933,6 +1117,7 @@ done:
 static PyMethodDef methods[] = {
     {"plain_chunk", plain_chunk, METH_VARARGS, "lstat a chunk of names; aggregates when all are plain files"},
     {"kernel_groups", kernel_groups, METH_VARARGS, "read the plain kernel jsons of a directory"},
+    {"read_step", read_step, METH_VARARGS, "a prediction step's groups, read by directory"},
     {"order_keys", order_keys, METH_VARARGS, "the candidates' sort keys, sorted"},
     {"name_mask", name_mask, METH_VARARGS, "a byte per name: long enough and not ending with a suffix"},
     {NULL, NULL, 0, NULL},

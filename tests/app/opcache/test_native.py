@@ -990,3 +990,58 @@ def test_the_c_source_compiles_without_a_warning():
     result = subprocess.run([compiler, "-fsyntax-only", "-Wall", "-Wextra", "-Werror", "-I",
                              sysconfig.get_paths()["include"], str(source)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
+
+
+# -- read_step: a whole step of one process in C ----------------------------------------------------
+
+def test_a_stopped_step_asks_as_often_and_stops_where_python_does(tmp_path, both):
+    """should_stop is asked before each group not read yet, in CANN's order, and the first True
+    ends the prediction there - in C as in Python; a second prediction on the same scan reads
+    nothing again and asks nothing."""
+    kc = make_tree(tmp_path, 9)
+
+    def stopped_runs():
+        usage = scan_to_end(kc, candidates_from=0)
+        found = []
+        for name, soc in sorted(usage.socs.items()):
+            for allowed in (0, 1, 5, 17, 10**6):
+                calls = []
+
+                def should_stop(calls=calls, allowed=allowed):
+                    calls.append(1)
+                    return len(calls) > allowed
+
+                pred = predict_cleanup(soc, 1, 50, now=NOW, should_stop=should_stop, atime_rule="noatime")
+                again: list = []
+                repeat = predict_cleanup(soc, 1, 50, now=NOW, should_stop=lambda again=again: again.append(1) or False,
+                                         atime_rule="noatime")
+                found.append((name, allowed, len(calls), len(again), pred.to_json(with_groups=True),
+                              repeat.to_json(with_groups=True)))
+        return found
+
+    nat, pure = both(stopped_runs)
+    assert nat == pure
+    assert any(stopped["stopped"] for *_rest, stopped, _again in nat)
+
+
+def test_a_dir_that_cannot_be_opened_at_read_time_is_read_the_python_way(tmp_path, both):
+    """A json dir replaced by a symlink after the walk: read_step does not follow it (nor does
+    the Python way, which then reads by path and finds nothing plain) - the same groups."""
+    kc = make_tree(tmp_path, 10)
+
+    def swapped():
+        usage = scan_to_end(kc, candidates_from=0)
+        soc = usage.socs[SOCS[0]]
+        folder = Path(soc.jsons[-1][0])
+        moved = folder.with_name(folder.name + ".moved")
+        folder.rename(moved)
+        os.symlink(moved.name, folder)
+        try:
+            pred = predict_cleanup(soc, 1, 50, now=NOW, atime_rule="noatime")
+        finally:
+            os.unlink(folder)
+            moved.rename(folder)
+        return pred.to_json(with_groups=True)
+
+    nat, pure = both(swapped)
+    assert nat == pure
