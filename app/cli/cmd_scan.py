@@ -50,7 +50,7 @@ from cann_config.app.opcache.measurement import (
     next_start_empties,
 )
 from cann_config.app.opcache.parallel import ScanPool, scan_pool
-from cann_config.app.opcache.resolution import Effective, environment_framework, resolve_settings
+from cann_config.app.opcache.resolution import CHOSEN_SOURCES, Effective, environment_framework, resolve_settings
 from cann_config.app.opcache.scanner import CacheUsage, ScanProgress, scan_cache
 from cann_config.app.textsafe import json_text, terminal_text
 from cann_config.app.textwidth import pad
@@ -101,7 +101,7 @@ def _limit_source(effective: Effective) -> str:
         return f"op_cache.ini:{effective.line}" if effective.line else "op_cache.ini"
     if effective.source == "env" and effective.variable:
         return f"env {effective.variable}"
-    if effective.source in ("profile", "script") and effective.file:
+    if effective.source in CHOSEN_SOURCES and effective.file:
         return effective.file if effective.line is None else f"{effective.file}:{effective.line}"
     return effective.source
 

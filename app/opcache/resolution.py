@@ -70,6 +70,8 @@ if TYPE_CHECKING:  # pragma: no cover - typing only: a profile is read by its ow
 
 SERVING_FRAMEWORK = "vllm-ascend"  # app/vllm_ascend.py FRAMEWORK (imported there only when used)
 SOURCES = ("op_cache.ini", "env", "default", "profile", "script")
+# The sources of a value chosen outside op_cache.ini and the environment (Setting.source).
+CHOSEN_SOURCES = ("profile", "script")
 CACHE_OPTIONS = ("max_op_cache_size", "remain_cache_size_ratio", "op_compiler_cache_mode", "op_compiler_cache_dir")
 MAX_ENV = "ASCEND_MAX_OP_CACHE_SIZE"
 RATIO_ENV = "ASCEND_REMAIN_CACHE_SIZE_RATIO"

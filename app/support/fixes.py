@@ -61,6 +61,7 @@ from cann_config.app.findings import Finding, make_finding
 from cann_config.app.i18n import current_language, normalize_language, pick
 from cann_config.app.io.formats import ENV_FORMAT, INI_FORMAT, formats_for
 from cann_config.app.opcache.ini import VERSION_KEYS, render_op_cache_ini
+from cann_config.app.opcache.resolution import CHOSEN_SOURCES
 from cann_config.app.profile import DEFAULT_FRAMEWORK, Profile
 from cann_config.app.support.diagnosis import Diagnosis
 from cann_config.app.textsafe import terminal_text
@@ -118,10 +119,6 @@ class SuggestedChange:
         if self.rewrite:
             data.update(option=None, value=None, rewrite=True)
         return data
-
-
-# The sources of a value chosen outside op_cache.ini and the environment (app.opcache.resolution).
-CHOSEN_SOURCES = ("profile", "script")
 
 
 @dataclass(frozen=True)

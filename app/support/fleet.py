@@ -38,15 +38,12 @@ from cann_config.app.opcache.ini import VERSION_KEYS as INI_VERSION_KEYS
 from cann_config.app.support.bundle import Bundle, load_bundle
 from cann_config.app.support.diagnosis import Diagnosis
 from cann_config.app.support.host import FLEET_NODE, host_from_bundle
-from cann_config.app.support.report import Block, Text, html_of_blocks, markdown_of_blocks
+from cann_config.app.support.report import SOURCE_LABELS, Block, Text, html_of_blocks, markdown_of_blocks
 from cann_config.app.textsafe import terminal_text
 from cann_config.app.textwidth import table_lines
 
 VERSION_KEYS = ("toolkit_version", "driver_version", "adk_version", "ops_version")
 DIFFERS_MARK = "≠"
-SOURCE_LABELS = {"op_cache.ini": "support-label-source-op_cache-ini", "env": "support-label-source-env",
-                 "default": "support-label-source-default", "profile": "support-label-source-profile",
-                 "script": "support-label-source-script"}
 
 
 def _t(code: str, lang: str, **params: Any) -> str:

@@ -71,6 +71,10 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from cann_config.app.support.bundle import Bundle
 
 REPORT_EXTENSIONS = {".md": "markdown", ".markdown": "markdown", ".html": "html", ".htm": "html"}
+# The label of each source of an effective value (app.opcache.resolution.SOURCES); the fleet's too.
+SOURCE_LABELS = {"op_cache.ini": "support-label-source-op_cache-ini", "env": "support-label-source-env",
+                 "default": "support-label-source-default", "profile": "support-label-source-profile",
+                 "script": "support-label-source-script"}
 _VERSION_ROWS = (("support-label-version-toolkit", "toolkit_version", "toolkit_path"),
                  ("support-label-version-driver", "driver_version", "driver_path"),
                  ("support-label-version-compiler", "compiler_version", "compiler_path"),
@@ -283,8 +287,7 @@ def _effective(report: SupportReport, lang: str) -> list[Block]:
                _t("support-label-decided", lang))
     rows = []
     for oid, eff in report.diagnosis.effective.items():
-        source = _t(f"support-label-source-{eff.source.replace('.', '-')}", lang) if eff.source in (
-            "op_cache.ini", "env", "default", "profile", "script") else eff.source
+        source = _t(SOURCE_LABELS[eff.source], lang) if eff.source in SOURCE_LABELS else eff.source
         if eff.variable and eff.source == "env":
             source += f" ({eff.variable})"
         where = _where(eff.file, eff.line)
