@@ -3,7 +3,7 @@
 Why a module of its own: the scanner and the cleanup prediction both use it, and a user (or a
 benchmark) must be able to rule it out. CANN_CONFIG_NO_NATIVE=1 makes `native` None, as when the
 extension was not built (no C compiler at install): the pure-Python paths then run, with the same
-answers (tests/app/opcache/test_native.py), only slower (docs/architecture.md#scanning-speed-issue-30).
+answers (tests/app/opcache/test_native.py), only slower (docs/architecture.md#the-c-loops).
 """
 
 import os

@@ -88,6 +88,15 @@ def _read_marks(sts: list[os.stat_result]) -> bytes:
     return bytes(st.st_atime_ns > st.st_mtime_ns and st.st_atime_ns > st.st_ctime_ns for st in sts)
 
 
+def _json_columns(atimes: bytes, sizes: bytes) -> tuple[array, array]:
+    """SocUsage.jsons' access times and sizes of a chunk from plain_chunk's bytes (C doubles and
+    int64s, app/opcache/_native.c)."""
+    atime_column, size_column = array("d"), array("q")
+    atime_column.frombytes(atimes)
+    size_column.frombytes(sizes)
+    return atime_column, size_column
+
+
 def _is_candidate(name: str) -> bool:
     """A "*.json" name CANN's cleaner collects: longer than ".json", and not a mix sub-kernel
     (CollectCacheJsonFileAccessTime's own length checks)."""
@@ -500,11 +509,7 @@ class _Walker:
             acc.other_users_files += not_mine
             self.other_uids.update(owners)
         if marks:
-            json_atimes = array("d")
-            json_atimes.frombytes(atimes)
-            json_sizes = array("q")
-            json_sizes.frombytes(sizes)
-            acc.jsons.append((path, list(compress(names, mask)), json_atimes, json_sizes))
+            acc.jsons.append((path, list(compress(names, mask)), *_json_columns(atimes, sizes)))
             acc.read_marks.append(marks)
         return True
 
@@ -639,10 +644,7 @@ class _Walker:
             # All regular files with one link (nearly always): their times and sizes from C.
             plain = native.plain_chunk(fd, json_names, b"\1" * len(json_names), -1)
             if plain is not None:
-                atimes, sizes = array("d"), array("q")
-                atimes.frombytes(plain[4])
-                sizes.frombytes(plain[5])
-                acc.jsons.append((folder, json_names, atimes, sizes))
+                acc.jsons.append((folder, json_names, *_json_columns(plain[4], plain[5])))
                 acc.read_marks.append(plain[6])
                 return
         lstat = os.lstat
