@@ -165,12 +165,15 @@ class MeasureWorker(QThread):
 
     def _predict(self, usage: Any, max_mb: int, ratio: int) -> dict[str, Any]:
         from cann_config.app.opcache.cleanup import predict_cleanup
+        from cann_config.app.opcache.parallel import worker_count
 
         result = {}
+        threads = worker_count()  # the C loops read a step's jsons in threads of their own
         for name, soc in usage.socs.items():
             # Asked between groups of jsons too: closing the window does not wait for the
             # seconds a big SoC dir's jsons take to read.
-            prediction = predict_cleanup(soc, max_mb, ratio, self.now, should_stop=self.isInterruptionRequested)
+            prediction = predict_cleanup(soc, max_mb, ratio, self.now, should_stop=self.isInterruptionRequested,
+                                         threads=threads)
             if self.isInterruptionRequested() or getattr(prediction, "stopped", False):
                 raise _Stopped  # a partial prediction is never shown as CANN's
             result[name] = prediction

@@ -165,7 +165,8 @@ def _predict(usage: CacheUsage, max_mb: int, ratio: int, lang: str,
     """CANN's next cleanup for every SoC dir, in full (see the module docstring: no time limit).
 
     On a terminal the prediction tells after each step how many json groups it has gone through
-    (`progress`: the steps stay at their largest and the workers read ahead); nothing is asked.
+    (`progress`: the steps stay at their largest); nothing is asked. The jsons are read in as many
+    threads as the pool has processes (the free cores, app.opcache.parallel.worker_count).
     """
     progress = _terminal_progress(lang)
     started = time.monotonic()
@@ -182,7 +183,7 @@ def _predict(usage: CacheUsage, max_mb: int, ratio: int, lang: str,
         predictions = {}
         for name, soc in usage.socs.items():
             last = 0
-            predictions[name] = predict_cleanup(soc, max_mb, ratio, pool=pool,
+            predictions[name] = predict_cleanup(soc, max_mb, ratio, threads=pool.workers if pool is not None else 1,
                                                 progress=shown if progress is not None else None)
             done += last
         return predictions

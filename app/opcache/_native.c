@@ -23,6 +23,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -149,7 +150,7 @@ fail:
     return NULL;
 }
 
-/* ---- kernel_groups -------------------------------------------------------------------------- */
+/* ---- the kernel json check ------------------------------------------------------------------ */
 
 /* A conservative JSON check: accepts only text that nlohmann::json's strict parse accepts too
  * (RFC 8259: ASCII only here, no \u escape of a UTF-16 surrogate, numbers that stay finite as a
@@ -491,8 +492,25 @@ static int kernel_json(const unsigned char *data, Py_ssize_t size, KernelFields 
 /* A plain kernel json names its binary once and lists nothing. */
 static int names_its_binary(const KernelFields *f) { return f->lists == 0 && f->names == 1 && f->suffixes == 1; }
 
+/* ---- the prediction's steps: select_step, read_groups, account --------------------------------
+ *
+ * A prediction keeps the groups it has read in a compact store (cleanup.GroupStore): per chunk of
+ * the walk's jsons an array of int64 "bins" and a bytearray of suffix ids, one item per json:
+ * a plain group (the json and the binary named like it, "<json stem><suffix>", no note) is its
+ * binary's size (>= 0) and the id of its suffix in the store's suffix list; any other group is
+ * made by Python (a cleanup.Group in the store's `others`) and marked BIN_OTHER, or BIN_UNPARSED
+ * when CANN cannot parse its json. No Python object is made per plain group: a prediction's
+ * `delete` holds keys and makes a Group only when one is asked for. */
+#define BIN_UNREAD -1
+#define BIN_OTHER -2
+#define BIN_UNPARSED -3
+#define BIN_LEFT -4   /* read_groups only: left to Python */
+#define BIN_RECORD -5 /* read_groups only: its members are in the dir's record arena */
+#define MAX_SUFFIXES 255
+#define MAX_NAME 4096
+
 /* Read `name` (in `dir_fd`, opened with `flags`) into *buffer, growing it: 0 when it holds
- * exactly `size` bytes. */
+ * exactly `size` bytes, -2 when no memory. Called without the interpreter lock. */
 static int read_exactly(int dir_fd, const char *name, int flags, long long size, unsigned char **buffer,
                         size_t *capacity) {
     if ((size_t)size + 1 > *capacity) {
@@ -503,26 +521,23 @@ static int read_exactly(int dir_fd, const char *name, int flags, long long size,
         *capacity = (size_t)size + 1;
     }
     Py_ssize_t got = 0;
-    int fd;
     unsigned char *into = *buffer;
-    Py_BEGIN_ALLOW_THREADS
-    fd = openat(dir_fd, name, flags);
-    if (fd >= 0) {
-        while ((size_t)got < (size_t)size + 1) {
-            ssize_t n = read(fd, into + got, (size_t)size + 1 - (size_t)got);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0) {
-                if (n < 0)
-                    got = -1;
-                break;
-            }
-            got += n;
+    int fd = openat(dir_fd, name, flags);
+    if (fd < 0)
+        return -1;
+    while ((size_t)got < (size_t)size + 1) {
+        ssize_t n = read(fd, into + got, (size_t)size + 1 - (size_t)got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (n < 0)
+                got = -1;
+            break;
         }
-        close(fd);
+        got += n;
     }
-    Py_END_ALLOW_THREADS
-    return fd >= 0 && got == size ? 0 : -1;
+    close(fd);
+    return got == size ? 0 : -1;
 }
 
 /* A plain name in the json's own dir: not empty, no "/" and no NUL, not "." or "..". */
@@ -535,270 +550,31 @@ static int plain_name(const char *name, Py_ssize_t len) {
  * only a regular file. */
 static long long size_at(int dir_fd, const char *name, int regular) {
     struct stat st;
-    int rc;
-    Py_BEGIN_ALLOW_THREADS
-    rc = fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW);
-    Py_END_ALLOW_THREADS
-    if (rc != 0 || S_ISDIR(st.st_mode) || (regular && !S_ISREG(st.st_mode)))
+    if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || S_ISDIR(st.st_mode) ||
+        (regular && !S_ISREG(st.st_mode)))
         return -1;
     return (long long)st.st_size;
 }
 
-/* "<binFileName><binFileSuffix>" of `f` as a C string (PyMem_Malloc'd), or NULL (not plain,
- * or no memory: then a Python error is set). */
-static char *binary_name(const KernelFields *f) {
+/* "<binFileName><binFileSuffix>" of `f` into `out` (MAX_NAME bytes): its length, or -1 when it
+ * is not a plain name or too long. */
+static Py_ssize_t binary_name(const KernelFields *f, char *out) {
     Py_ssize_t len = f->bin_name_len + f->bin_suffix_len;
-    char *rel = PyMem_Malloc((size_t)len + 1);
-    if (!rel) {
-        PyErr_NoMemory();
-        return NULL;
-    }
-    memcpy(rel, f->bin_name, (size_t)f->bin_name_len);
-    memcpy(rel + f->bin_name_len, f->bin_suffix, (size_t)f->bin_suffix_len);
-    rel[len] = 0;
-    if (!plain_name(rel, len)) {
-        PyMem_Free(rel);
-        return NULL;
-    }
-    return rel;
-}
-
-/* The members a mix kernel's listed jsons add, as cleanup._resolve adds them: per listed json,
- * its name and size, then its binary's. NULL with no error set when one is not plain (a
- * missing or odd file, a json that is not a plain kernel json): the Python way. */
-static PyObject *listed_members(int dir_fd, const KernelFields *main_fields, int open_flags, long long max_bytes,
-                                unsigned char **buffer, size_t *capacity) {
-    /* The names point into the main json's text, which the reads below must not overwrite. */
-    char *names[MAX_LISTED];
-    int count = main_fields->listed;
-    PyObject *members = PyList_New(0);
-    if (!members)
-        return NULL;
-    for (int k = 0; k < count; k++)
-        names[k] = NULL;
-    int ok = 1;
-    for (int k = 0; k < count && ok; k++) {
-        Py_ssize_t len = main_fields->listed_len[k];
-        names[k] = PyMem_Malloc((size_t)len + 1);
-        if (!names[k]) {
-            PyErr_NoMemory();
-            ok = 0;
-            break;
-        }
-        memcpy(names[k], main_fields->listed_name[k], (size_t)len);
-        names[k][len] = 0;
-        if (!plain_name(names[k], len))
-            ok = 0;
-    }
-    for (int k = 0; k < count && ok; k++) {
-        long long sub_size = size_at(dir_fd, names[k], 1);
-        KernelFields sub;
-        if (sub_size <= 0 || sub_size > max_bytes) {
-            ok = 0;
-            break;
-        }
-        int rc = read_exactly(dir_fd, names[k], open_flags, sub_size, buffer, capacity);
-        if (rc == -2) {
-            PyErr_NoMemory();
-            ok = 0;
-            break;
-        }
-        if (rc || kernel_json(*buffer, (Py_ssize_t)sub_size, &sub) || !names_its_binary(&sub)) {
-            ok = 0;
-            break;
-        }
-        char *bin = binary_name(&sub);
-        if (!bin) {
-            ok = 0;
-            break;
-        }
-        long long bin_size = size_at(dir_fd, bin, 0);
-        PyObject *item = bin_size < 0 ? NULL : Py_BuildValue("(sLsL)", names[k], sub_size, bin, bin_size);
-        PyMem_Free(bin);
-        if (!item) {
-            ok = 0;
-            break;
-        }
-        for (Py_ssize_t m = 0; m < 4 && ok; m++)
-            if (PyList_Append(members, PyTuple_GET_ITEM(item, m)) < 0)
-                ok = 0;
-        Py_DECREF(item);
-    }
-    for (int k = 0; k < count; k++)
-        PyMem_Free(names[k]);
-    if (!ok) {
-        Py_DECREF(members);
-        return NULL;
-    }
-    return members;
-}
-
-/* Attribute names of cleanup.Group (its __slots__), interned at import. */
-static PyObject *attr_folder, *attr_files, *attr_atime, *attr_notes, *empty_tuple;
-
-/* A cleanup.Group as Group._of makes it: no note. Steals `files`. */
-static PyObject *make_group(PyTypeObject *group_type, PyObject *folder, PyObject *files, PyObject *atime) {
-    if (!files)
-        return NULL;
-    PyObject *group = group_type->tp_alloc(group_type, 0);
-    if (!group || PyObject_SetAttr(group, attr_folder, folder) < 0 || PyObject_SetAttr(group, attr_files, files) < 0 ||
-        PyObject_SetAttr(group, attr_atime, atime) < 0 || PyObject_SetAttr(group, attr_notes, empty_tuple) < 0) {
-        Py_XDECREF(group);
-        group = NULL;
-    }
-    Py_DECREF(files);
-    return group;
-}
-
-/* kernel_groups(dir_fd, names, sizes, atimes, open_flags, max_bytes, folder, group_type, stems) -> list
- *
- * For each json name of `names` in the directory `dir_fd` (`folder` is its path), with the
- * size and the access second the walk saw: open it (`open_flags`), read it whole, and when it
- * is exactly that size and a strictly valid kernel json (kernel_json) whose group is plain,
- * give the cleanup.Group (`group_type`) that cleanup._resolve would give, without a note:
- * - a json naming its binary "<binFileName><binFileSuffix>" (a plain name, not a directory, in
- *   the json's own dir): members (json, size, binary, size), the binary as the shared object
- *   `stems[suffix]` (cleanup._StemSuffix) when binFileName is the json's own name without
- *   ".json" (a suffix `stems` does not hold yet is left to Python, which adds it);
- * - a mix kernel (a "jsonList" of {"jsonFileName": name} objects): the json, then per listed
- *   json its name and size and its binary's, each listed json a plain kernel json in the same
- *   dir (what the main json names itself is not deleted).
- * Anything else gives None, and so does a name ending in "_pre.json" (cleanup's rule for
- * those: never read). */
-/* The reading state of one call: the buffer the jsons are read into, and the rules passed in. */
-typedef struct {
-    unsigned char *buffer;
-    size_t capacity;
-    int open_flags;
-    long long max_bytes;
-    PyTypeObject *group_type;
-    PyObject *stems;
-} Reader;
-
-/* The Group of the json `item` (size `size_obj`, access second `atime`) in `dir_fd` (`folder`),
- * as kernel_groups describes it: a new reference; NULL without an error when the json is not
- * plain (the Python way), NULL with an error when something failed. */
-static PyObject *one_group(Reader *r, int dir_fd, PyObject *folder, PyObject *item, PyObject *size_obj,
-                           PyObject *atime) {
-    long long size = PyLong_AsLongLong(size_obj);
-    if (size == -1 && PyErr_Occurred())
-        return NULL;
-    if (!PyUnicode_Check(item) || size <= 0 || size > r->max_bytes)
-        return NULL;
-    Py_ssize_t name_len;
-    const char *name = PyUnicode_AsUTF8AndSize(item, &name_len);
-    if (!name) { /* not valid UTF-8 (surrogateescape): the Python way */
-        PyErr_Clear();
-        return NULL;
-    }
-    if ((Py_ssize_t)strlen(name) != name_len || (name_len >= 9 && memcmp(name + name_len - 9, "_pre.json", 9) == 0))
-        return NULL;
-    Py_INCREF(item);
-    int rc = read_exactly(dir_fd, name, r->open_flags, size, &r->buffer, &r->capacity);
-    Py_DECREF(item);
-    if (rc == -2)
-        return PyErr_NoMemory();
-    KernelFields fields;
-    if (rc || kernel_json(r->buffer, (Py_ssize_t)size, &fields))
-        return NULL;
-    PyObject *files = NULL;
-    if (fields.lists == 1) {
-        PyObject *members = listed_members(dir_fd, &fields, r->open_flags, r->max_bytes, &r->buffer, &r->capacity);
-        if (members) {
-            files = PyTuple_New(2 + PyList_GET_SIZE(members));
-            if (files) {
-                Py_INCREF(item);
-                PyTuple_SET_ITEM(files, 0, item);
-                Py_INCREF(size_obj);
-                PyTuple_SET_ITEM(files, 1, size_obj);
-                for (Py_ssize_t m = 0; m < PyList_GET_SIZE(members); m++) {
-                    PyObject *member = PyList_GET_ITEM(members, m);
-                    Py_INCREF(member);
-                    PyTuple_SET_ITEM(files, 2 + m, member);
-                }
-            }
-            Py_DECREF(members);
-        }
-    } else if (names_its_binary(&fields)) {
-        char *rel = binary_name(&fields);
-        if (rel) {
-            long long bin_size = size_at(dir_fd, rel, 0);
-            int same_stem = name_len > 5 && memcmp(name + name_len - 5, ".json", 5) == 0 &&
-                            fields.bin_name_len == name_len - 5 &&
-                            memcmp(fields.bin_name, name, (size_t)fields.bin_name_len) == 0;
-            if (bin_size >= 0 && same_stem) {
-                PyObject *suffix = PyUnicode_FromStringAndSize((const char *)fields.bin_suffix, fields.bin_suffix_len);
-                PyObject *stem = suffix ? PyDict_GetItemWithError(r->stems, suffix) : NULL;
-                Py_XDECREF(suffix);
-                if (stem)
-                    files = Py_BuildValue("(OOOL)", item, size_obj, stem, bin_size);
-            } else if (bin_size >= 0) {
-                files = Py_BuildValue("(OOsL)", item, size_obj, rel, bin_size);
-            }
-            PyMem_Free(rel);
-        }
-    }
-    if (!files)
-        return NULL;
-    return make_group(r->group_type, folder, files, atime);
-}
-
-static PyObject *kernel_groups(PyObject *self, PyObject *args) {
-    (void)self;
-    int dir_fd;
-    PyObject *names, *sizes, *atimes, *folder;
-    Reader r = {NULL, 0, 0, 0, NULL, NULL};
-    if (!PyArg_ParseTuple(args, "iO!O!O!iLUO!O!", &dir_fd, &PyList_Type, &names, &PyList_Type, &sizes, &PyList_Type,
-                          &atimes, &r.open_flags, &r.max_bytes, &folder, &PyType_Type, &r.group_type, &PyDict_Type,
-                          &r.stems))
-        return NULL;
-    Py_ssize_t count = PyList_GET_SIZE(names);
-    if (PyList_GET_SIZE(sizes) != count || PyList_GET_SIZE(atimes) != count) {
-        PyErr_SetString(PyExc_ValueError, "one size and one access time per name");
-        return NULL;
-    }
-    PyObject *out = PyList_New(count);
-    if (!out)
-        return NULL;
-    for (Py_ssize_t i = 0; i < count; i++) {
-        PyObject *group = one_group(&r, dir_fd, folder, PyList_GET_ITEM(names, i), PyList_GET_ITEM(sizes, i),
-                                    PyList_GET_ITEM(atimes, i));
-        if (!group && PyErr_Occurred()) {
-            free(r.buffer);
-            Py_DECREF(out);
-            return NULL;
-        }
-        if (!group) {
-            Py_INCREF(Py_None);
-            group = Py_None;
-        }
-        PyList_SET_ITEM(out, i, group);
-    }
-    free(r.buffer);
-    return out;
-}
-
-/* ---- read_step ------------------------------------------------------------------------------ */
-
-typedef struct {
-    PyObject *folder; /* borrowed: the candidate's own */
-    Py_ssize_t index;
-} Pending;
-
-static int compare_pending(const void *a, const void *b) {
-    const Pending *x = a, *y = b;
-    if (x->folder != y->folder)
-        return x->folder < y->folder ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index;
+    if (len >= MAX_NAME)
+        return -1;
+    memcpy(out, f->bin_name, (size_t)f->bin_name_len);
+    memcpy(out + f->bin_name_len, f->bin_suffix, (size_t)f->bin_suffix_len);
+    out[len] = 0;
+    return plain_name(out, len) ? len : -1;
 }
 
 /* The dir `rel` (a path below the dir `root`, components separated by "/") opened one component
  * at a time without following a symlink, as cleanup._GroupReader._open_dir does; -1 when it
  * cannot be. */
 static int open_below(int root, const char *rel) {
-    if (!*rel)
+    if (!rel || !*rel)
         return root;
-    char part[4096];
+    char part[MAX_NAME];
     int fd = root;
     const char *p = rel;
     while (*p) {
@@ -811,10 +587,7 @@ static int open_below(int root, const char *rel) {
         }
         memcpy(part, p, len);
         part[len] = 0;
-        int next;
-        Py_BEGIN_ALLOW_THREADS
-        next = openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        Py_END_ALLOW_THREADS
+        int next = openat(fd, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd != root)
             close(fd);
         if (next < 0)
@@ -827,132 +600,710 @@ static int open_below(int root, const char *rel) {
     return fd;
 }
 
-/* read_step(root_fd, soc_dir, candidates, cache, should_stop, stopped, open_flags, max_bytes,
- *           group_type, stems) -> (groups, stopped, read)
- *
- * cleanup._GroupReader.groups_of for one process, in one call: `candidates` are (access second,
- * dir path, json name, walk size) in CANN's order; a candidate whose group `cache[dir][name]`
- * holds already is taken from there; before each other one `should_stop` (None: never) is
- * called, and the first True (or `stopped` given true) ends the list there, `stopped` then
- * true. The others are read directory by directory (each dir opened below `root_fd`, the SoC
- * dir `soc_dir`, without following a symlink) as kernel_groups reads them; each Group made is
- * put into the cache. `groups` has one item per candidate taken: its Group, or None where the
- * Python way must read it (not plain, or its dir could not be opened). `read`: the groups made. */
-static PyObject *read_step(PyObject *self, PyObject *args) {
-    (void)self;
-    int root_fd, stopped;
-    PyObject *soc_dir, *candidates, *cache, *should_stop;
-    Reader r = {NULL, 0, 0, 0, NULL, NULL};
-    if (!PyArg_ParseTuple(args, "iUO!O!OpiLO!O!", &root_fd, &soc_dir, &PyList_Type, &candidates, &PyDict_Type, &cache,
-                          &should_stop, &stopped, &r.open_flags, &r.max_bytes, &PyType_Type, &r.group_type,
-                          &PyDict_Type, &r.stems))
-        return NULL;
-    Py_ssize_t count = PyList_GET_SIZE(candidates), taken = 0, pending_count = 0, made = 0;
-    Py_ssize_t soc_len = PyUnicode_GET_LENGTH(soc_dir);
-    PyObject *out = PyList_New(0);
-    Pending *pending = PyMem_Malloc((count ? (size_t)count : 1) * sizeof(Pending));
-    if (!out || !pending)
-        goto fail;
-    for (Py_ssize_t i = 0; i < count; i++) {
-        PyObject *candidate = PyList_GET_ITEM(candidates, i);
-        if (!PyTuple_Check(candidate) || PyTuple_GET_SIZE(candidate) != 4) {
-            PyErr_SetString(PyExc_TypeError, "a candidate is (access second, dir, name, size)");
-            goto fail;
-        }
-        PyObject *folder = PyTuple_GET_ITEM(candidate, 1), *name = PyTuple_GET_ITEM(candidate, 2);
-        PyObject *in_dir = PyDict_GetItemWithError(cache, folder);
-        if (!in_dir) {
-            if (PyErr_Occurred())
-                goto fail;
-            in_dir = PyDict_New();
-            if (!in_dir || PyDict_SetItem(cache, folder, in_dir) < 0) {
-                Py_XDECREF(in_dir);
-                goto fail;
-            }
-            Py_DECREF(in_dir); /* the cache holds it */
-        }
-        PyObject *known = PyDict_GetItemWithError(in_dir, name);
-        if (!known && PyErr_Occurred())
-            goto fail;
-        if (!known) {
-            if (!stopped && should_stop != Py_None) {
-                PyObject *answer = PyObject_CallNoArgs(should_stop);
-                if (!answer)
-                    goto fail;
-                stopped = PyObject_IsTrue(answer);
-                Py_DECREF(answer);
-                if (stopped < 0)
-                    goto fail;
-            }
-            if (stopped)
-                break;
-            pending[pending_count].folder = folder;
-            pending[pending_count].index = i;
-            pending_count++;
-            known = Py_None;
-        }
-        if (PyList_Append(out, known) < 0)
-            goto fail;
-        taken++;
+/* Bytes a reading thread collects for Python: per group that is not plain but that C read whole
+ * (a mix kernel, a json naming a binary not named like it), a record
+ *   [Py_ssize_t pos][int count] count x ([long long size][Py_ssize_t len][len bytes])
+ * of its members after the json itself. */
+typedef struct {
+    unsigned char *data;
+    size_t len, cap;
+} Arena;
+
+static int arena_put(Arena *a, const void *p, size_t n) {
+    if (a->len + n > a->cap) {
+        size_t cap = a->cap ? a->cap * 2 : 4096;
+        while (cap < a->len + n)
+            cap *= 2;
+        unsigned char *grown = realloc(a->data, cap);
+        if (!grown)
+            return -1;
+        a->data = grown;
+        a->cap = cap;
     }
-    qsort(pending, (size_t)pending_count, sizeof(Pending), compare_pending);
-    for (Py_ssize_t k = 0; k < pending_count;) {
-        PyObject *folder = pending[k].folder;
-        Py_ssize_t run_end = k;
-        while (run_end < pending_count && pending[run_end].folder == folder)
-            run_end++;
-        int dir_fd = -1;
-        if (PyUnicode_Check(folder) && PyUnicode_GET_LENGTH(folder) >= soc_len &&
-            PyUnicode_Tailmatch(folder, soc_dir, 0, soc_len, -1) == 1) {
-            Py_ssize_t folder_len = PyUnicode_GET_LENGTH(folder);
+    memcpy(a->data + a->len, p, n);
+    a->len += n;
+    return 0;
+}
+
+static int arena_member(Arena *a, const char *name, Py_ssize_t len, long long size) {
+    return arena_put(a, &size, sizeof size) || arena_put(a, &len, sizeof len) || arena_put(a, name, (size_t)len);
+}
+
+typedef struct {
+    const char *name; /* UTF-8, no NUL (the name's own buffer: the chunk's list holds it) */
+    Py_ssize_t name_len, pos;
+    long long size; /* as the walk saw it */
+} Job;
+
+typedef struct {
+    char *rel; /* the dir below the SoC dir (PyMem_Malloc'd), NULL for the SoC dir itself */
+    Py_ssize_t chunk;
+    Job *jobs;
+    Py_ssize_t count;
+    long long *bins;    /* the chunk's store bins (a held buffer) */
+    unsigned char *sfx; /* the chunk's store suffix ids (a held buffer) */
+    Py_buffer bins_view, sfx_view;
+    int views;
+    Arena records;
+} DirWork;
+
+typedef struct {
+    int root, open_flags;
+    long long max_bytes;
+    DirWork *dirs;
+    Py_ssize_t count, next;
+    pthread_mutex_t lock; /* the suffix table and `nomem` */
+    char *suffix[MAX_SUFFIXES];
+    size_t suffix_len[MAX_SUFFIXES];
+    int suffixes, nomem;
+} Shared;
+
+/* The id of `suffix` in the shared table, added when new; -1 when the table is full or no memory. */
+static int suffix_id(Shared *sh, const unsigned char *suffix, size_t len) {
+    int id = -1;
+    pthread_mutex_lock(&sh->lock);
+    for (int i = 0; i < sh->suffixes; i++)
+        if (sh->suffix_len[i] == len && memcmp(sh->suffix[i], suffix, len) == 0) {
+            id = i;
+            break;
+        }
+    if (id < 0 && sh->suffixes < MAX_SUFFIXES) {
+        char *copy = malloc(len + 1);
+        if (copy) {
+            memcpy(copy, suffix, len);
+            copy[len] = 0;
+            id = sh->suffixes++;
+            sh->suffix[id] = copy;
+            sh->suffix_len[id] = len;
+        } else {
+            sh->nomem = 1;
+        }
+    }
+    pthread_mutex_unlock(&sh->lock);
+    return id;
+}
+
+/* A mix kernel's listed jsons (each a plain kernel json in the same dir naming its binary), as
+ * members into the record: 0, or -1 when one is not plain (the Python way), -2 no memory. */
+static int listed_members(Shared *sh, int dir_fd, const KernelFields *main_fields, Arena *record,
+                          unsigned char **buffer, size_t *capacity) {
+    /* The names point into the main json's text, which the reads below overwrite. */
+    char names[MAX_LISTED][MAX_NAME];
+    int count = main_fields->listed;
+    for (int k = 0; k < count; k++) {
+        Py_ssize_t len = main_fields->listed_len[k];
+        if (len >= MAX_NAME)
+            return -1;
+        memcpy(names[k], main_fields->listed_name[k], (size_t)len);
+        names[k][len] = 0;
+        if (!plain_name(names[k], len))
+            return -1;
+    }
+    for (int k = 0; k < count; k++) {
+        long long sub_size = size_at(dir_fd, names[k], 1);
+        KernelFields sub;
+        char bin[MAX_NAME];
+        if (sub_size <= 0 || sub_size > sh->max_bytes)
+            return -1;
+        int rc = read_exactly(dir_fd, names[k], sh->open_flags, sub_size, buffer, capacity);
+        if (rc)
+            return rc;
+        if (kernel_json(*buffer, (Py_ssize_t)sub_size, &sub) || !names_its_binary(&sub))
+            return -1;
+        Py_ssize_t bin_len = binary_name(&sub, bin);
+        long long bin_size = bin_len < 0 ? -1 : size_at(dir_fd, bin, 0);
+        if (bin_size < 0)
+            return -1;
+        if (arena_member(record, names[k], main_fields->listed_len[k], sub_size) ||
+            arena_member(record, bin, bin_len, bin_size))
+            return -2;
+    }
+    return 0;
+}
+
+/* Read one json of a dir (cleanup._resolve's plain cases): its bin and suffix id set, or a record
+ * made (BIN_RECORD), or BIN_LEFT. -2 when no memory. */
+static int read_one(Shared *sh, DirWork *dir, int dir_fd, Job *job, Arena *scratch, unsigned char **buffer,
+                    size_t *capacity) {
+    long long *bin_out = &dir->bins[job->pos];
+    *bin_out = BIN_LEFT;
+    if (job->size <= 0 || job->size > sh->max_bytes)
+        return 0;
+    int rc = read_exactly(dir_fd, job->name, sh->open_flags, job->size, buffer, capacity);
+    if (rc)
+        return rc == -2 ? -2 : 0;
+    KernelFields fields;
+    if (kernel_json(*buffer, (Py_ssize_t)job->size, &fields))
+        return 0;
+    scratch->len = 0;
+    if (fields.lists == 1) {
+        rc = listed_members(sh, dir_fd, &fields, scratch, buffer, capacity);
+        if (rc)
+            return rc == -2 ? -2 : 0;
+    } else if (names_its_binary(&fields)) {
+        char bin[MAX_NAME];
+        Py_ssize_t bin_len = binary_name(&fields, bin);
+        long long bin_size = bin_len < 0 ? -1 : size_at(dir_fd, bin, 0);
+        if (bin_size < 0)
+            return 0;
+        Py_ssize_t stem_len = job->name_len - 5;
+        int same_stem = job->name_len > 5 && memcmp(job->name + stem_len, ".json", 5) == 0 &&
+                        fields.bin_name_len == stem_len && memcmp(fields.bin_name, job->name, (size_t)stem_len) == 0;
+        if (same_stem) {
+            int id = suffix_id(sh, fields.bin_suffix, (size_t)fields.bin_suffix_len);
+            if (id >= 0) {
+                dir->sfx[job->pos] = (unsigned char)id;
+                *bin_out = bin_size;
+            }
+            return 0;
+        }
+        if (arena_member(scratch, bin, bin_len, bin_size))
+            return -2;
+    } else {
+        return 0;
+    }
+    int members = 0;
+    for (size_t at = 0; at < scratch->len; members++) {
+        Py_ssize_t len;
+        memcpy(&len, scratch->data + at + sizeof(long long), sizeof len);
+        at += sizeof(long long) + sizeof len + (size_t)len;
+    }
+    if (arena_put(&dir->records, &job->pos, sizeof job->pos) || arena_put(&dir->records, &members, sizeof members) ||
+        arena_put(&dir->records, scratch->data, scratch->len))
+        return -2;
+    *bin_out = BIN_RECORD;
+    return 0;
+}
+
+/* A reading thread: takes the next dir until none is left. */
+static void *read_dirs(void *arg) {
+    Shared *sh = arg;
+    unsigned char *buffer = NULL;
+    size_t capacity = 0;
+    Arena scratch = {NULL, 0, 0};
+    for (;;) {
+        Py_ssize_t at = __atomic_fetch_add(&sh->next, 1, __ATOMIC_RELAXED);
+        if (at >= sh->count)
+            break;
+        DirWork *dir = &sh->dirs[at];
+        int dir_fd = open_below(sh->root, dir->rel);
+        for (Py_ssize_t j = 0; j < dir->count; j++) {
+            if (dir_fd < 0) {
+                dir->bins[dir->jobs[j].pos] = BIN_LEFT;
+                continue;
+            }
+            if (read_one(sh, dir, dir_fd, &dir->jobs[j], &scratch, &buffer, &capacity) == -2) {
+                dir->bins[dir->jobs[j].pos] = BIN_LEFT;
+                pthread_mutex_lock(&sh->lock);
+                sh->nomem = 1;
+                pthread_mutex_unlock(&sh->lock);
+            }
+        }
+        if (dir_fd >= 0 && dir_fd != sh->root)
+            close(dir_fd);
+    }
+    free(buffer);
+    free(scratch.data);
+    return NULL;
+}
+
+/* A chunk's buffer of `kind` ("bins": int64 items; "sfx": bytes) from the store's list. */
+static int chunk_buffer(PyObject *list, Py_ssize_t chunk, Py_ssize_t items, Py_ssize_t itemsize, Py_buffer *view) {
+    if (chunk < 0 || chunk >= PyList_GET_SIZE(list)) {
+        PyErr_SetString(PyExc_IndexError, "no such chunk");
+        return -1;
+    }
+    if (PyObject_GetBuffer(PyList_GET_ITEM(list, chunk), view, PyBUF_WRITABLE | PyBUF_ND) < 0)
+        return -1;
+    if (view->itemsize != itemsize || view->len != items * itemsize) {
+        PyBuffer_Release(view);
+        PyErr_SetString(PyExc_ValueError, "a store buffer does not match its chunk");
+        return -1;
+    }
+    return 0;
+}
+
+static int is_pre_json(PyObject *name, PyObject *pre_suffix) {
+    return PyUnicode_Tailmatch(name, pre_suffix, 0, PY_SSIZE_T_MAX, 1) == 1;
+}
+
+/* read_groups(root_fd, soc_dir, todo, jsons, bins, sfx, suffixes, threads, open_flags, max_bytes)
+ *   -> (records, left, new_suffixes)
+ *
+ * Read the jsons `todo` ({chunk: [position, ...]} of the walk's `jsons`, whose dirs lie in the
+ * SoC dir `soc_dir`, open as `root_fd`) in up to `threads` threads, a dir at a time (each opened
+ * below `root_fd` one component at a time without following a symlink), the interpreter lock
+ * released. A json is read (`open_flags`, at most `max_bytes`) only when it is exactly the size
+ * the walk saw and a strictly valid kernel json (kernel_json); then
+ * - a json naming the binary named like it, which exists: its store item is set (bins: the
+ *   binary's size; sfx: its suffix's id in `suffixes`, the new ones given back in order);
+ * - a mix kernel whose listed jsons are such jsons, or a json naming another plain binary:
+ *   `records` gets (chunk, position, members) - the members after the json, (name, size, ...);
+ * - anything else (a `_pre.json`, a dir that cannot be opened, an odd name, anything kernel_json
+ *   refuses): `left` gets (chunk, position), for the Python way (cleanup._resolve).
+ * The store items of records and of `left` stay BIN_UNREAD. */
+static PyObject *read_groups(PyObject *self, PyObject *args) {
+    (void)self;
+    int root_fd, threads;
+    PyObject *soc_dir, *todo, *jsons, *bins, *sfx, *suffixes;
+    Shared sh;
+    memset(&sh, 0, sizeof sh);
+    if (!PyArg_ParseTuple(args, "iUO!O!O!O!O!iiL", &root_fd, &soc_dir, &PyDict_Type, &todo, &PyList_Type, &jsons,
+                          &PyList_Type, &bins, &PyList_Type, &sfx, &PyList_Type, &suffixes, &threads, &sh.open_flags,
+                          &sh.max_bytes))
+        return NULL;
+    sh.root = root_fd;
+    pthread_mutex_init(&sh.lock, NULL);
+    PyObject *records = PyList_New(0), *left = PyList_New(0), *fresh = PyList_New(0), *result = NULL;
+    PyObject *pre_suffix = PyUnicode_FromString("_pre.json");
+    Py_ssize_t soc_len = PyUnicode_GET_LENGTH(soc_dir), initial = PyList_GET_SIZE(suffixes);
+    sh.dirs = PyMem_Calloc((size_t)(PyDict_GET_SIZE(todo) + 1), sizeof(DirWork));
+    if (!records || !left || !fresh || !pre_suffix || !sh.dirs)
+        goto done;
+    if (initial > MAX_SUFFIXES) {
+        PyErr_SetString(PyExc_ValueError, "too many suffixes");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < initial; i++) {
+        Py_ssize_t len;
+        const char *text = PyUnicode_AsUTF8AndSize(PyList_GET_ITEM(suffixes, i), &len);
+        if (!text || !(sh.suffix[i] = malloc((size_t)len + 1)))
+            goto done;
+        memcpy(sh.suffix[i], text, (size_t)len + 1);
+        sh.suffix_len[i] = (size_t)len;
+        sh.suffixes++;
+    }
+    PyObject *chunk_obj, *positions;
+    Py_ssize_t walk = 0;
+    while (PyDict_Next(todo, &walk, &chunk_obj, &positions)) {
+        Py_ssize_t chunk = PyLong_AsSsize_t(chunk_obj);
+        if ((chunk == -1 && PyErr_Occurred()) || !PyList_Check(positions))
+            goto bad;
+        if (chunk < 0 || chunk >= PyList_GET_SIZE(jsons))
+            goto bad;
+        PyObject *entry = PyList_GET_ITEM(jsons, chunk);
+        if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) != 4 || !PyUnicode_Check(PyTuple_GET_ITEM(entry, 0)) ||
+            !PyList_Check(PyTuple_GET_ITEM(entry, 1)))
+            goto bad;
+        PyObject *folder = PyTuple_GET_ITEM(entry, 0), *names = PyTuple_GET_ITEM(entry, 1);
+        Py_ssize_t items = PyList_GET_SIZE(names);
+        DirWork *dir = &sh.dirs[sh.count++];
+        dir->chunk = chunk;
+        if (chunk_buffer(bins, chunk, items, 8, &dir->bins_view) < 0)
+            goto done;
+        if (chunk_buffer(sfx, chunk, items, 1, &dir->sfx_view) < 0) {
+            PyBuffer_Release(&dir->bins_view);
+            goto done;
+        }
+        dir->views = 1;
+        dir->bins = dir->bins_view.buf;
+        dir->sfx = dir->sfx_view.buf;
+        Py_buffer sizes_view;
+        if (PyObject_GetBuffer(PyTuple_GET_ITEM(entry, 3), &sizes_view, PyBUF_ND) < 0)
+            goto done;
+        if (sizes_view.itemsize != 8 || sizes_view.len != items * 8) {
+            PyBuffer_Release(&sizes_view);
+            goto bad;
+        }
+        const long long *sizes = sizes_view.buf;
+        /* The dir below the SoC dir; a dir elsewhere, or one not UTF-8, is read the Python way. */
+        int readable = 0;
+        Py_ssize_t folder_len = PyUnicode_GET_LENGTH(folder);
+        if (folder_len >= soc_len && PyUnicode_Tailmatch(folder, soc_dir, 0, soc_len, -1) == 1) {
             if (folder_len == soc_len) {
-                dir_fd = root_fd;
+                readable = 1;
             } else if (PyUnicode_READ_CHAR(folder, soc_len) == '/') {
                 PyObject *rel = PyUnicode_Substring(folder, soc_len + 1, folder_len);
                 Py_ssize_t rel_len = 0;
-                const char *rel_text = rel ? PyUnicode_AsUTF8AndSize(rel, &rel_len) : NULL;
-                if (rel_text && (Py_ssize_t)strlen(rel_text) == rel_len)
-                    dir_fd = open_below(root_fd, rel_text);
-                if (!rel_text)
-                    PyErr_Clear(); /* not UTF-8 (surrogateescape): the Python way */
+                const char *text = rel ? PyUnicode_AsUTF8AndSize(rel, &rel_len) : NULL;
+                if (text && (Py_ssize_t)strlen(text) == rel_len && rel_len < MAX_NAME &&
+                    (dir->rel = PyMem_Malloc((size_t)rel_len + 1))) {
+                    memcpy(dir->rel, text, (size_t)rel_len + 1);
+                    readable = 1;
+                }
+                if (!text)
+                    PyErr_Clear();
                 Py_XDECREF(rel);
             }
         }
-        PyObject *in_dir = PyDict_GetItemWithError(cache, folder);
-        for (; dir_fd >= 0 && in_dir && k < run_end; k++) {
-            PyObject *candidate = PyList_GET_ITEM(candidates, pending[k].index);
-            PyObject *name = PyTuple_GET_ITEM(candidate, 2);
-            PyObject *group = one_group(&r, dir_fd, folder, name, PyTuple_GET_ITEM(candidate, 3),
-                                        PyTuple_GET_ITEM(candidate, 0));
-            if (!group) {
-                if (PyErr_Occurred()) {
-                    if (dir_fd != root_fd)
-                        close(dir_fd);
-                    goto fail;
-                }
-                continue; /* stays None: the Python way */
+        dir->jobs = PyMem_Malloc(((size_t)PyList_GET_SIZE(positions) + 1) * sizeof(Job));
+        if (!dir->jobs) {
+            PyBuffer_Release(&sizes_view);
+            PyErr_NoMemory();
+            goto done;
+        }
+        for (Py_ssize_t k = 0; k < PyList_GET_SIZE(positions); k++) {
+            Py_ssize_t pos = PyLong_AsSsize_t(PyList_GET_ITEM(positions, k));
+            if ((pos == -1 && PyErr_Occurred()) || pos < 0 || pos >= items) {
+                PyBuffer_Release(&sizes_view);
+                goto bad;
             }
-            int failed = PyDict_SetItem(in_dir, name, group) < 0 ||
-                         PyList_SetItem(out, pending[k].index, group) < 0; /* steals group */
-            if (failed) {
-                if (dir_fd != root_fd)
-                    close(dir_fd);
+            PyObject *name = PyList_GET_ITEM(names, pos);
+            Py_ssize_t len = 0;
+            const char *text = NULL;
+            if (readable && PyUnicode_Check(name) && !is_pre_json(name, pre_suffix)) {
+                text = PyUnicode_AsUTF8AndSize(name, &len);
+                if (!text)
+                    PyErr_Clear(); /* not UTF-8 (surrogateescape): the Python way */
+                else if ((Py_ssize_t)strlen(text) != len || len >= MAX_NAME)
+                    text = NULL;
+            }
+            if (!text) {
+                PyObject *item = Py_BuildValue("(nn)", chunk, pos);
+                if (!item || PyList_Append(left, item) < 0) {
+                    Py_XDECREF(item);
+                    PyBuffer_Release(&sizes_view);
+                    goto done;
+                }
+                Py_DECREF(item);
+                continue;
+            }
+            Job *job = &dir->jobs[dir->count++];
+            job->name = text;
+            job->name_len = len;
+            job->pos = pos;
+            job->size = sizes[pos];
+        }
+        PyBuffer_Release(&sizes_view);
+    }
+    Py_BEGIN_ALLOW_THREADS
+    pthread_t helpers[64];
+    int started = 0;
+    for (int t = 1; t < threads && t <= 64 && t < sh.count; t++) {
+        if (pthread_create(&helpers[started], NULL, read_dirs, &sh) != 0)
+            break;
+        started++;
+    }
+    read_dirs(&sh);
+    for (int t = 0; t < started; t++)
+        pthread_join(helpers[t], NULL);
+    Py_END_ALLOW_THREADS
+    if (sh.nomem) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t d = 0; d < sh.count; d++) {
+        DirWork *dir = &sh.dirs[d];
+        PyObject *names = PyTuple_GET_ITEM(PyList_GET_ITEM(jsons, dir->chunk), 1);
+        for (Py_ssize_t j = 0; j < dir->count; j++) {
+            Py_ssize_t pos = dir->jobs[j].pos;
+            if (dir->bins[pos] == BIN_LEFT) {
+                dir->bins[pos] = BIN_UNREAD;
+                PyObject *item = Py_BuildValue("(nn)", dir->chunk, pos);
+                if (!item || PyList_Append(left, item) < 0) {
+                    Py_XDECREF(item);
+                    goto done;
+                }
+                Py_DECREF(item);
+            }
+        }
+        for (size_t at = 0; at < dir->records.len;) {
+            Py_ssize_t pos;
+            int members;
+            memcpy(&pos, dir->records.data + at, sizeof pos);
+            memcpy(&members, dir->records.data + at + sizeof pos, sizeof members);
+            at += sizeof pos + sizeof members;
+            dir->bins[pos] = BIN_UNREAD;
+            PyObject *files = PyTuple_New(2 * members);
+            if (!files)
+                goto done;
+            for (int m = 0; m < members; m++) {
+                long long size;
+                Py_ssize_t len;
+                memcpy(&size, dir->records.data + at, sizeof size);
+                memcpy(&len, dir->records.data + at + sizeof size, sizeof len);
+                at += sizeof size + sizeof len;
+                PyObject *name = PyUnicode_FromStringAndSize((const char *)dir->records.data + at, len);
+                at += (size_t)len;
+                PyObject *size_obj = name ? PyLong_FromLongLong(size) : NULL;
+                if (!size_obj) {
+                    Py_XDECREF(name);
+                    Py_DECREF(files);
+                    goto done;
+                }
+                PyTuple_SET_ITEM(files, 2 * m, name);
+                PyTuple_SET_ITEM(files, 2 * m + 1, size_obj);
+            }
+            PyObject *item = Py_BuildValue("(nnN)", dir->chunk, pos, files);
+            if (!item || PyList_Append(records, item) < 0) {
+                Py_XDECREF(item);
+                goto done;
+            }
+            Py_DECREF(item);
+        }
+        (void)names;
+    }
+    for (int i = (int)initial; i < sh.suffixes; i++) {
+        PyObject *text = PyUnicode_FromStringAndSize(sh.suffix[i], (Py_ssize_t)sh.suffix_len[i]);
+        if (!text || PyList_Append(fresh, text) < 0) {
+            Py_XDECREF(text);
+            goto done;
+        }
+        Py_DECREF(text);
+    }
+    result = Py_BuildValue("(OOO)", records, left, fresh);
+    goto done;
+bad:
+    if (!PyErr_Occurred())
+        PyErr_SetString(PyExc_ValueError, "read_groups: a chunk, a position or a column is not the store's");
+done:
+    if (sh.dirs) {
+        for (Py_ssize_t d = 0; d < sh.count; d++) {
+            DirWork *dir = &sh.dirs[d];
+            if (dir->views) {
+                PyBuffer_Release(&dir->bins_view);
+                PyBuffer_Release(&dir->sfx_view);
+            }
+            PyMem_Free(dir->rel);
+            PyMem_Free(dir->jobs);
+            free(dir->records.data);
+        }
+        PyMem_Free(sh.dirs);
+    }
+    for (int i = 0; i < sh.suffixes; i++)
+        free(sh.suffix[i]);
+    pthread_mutex_destroy(&sh.lock);
+    Py_XDECREF(records);
+    Py_XDECREF(left);
+    Py_XDECREF(fresh);
+    Py_XDECREF(pre_suffix);
+    return result;
+}
+
+/* The key layout of SocUsage.ordered_candidates: seconds << shift | chunk << pos_bits | position. */
+typedef struct {
+    int shift, pos_bits;
+    long long pos_mask;
+} Layout;
+
+static int split_key(PyObject *key_obj, const Layout *lay, Py_ssize_t chunks, long long *second, Py_ssize_t *chunk,
+                     Py_ssize_t *pos) {
+    long long key = PyLong_AsLongLong(key_obj);
+    if (key == -1 && PyErr_Occurred())
+        return -1;
+    *second = key >> lay->shift;
+    *chunk = (Py_ssize_t)((key & ((1LL << lay->shift) - 1)) >> lay->pos_bits);
+    *pos = (Py_ssize_t)(key & lay->pos_mask);
+    if (*chunk >= chunks) {
+        PyErr_SetString(PyExc_ValueError, "a key names no chunk");
+        return -1;
+    }
+    return 0;
+}
+
+/* The store item of (chunk, pos): BIN_* or a binary size; -9 with an error set. */
+static long long bin_of(PyObject *bins, Py_ssize_t chunk, Py_ssize_t pos) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(PyList_GET_ITEM(bins, chunk), &view, PyBUF_SIMPLE) < 0)
+        return -9;
+    long long value = -9;
+    if ((size_t)view.len < ((size_t)pos + 1) * 8)
+        PyErr_SetString(PyExc_IndexError, "a position beyond its chunk");
+    else
+        memcpy(&value, (const char *)view.buf + pos * 8, 8);
+    PyBuffer_Release(&view);
+    return value;
+}
+
+/* Marks of select_step (one byte per key it passes). */
+#define MARK_READ 0
+#define MARK_PRE 1
+#define MARK_SAVED 2
+/* Rules of select_step (cleanup's app.opcache.atime rules, as numbers). */
+#define RULE_NONE_SAVES 0
+#define RULE_RELATIME 1
+#define RULE_ALL_SAVED 2
+
+/* select_step(keys, pos, end, want, layout, jsons, bins, read_marks, rule, now_s, max_age,
+ *             pre_suffix, should_stop, stopped) -> (marks, todo, stopped)
+ *
+ * The next step of CANN's order from keys[pos] (SocUsage.ordered_candidates, `layout` its
+ * (shift, pos_bits, pos_mask)), before keys[end]: a mark per key until `want` keys are to be
+ * read - MARK_PRE for a name ending with `pre_suffix`, MARK_SAVED where the read saves the group
+ * (`rule` RULE_ALL_SAVED; or RULE_RELATIME when the json was not read after its last change,
+ * `read_marks`, or its access second is `max_age` old at `now_s`: app.opcache.atime), else
+ * MARK_READ. Before each key to read whose store item is BIN_UNREAD `should_stop` (None: never)
+ * is asked, and the first True (or `stopped` given true) ends the step before that key, `stopped`
+ * then true. `todo`: {chunk: [position, ...]} of the keys to read that are unread. */
+static PyObject *select_step(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *keys, *jsons, *bins, *read_marks, *pre_suffix, *should_stop;
+    Py_ssize_t pos, end, want;
+    Layout lay;
+    int rule, stopped;
+    long long now_s, max_age;
+    if (!PyArg_ParseTuple(args, "O!nnn(iiL)O!O!O!iLLUOp", &PyList_Type, &keys, &pos, &end, &want, &lay.shift,
+                          &lay.pos_bits, &lay.pos_mask, &PyList_Type, &jsons, &PyList_Type, &bins, &PyList_Type,
+                          &read_marks, &rule, &now_s, &max_age, &pre_suffix, &should_stop, &stopped))
+        return NULL;
+    Py_ssize_t chunks = PyList_GET_SIZE(jsons);
+    if (end > PyList_GET_SIZE(keys) || PyList_GET_SIZE(bins) != chunks ||
+        (rule == RULE_RELATIME && PyList_GET_SIZE(read_marks) != chunks) || pos < 0) {
+        PyErr_SetString(PyExc_ValueError, "select_step: the keys, bins and marks do not match");
+        return NULL;
+    }
+    PyObject *marks = PyBytes_FromStringAndSize(NULL, end > pos ? end - pos : 0);
+    PyObject *todo = PyDict_New();
+    if (!marks || !todo)
+        goto fail;
+    char *mark = PyBytes_AS_STRING(marks);
+    Py_ssize_t passed = 0, reading = 0;
+    for (Py_ssize_t i = pos; i < end && reading < want; i++) {
+        long long second;
+        Py_ssize_t chunk, at;
+        if (split_key(PyList_GET_ITEM(keys, i), &lay, chunks, &second, &chunk, &at) < 0)
+            goto fail;
+        PyObject *entry = PyList_GET_ITEM(jsons, chunk);
+        PyObject *names = PyTuple_GET_ITEM(entry, 1);
+        if (at >= PyList_GET_SIZE(names)) {
+            PyErr_SetString(PyExc_ValueError, "a key beyond its chunk");
+            goto fail;
+        }
+        char m = MARK_READ;
+        if (is_pre_json(PyList_GET_ITEM(names, at), pre_suffix)) {
+            m = MARK_PRE;
+        } else if (rule == RULE_ALL_SAVED) {
+            m = MARK_SAVED;
+        } else if (rule == RULE_RELATIME) {
+            PyObject *flags = PyList_GET_ITEM(read_marks, chunk);
+            if (!PyBytes_Check(flags) || at >= PyBytes_GET_SIZE(flags)) {
+                PyErr_SetString(PyExc_ValueError, "a read mark is missing");
                 goto fail;
             }
-            made++;
+            if (!PyBytes_AS_STRING(flags)[at] || now_s - second >= max_age)
+                m = MARK_SAVED;
         }
-        if (dir_fd >= 0 && dir_fd != root_fd)
-            close(dir_fd);
-        k = run_end;
+        if (m == MARK_READ) {
+            long long bin = bin_of(bins, chunk, at);
+            if (bin == -9)
+                goto fail;
+            if (bin == BIN_UNREAD) {
+                if (!stopped && should_stop != Py_None) {
+                    PyObject *answer = PyObject_CallNoArgs(should_stop);
+                    if (!answer)
+                        goto fail;
+                    stopped = PyObject_IsTrue(answer);
+                    Py_DECREF(answer);
+                    if (stopped < 0)
+                        goto fail;
+                }
+                if (stopped)
+                    break;
+                PyObject *chunk_key = PyLong_FromSsize_t(chunk);
+                PyObject *list = chunk_key ? PyDict_GetItemWithError(todo, chunk_key) : NULL;
+                if (!list && !PyErr_Occurred()) {
+                    list = PyList_New(0);
+                    if (list && PyDict_SetItem(todo, chunk_key, list) < 0) {
+                        Py_DECREF(list);
+                        list = NULL;
+                    }
+                    Py_XDECREF(list); /* the dict holds it */
+                }
+                PyObject *at_obj = list ? PyLong_FromSsize_t(at) : NULL;
+                int failed = !at_obj || PyList_Append(list, at_obj) < 0;
+                Py_XDECREF(at_obj);
+                Py_XDECREF(chunk_key);
+                if (failed)
+                    goto fail;
+            }
+            reading++;
+        }
+        mark[passed++] = m;
     }
-    PyMem_Free(pending);
-    free(r.buffer);
-    return Py_BuildValue("(NNn)", out, PyBool_FromLong(stopped), made);
+    if (_PyBytes_Resize(&marks, passed) < 0)
+        goto fail;
+    return Py_BuildValue("(NNN)", marks, todo, PyBool_FromLong(stopped));
 fail:
-    PyMem_Free(pending);
-    free(r.buffer);
-    Py_XDECREF(out);
+    Py_XDECREF(marks);
+    Py_XDECREF(todo);
     return NULL;
+}
+
+/* account(keys, start, marks, layout, jsons, bins, other_bytes, counted, target, delete, unparsed,
+ *         others) -> (consumed, counted, reached, skipped_pre, saved)
+ *
+ * CANN's loop over a step (AgingCacheFileByAccessTime) whose groups are all read: for keys[start:]
+ * with their select_step `marks`, MARK_PRE and MARK_SAVED are counted, a BIN_UNPARSED group goes
+ * to `unparsed` (never deleted, never counted), every other group to `delete` (and a BIN_OTHER one
+ * to `others` too, its bytes from `other_bytes` by its key's low bits; a plain one's are the walk's
+ * json size plus its binary's), its bytes added to `counted`; the loop ends after the group that
+ * brings `counted` to `target` or more (`reached`). `consumed`: the keys gone through. */
+static PyObject *account(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *keys, *marks, *jsons, *bins, *other_bytes, *delete, *unparsed, *others;
+    Py_ssize_t start;
+    Layout lay;
+    long long counted, target;
+    if (!PyArg_ParseTuple(args, "O!nO!(iiL)O!O!O!LLO!O!O!", &PyList_Type, &keys, &start, &PyBytes_Type, &marks,
+                          &lay.shift, &lay.pos_bits, &lay.pos_mask, &PyList_Type, &jsons, &PyList_Type, &bins,
+                          &PyDict_Type, &other_bytes, &counted, &target, &PyList_Type, &delete, &PyList_Type,
+                          &unparsed, &PyList_Type, &others))
+        return NULL;
+    Py_ssize_t count = PyBytes_GET_SIZE(marks), chunks = PyList_GET_SIZE(jsons), consumed = 0;
+    if (start < 0 || start + count > PyList_GET_SIZE(keys) || PyList_GET_SIZE(bins) != chunks) {
+        PyErr_SetString(PyExc_ValueError, "account: the keys, marks and bins do not match");
+        return NULL;
+    }
+    const char *mark = PyBytes_AS_STRING(marks);
+    long long pre = 0, saved = 0;
+    int reached = 0;
+    for (; consumed < count && !reached; consumed++) {
+        if (mark[consumed] == MARK_PRE) {
+            pre++;
+            continue;
+        }
+        if (mark[consumed] == MARK_SAVED) {
+            saved++;
+            continue;
+        }
+        PyObject *key_obj = PyList_GET_ITEM(keys, start + consumed);
+        long long second;
+        Py_ssize_t chunk, at;
+        if (split_key(key_obj, &lay, chunks, &second, &chunk, &at) < 0)
+            return NULL;
+        long long bin = bin_of(bins, chunk, at), bytes;
+        if (bin == -9)
+            return NULL;
+        if (bin == BIN_UNPARSED) {
+            if (PyList_Append(unparsed, key_obj) < 0)
+                return NULL;
+            continue;
+        }
+        if (bin >= 0) {
+            Py_buffer view;
+            if (PyObject_GetBuffer(PyTuple_GET_ITEM(PyList_GET_ITEM(jsons, chunk), 3), &view, PyBUF_SIMPLE) < 0)
+                return NULL;
+            if ((size_t)view.len < ((size_t)at + 1) * 8) {
+                PyBuffer_Release(&view);
+                PyErr_SetString(PyExc_IndexError, "a position beyond its chunk's sizes");
+                return NULL;
+            }
+            memcpy(&bytes, (const char *)view.buf + at * 8, 8);
+            PyBuffer_Release(&view);
+            bytes += bin;
+        } else if (bin == BIN_OTHER) {
+            PyObject *slot = PyLong_FromLongLong(PyLong_AsLongLong(key_obj) & ((1LL << lay.shift) - 1));
+            PyObject *value = slot ? PyDict_GetItemWithError(other_bytes, slot) : NULL;
+            Py_XDECREF(slot);
+            if (!value) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_KeyError, "an other group without its bytes");
+                return NULL;
+            }
+            bytes = PyLong_AsLongLong(value);
+            if (bytes == -1 && PyErr_Occurred())
+                return NULL;
+            if (PyList_Append(others, key_obj) < 0)
+                return NULL;
+        } else {
+            break; /* not read (asked to stop): the step ends here */
+        }
+        if (PyList_Append(delete, key_obj) < 0)
+            return NULL;
+        counted += bytes;
+        reached = counted >= target;
+    }
+    return Py_BuildValue("(nLNLL)", consumed, counted, PyBool_FromLong(reached), pre, saved);
 }
 
 /* ---- name_mask ----------------------------------------------------------------------------- */
@@ -961,7 +1312,7 @@ fail:
  *
  * A byte per name of `names`: 1 when it is longer than `shortest` characters and does not (when
  * longer than `suffix_longer_than`) end with one of `suffixes` (a tuple of str), as
- * scanner._is_candidate decides with the rule's numbers and suffixes it passes. Lengths are in
+ * scanner.is_candidate decides with the rule's numbers and suffixes it passes. Lengths are in
  * code points, as Python's len(). */
 static PyObject *name_mask(PyObject *self, PyObject *args) {
     (void)self;
@@ -1116,8 +1467,9 @@ done:
 
 static PyMethodDef methods[] = {
     {"plain_chunk", plain_chunk, METH_VARARGS, "lstat a chunk of names; aggregates when all are plain files"},
-    {"kernel_groups", kernel_groups, METH_VARARGS, "read the plain kernel jsons of a directory"},
-    {"read_step", read_step, METH_VARARGS, "a prediction step's groups, read by directory"},
+    {"select_step", select_step, METH_VARARGS, "the next step of a prediction: a mark per key, the reads"},
+    {"read_groups", read_groups, METH_VARARGS, "read a step's kernel jsons into the store, in threads"},
+    {"account", account, METH_VARARGS, "CANN's loop over a read step: what it deletes and counts"},
     {"order_keys", order_keys, METH_VARARGS, "the candidates' sort keys, sorted"},
     {"name_mask", name_mask, METH_VARARGS, "a byte per name: long enough and not ending with a suffix"},
     {NULL, NULL, 0, NULL},
@@ -1125,13 +1477,4 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_native", NULL, -1, methods, NULL, NULL, NULL, NULL};
 
-PyMODINIT_FUNC PyInit__native(void) {
-    attr_folder = PyUnicode_InternFromString("folder");
-    attr_files = PyUnicode_InternFromString("files");
-    attr_atime = PyUnicode_InternFromString("atime");
-    attr_notes = PyUnicode_InternFromString("notes");
-    empty_tuple = PyTuple_New(0);
-    if (!attr_folder || !attr_files || !attr_atime || !attr_notes || !empty_tuple)
-        return NULL;
-    return PyModule_Create(&module);
-}
+PyMODINIT_FUNC PyInit__native(void) { return PyModule_Create(&module); }

@@ -22,7 +22,7 @@ import errno
 import fcntl
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import NamedTuple
 
@@ -72,7 +72,7 @@ class CleanResult(NamedTuple):
     failed: tuple[tuple[str, str], ...]  # (path, reason) of files that could not be deleted
 
 
-def delete_groups(soc_dir: str, groups: tuple[Group, ...]) -> CleanResult:
+def delete_groups(soc_dir: str, groups: Iterable[Group]) -> CleanResult:
     """Delete `groups` (a prediction's `delete`, inside `soc_dir`), each only if its json's
     access time still equals its key. The caller holds canns_delete_lock(soc_dir)."""
     root = os.open(soc_dir, _DIR_FLAGS)

@@ -66,15 +66,21 @@ import os
 import time
 from array import array
 from bisect import bisect_left
-from collections.abc import Callable, Mapping
-from itertools import accumulate
-from operator import attrgetter, itemgetter, methodcaller
-from typing import Any, NamedTuple, cast
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from operator import itemgetter
+from typing import Any, NamedTuple, cast, overload
 
 from cann_config.app.findings import Finding, make_finding
 from cann_config.app.opcache import atime as _atime
 from cann_config.app.opcache import native as _native_module
-from cann_config.app.opcache.scanner import JSON_SUFFIX, CacheUsage, JsonEntry, SocUsage, nfs_lock_problem
+from cann_config.app.opcache.scanner import (
+    JSON_SUFFIX,
+    CacheUsage,
+    JsonEntry,
+    SocUsage,
+    is_candidate,
+    nfs_lock_problem,
+)
 from cann_config.app.units import CANN_MB, format_count, human_bytes
 
 AGEING_OFF = -1
@@ -231,8 +237,8 @@ class CleanupPrediction(NamedTuple):
     keep_threshold_bytes: int | None  # max x ratio / 100
     triggers: bool
     target_bytes: int  # used - keep threshold, when it triggers; else 0
-    delete: tuple[Group, ...] = ()
-    kept_recent: tuple[Group, ...] = ()  # accessed in the last 30 minutes: CANN keeps them
+    delete: Sequence[Group] = ()  # a GroupList: each Group made when asked for
+    kept_recent: Sequence[Group] = ()  # accessed in the last 30 minutes: CANN keeps them
     counted_bytes: int = 0  # what CANN believes it deleted (decides when it stops)
     freed_bytes: int = 0  # distinct files deleted
     target_reached: bool = False
@@ -533,15 +539,13 @@ def _resolve_at(where: _Folder, name: str, atime: int, size: int, boundary: str)
 def _resolve_folder(where: _Folder, todo: list[tuple[str, int, int]], boundary: str) -> list[Group]:
     """The groups of the jsons `todo` ((name, access second, size from the walk)) in `where`.
 
-    The hot loop of a prediction: _resolve_at spelled out for the common json, read through the
-    dir fd in one `read` of the size the walk saw plus one byte (no `fstat`: a json that is not
-    exactly that size now, is not a regular file, or does not parse strictly, goes the general
-    way, `_resolve`, which reads it again with every check)."""
+    The hot loop of a prediction without the C loops (and the way of what they leave):
+    _resolve_at spelled out for the common json, read through the dir fd in one `read` of the
+    size the walk saw plus one byte (no `fstat`: a json that is not exactly that size now, is not
+    a regular file, or does not parse strictly, goes the general way, `_resolve`, which reads it
+    again with every check)."""
     if not where.by_fd:
         return [_resolve(where, name, atime, size, boundary) for name, atime, size in todo]
-    native = _native_module.native
-    if native is not None:
-        return _resolve_folder_native(native, where, todo, boundary)
     dir_fd, folder = where.fd, where.path
     of = Group._of
     os_open, os_read, os_close, lstat = os.open, os.read, os.close, os.lstat
@@ -589,22 +593,6 @@ def _resolve_folder(where: _Folder, todo: list[tuple[str, int, int]], boundary: 
         else:
             append(_resolve(where, name, atime, size, boundary, info))
     return groups
-
-
-def _resolve_folder_native(native: Any, where: _Folder, todo: list[tuple[str, int, int]], boundary: str) -> list[Group]:
-    """_resolve_folder's common jsons in C (app/opcache/_native.c kernel_groups): a strictly valid
-    kernel json, read (O_NOATIME) at the size the walk saw, naming its binary in its own dir,
-    which exists; or a mix kernel whose listed jsons are such jsons. It makes the Group only
-    where it is sure that nlohmann, and so `_resolve`, parse the jsons alike and the group has
-    no note; every other json (a `_pre.json`, an escape in the names, text after the value, a
-    missing member, anything it refuses) goes `_resolve`'s way."""
-    names, atimes, sizes = (list(column) for column in zip(*todo, strict=True)) if todo else ([], [], [])
-    groups: list[Group | None] = native.kernel_groups(where.fd, names, sizes, atimes, _READ_FLAGS, MAX_JSON_BYTES,
-                                                      where.path, Group, _STEMS)
-    if None in groups:
-        for pos in [pos for pos, group in enumerate(groups) if group is None]:
-            groups[pos] = _resolve(where, names[pos], atimes[pos], sizes[pos], boundary)
-    return cast("list[Group]", groups)
 
 
 def _resolve(where: _Folder, name: str, atime: int, size: int, boundary: str, info: Any = _UNREAD) -> Group:
@@ -664,312 +652,304 @@ def resolve_group(entry: JsonEntry, read_json: Callable[[str], Any] = _read_json
                     folder if soc_dir is None else soc_dir)
 
 
-class _GroupReader:
-    """Resolves a SoC dir's groups step by step, in CANN's order, reading by directory.
+# A GroupStore item: a plain group's binary size (>= 0), else one of these (app/opcache/_native.c
+# uses the same numbers).
+BIN_UNREAD = -1
+BIN_OTHER = -2  # its Group in GroupStore.others
+BIN_UNPARSED = -3  # its Group in GroupStore.others, a json CANN cannot parse: never deleted nor counted
+# A step's mark per key (select): read its group, a `_pre.json` passed, a group CANN's read saves.
+MARK_READ, MARK_PRE, MARK_SAVED = 0, 1, 2
+# The access-time rules as the C loops take them: no read saves a group, app.opcache.atime's
+# relatime rule (read_refreshes), every read saves it (strictatime).
+_RULE_NONE_SAVES, _RULE_RELATIME, _RULE_ALL_SAVED = 0, 1, 2
+_MAX_SUFFIXES = 255  # a suffix id is a byte
 
-    The candidates are in access-time order, which jumps between directories at every json, so
-    reading them one by one would look up every path from the root. A step takes the next
-    candidates of that order, asks `should_stop` for each unread one in that order (the first
-    "stop" ends the step and the prediction there), then reads the approved ones directory by
-    directory through one directory fd each (opened from the SoC dir without following a
-    symlink), and gives their groups back in CANN's order.
+
+class GroupStore:
+    """The groups of one SoC dir's candidates as predictions read them, kept on the scan
+    (SocUsage.group_cache) so that the next prediction reads no json again: the wizard predicts
+    anew at every change of the limit.
+
+    Compact, as a cache over its limit has a group per kernel. Per chunk of the walk's jsons
+    (SocUsage.jsons), per json: `bins`, an int64, BIN_UNREAD until read, then for a plain group
+    (the json and the binary named like it, "<json stem><suffix>", no note) the binary's size,
+    its suffix being `suffixes[sfx[chunk][position]]`; any other group is a Group in `others` by
+    its slot (the low bits of its key, chunk << pos_bits | position), marked BIN_OTHER or
+    BIN_UNPARSED, with its bytes in `other_bytes`. A Group of a plain one is made when asked for
+    (`group`).
     """
 
-    def __init__(self, soc: SocUsage, read_json: Callable[[str], Any],
-                 should_stop: Callable[[], bool] | None, pool: Any = None) -> None:
-        self.soc = soc
-        # app.opcache.parallel.ScanPool: a step's reads shared with its workers (only with the
-        # tool's own reader: a reader a caller gave is called here).
-        self.pool = pool if pool is not None and pool.workers > 1 and read_json is _read_json else None
+    __slots__ = ("bins", "sfx", "suffixes", "others", "other_bytes")
+
+    def __init__(self, jsons: list[tuple[str, list[str], array, array]]) -> None:
+        self.bins = [array("q", [BIN_UNREAD]) * len(names) for _folder, names, _atimes, _sizes in jsons]
+        self.sfx = [bytearray(len(names)) for _folder, names, _atimes, _sizes in jsons]
+        self.suffixes: list[_StemSuffix] = []
+        self.others: dict[int, Group] = {}
+        self.other_bytes: dict[int, int] = {}
+
+    def put(self, slot: int, chunk: int, pos: int, group: Group) -> None:
+        """Keep `group`, the group of the json at `pos` of `chunk` (key bits `slot`)."""
+        files, suffixes = group.files, self.suffixes
+        if not group.notes and len(files) == 4 and type(files[2]) is _StemSuffix and (
+                files[2] in suffixes or len(suffixes) < _MAX_SUFFIXES):
+            if files[2] not in suffixes:
+                suffixes.append(files[2])
+            self.sfx[chunk][pos] = suffixes.index(files[2])
+            self.bins[chunk][pos] = files[3]  # type: ignore[assignment]
+            return
+        self.others[slot] = group
+        self.other_bytes[slot] = group.bytes
+        self.bins[chunk][pos] = BIN_UNPARSED if NOTE_UNPARSED in group.notes else BIN_OTHER
+
+    def group(self, soc: SocUsage, key: int) -> Group:
+        """The Group of the candidate `key` (SocUsage.ordered_candidates), which has been read."""
+        slot = key & soc._low_mask
+        chunk, pos = slot >> soc._pos_bits, key & soc._pos_mask
+        code = self.bins[chunk][pos]
+        if code < 0:
+            return self.others[slot]
+        folder, names, _atimes, sizes = soc.jsons[chunk]
+        return Group._of(folder, (names[pos], sizes[pos], self.suffixes[self.sfx[chunk][pos]], code),
+                         key >> soc._shift, ())
+
+
+def _store_of(soc: SocUsage) -> GroupStore:
+    store = soc.group_cache
+    if not isinstance(store, GroupStore):
+        store = soc.group_cache = GroupStore(soc.jsons)
+    return store
+
+
+class GroupList(Sequence[Group]):
+    """The groups of a prediction, in CANN's order, kept as their keys: a Group is made only when
+    one is asked for (a cache over its limit may delete a hundred thousand; `scan` counts them,
+    `clean` and the wizard's list go through them). Equal to a tuple or list of the same groups."""
+
+    __slots__ = ("_soc", "_store", "_keys")
+
+    def __init__(self, soc: SocUsage, store: GroupStore, keys: list[int]) -> None:
+        self._soc, self._store, self._keys = soc, store, keys
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    @overload
+    def __getitem__(self, index: int) -> Group: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Group, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Group | tuple[Group, ...]:
+        if isinstance(index, slice):
+            return tuple(self._store.group(self._soc, key) for key in self._keys[index])
+        return self._store.group(self._soc, self._keys[index])
+
+    def __iter__(self) -> Iterator[Group]:
+        group, soc = self._store.group, self._soc
+        return (group(soc, key) for key in self._keys)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (tuple, list, GroupList)):
+            return len(self) == len(other) and tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"GroupList({list(self)!r})"
+
+
+class _Steps:
+    """A prediction's steps through one SoC dir's candidates, in CANN's order: `select` (a mark per
+    key, the unread jsons among them), `read` (those jsons, into the GroupStore) and `account`
+    (CANN's loop over the step). With the C loops (app/opcache/_native.c select_step, read_groups,
+    account) a step makes no Python object per plain group and reads in `threads` threads; the
+    Python ways below give the same answers (tests/app/opcache/test_native.py).
+
+    Reading is by directory: each dir is opened from the SoC dir one component at a time without
+    following a symlink, and its jsons are read through that fd (no path looked up per file).
+    """
+
+    def __init__(self, soc: SocUsage, store: GroupStore, read_json: Callable[[str], Any],
+                 should_stop: Callable[[], bool] | None, threads: int, now_s: int) -> None:
+        self.soc, self.store = soc, store
         self.soc_dir = str(soc.path)
-        self.read_json = read_json
-        self.should_stop = should_stop
-        self.cache: dict[str, dict[str, Group]] = soc.group_cache
+        self.layout = (soc._shift, soc._pos_bits, soc._pos_mask)
+        self.read_json, self.should_stop, self.now_s = read_json, should_stop, now_s
+        self.threads = max(1, threads)
+        # The C loops read only with the tool's own reader: a reader a caller gave is called here.
+        self.native = _native_module.native if read_json is _read_json else None
         self.stopped = False
         self.root: int | None = None  # the SoC dir's fd, opened at the first read
         self.read_seconds = 0.0
         self.read_groups = 0
-        # A prefetch (see `prefetch`): the shares the workers are reading, by dir, and the names.
-        self.flying: dict[str, set[str]] | None = None
-        # The workers' part of a split read, adjusted to what this process also does between
-        # the reads (its loop over CANN's order): it grows while this process waits for them.
-        self.worker_part = 0.5
 
     def step_limit(self) -> int:
         """How many groups the next step may read: _STEP_SECONDS at the rate measured so far when
-        someone may say stop, else _STEP_MAX (fewer steps open each directory fewer times)."""
+        someone may say stop, else _STEP_MAX."""
         if self.should_stop is None:
             return _STEP_MAX
         if not self.read_groups or self.read_seconds <= 0:
             return _STEP_FIRST
         return max(_STEP_MIN, min(_STEP_MAX, int(_STEP_SECONDS * self.read_groups / self.read_seconds)))
 
-    def groups(self, keys: list[int]) -> list[Group]:
-        """The groups of `keys` (SocUsage.ordered_candidates), fewer when asked to stop."""
-        return self.groups_of(list(map(self.soc.candidate, keys)))
-
-    def groups_of(self, candidates: list[tuple[int, str, str, int]]) -> list[Group]:
-        """The groups of `candidates` (SocUsage.candidate's tuples), fewer when asked to stop."""
-        native = _native_module.native
-        if native is not None and self.pool is None and self.read_json is _read_json:
-            if self.root is None:
-                self.root = self._open_dir(self.soc_dir, None)
-            if self.root >= 0:
-                return self._groups_in_c(native, candidates)
-        cache, should_stop = self.cache, self.should_stop
-        wanted: list[tuple[dict[str, Group], str]] = []
-        unread: dict[str, list[tuple[str, int, int]]] = {}
-        for atime, folder, name, size in candidates:
-            in_dir = cache.get(folder)
-            if in_dir is None:
-                in_dir = cache[folder] = {}
-            if name not in in_dir:
-                if self.stopped or (should_stop is not None and should_stop()):
+    def select(self, keys: list[int], pos: int, end: int, want: int, rule: int) -> tuple[bytes, dict[int, list[int]]]:
+        """The next step from keys[pos] before keys[end]: a MARK_* per key until `want` keys are to
+        be read, and the unread ones among those ({chunk: [position]}). `should_stop` is asked
+        before each unread one; the first True ends the step (and the prediction) before it."""
+        soc, store = self.soc, self.store
+        if self.native is not None:
+            marks: bytes
+            marks, todo, self.stopped = self.native.select_step(
+                keys, pos, end, want, self.layout, soc.jsons, store.bins, soc.read_marks, rule, self.now_s,
+                _atime.RELATIME_MAX_AGE_SECONDS, PRE_JSON_SUFFIX, self.should_stop, self.stopped)
+            return marks, todo
+        shift, pos_bits, pos_mask = self.layout
+        low_mask, jsons, bins, should_stop = (1 << shift) - 1, soc.jsons, store.bins, self.should_stop
+        found = bytearray()
+        unread: dict[int, list[int]] = {}
+        reading = 0
+        for key in keys[pos:end]:
+            if reading >= want:
+                break
+            chunk, at = (key & low_mask) >> pos_bits, key & pos_mask
+            if jsons[chunk][1][at].endswith(PRE_JSON_SUFFIX):
+                found.append(MARK_PRE)
+                continue
+            if rule == _RULE_ALL_SAVED or (rule == _RULE_RELATIME and _atime.read_refreshes(
+                    _atime.RULE_RELATIME, bool(soc.read_marks[chunk][at]), key >> shift, self.now_s)):
+                found.append(MARK_SAVED)
+                continue
+            if bins[chunk][at] == BIN_UNREAD:
+                if not self.stopped and should_stop is not None and should_stop():
                     self.stopped = True
+                if self.stopped:
                     break
-                todo = unread.get(folder)
-                if todo is None:
-                    todo = unread[folder] = []
-                todo.append((name, atime, size))
-            wanted.append((in_dir, name))
-        if unread:
-            started = time.monotonic()
-            self._read(unread)
-            self.read_seconds += time.monotonic() - started
-            self.read_groups += sum(map(len, unread.values()))
-        return [in_dir[name] for in_dir, name in wanted]
+                unread.setdefault(chunk, []).append(at)
+            reading += 1
+            found.append(MARK_READ)
+        return bytes(found), unread
 
-    def _groups_in_c(self, native: Any, candidates: list[tuple[int, str, str, int]]) -> list[Group]:
-        """groups_of in one process, in one C call (app/opcache/_native.c read_step: the same
-        cache, the same question before each group not read yet, the same reading by directory);
-        the groups it leaves to Python (not plain, a dir it could not open) are read here."""
+    def read(self, todo: dict[int, list[int]]) -> None:
+        """Read the groups of `todo` ({chunk: [position]}) into the store."""
+        if not todo:
+            return
         started = time.monotonic()
-        found, stopped, made = native.read_step(self.root, self.soc_dir, candidates, self.cache, self.should_stop,
-                                                self.stopped, _READ_FLAGS, MAX_JSON_BYTES, Group, _STEMS)
-        self.stopped = stopped
-        if None in found:
-            left = [pos for pos, group in enumerate(found) if group is None]
-            rest: dict[str, list[tuple[str, int, int]]] = {}
-            for pos in left:
-                atime, folder, name, size = candidates[pos]
-                rest.setdefault(folder, []).append((name, atime, size))
-            self._read_here(rest)
-            for pos in left:
-                found[pos] = self.cache[candidates[pos][1]][candidates[pos][2]]
-            made += len(left)
-        self.read_seconds += time.monotonic() - started
-        self.read_groups += made
-        return cast("list[Group]", found)
-
-    def _read(self, unread: dict[str, list[tuple[str, int, int]]]) -> None:
-        pool = self.pool
-        if self.flying is not None:
-            # What the workers are reading already is not read here again.
-            flying = self.flying
-            rest: dict[str, list[tuple[str, int, int]]] = {}
-            for folder, todo in unread.items():
-                names = flying.get(folder)
-                if names:
-                    todo = [entry for entry in todo if entry[0] not in names]
-                if todo:
-                    rest[folder] = todo
-            self._read_here(rest)
-            self._land()
-            return
-        if pool is None or sum(map(len, unread.values())) < pool.min_groups:
-            self._read_here(unread)
-            return
-        shares = self._shares(unread, pool.workers, 0.5)
-        left = pool.start_read(self.soc_dir, shares[1:])
-        self._read_here(dict(shares[0]))
-        for share in left:
-            self._read_here(dict(share))
-        for share, answer in pool.finish_read():
-            if answer is None:  # the worker failed: read here
-                self._read_here(dict(share))
-            else:
-                decode_share(self.cache, share, answer)
-
-    @staticmethod
-    def _shares(unread: dict[str, list[tuple[str, int, int]]], count: int,
-                workers_part: float) -> list[list[tuple[str, list[tuple[str, int, int]]]]]:
-        """`unread` in `count` shares of whole directories (one directory fd per share): the first
-        for this process, about 1 - `workers_part` of the groups, the others equal."""
-        total = sum(map(len, unread.values()))
-        mine = total * (1.0 - workers_part)
-        each = (total - mine) / max(1, count - 1)
-        goals = [mine] + [each] * (count - 1)
-        shares: list[list[tuple[str, list[tuple[str, int, int]]]]] = [[] for _ in range(count)]
-        sizes = [0.0] * count
-        for folder, todo in unread.items():
-            least = min(range(count), key=lambda i: sizes[i] / goals[i] if goals[i] else float("inf"))
-            shares[least].append((folder, todo))
-            sizes[least] += len(todo)
-        return shares
-
-    def can_prefetch(self) -> bool:
-        """Whether `prefetch` would send anything: a pool, none in flight, and nobody who may
-        say stop (a bounded prediction reads no group it was not allowed to)."""
-        return self.pool is not None and self.flying is None and not self.stopped and self.should_stop is None
-
-    def prefetch(self, candidates: list[tuple[int, str, str, int]]) -> None:
-        """Have the workers start reading part of `candidates` (the groups the next step is
-        expected to need) while this process goes through the groups it has; the next step
-        reads the rest here and takes theirs. Nothing happens without a pool or with one in
-        flight already."""
-        pool = self.pool
-        if pool is None or not self.can_prefetch():
-            return
-        cache = self.cache
-        unread: dict[str, list[tuple[str, int, int]]] = {}
-        for atime, folder, name, size in candidates:
-            in_dir = cache.get(folder)
-            if in_dir is None:
-                in_dir = cache[folder] = {}
-            if name not in in_dir:
-                todo = unread.get(folder)
-                if todo is None:
-                    todo = unread[folder] = []
-                todo.append((name, atime, size))
-        if sum(map(len, unread.values())) < pool.min_groups:
-            return
-        shares = self._shares(unread, pool.workers, self.worker_part)[1:]
-        left = pool.start_read(self.soc_dir, shares)
-        sent = [share for share in shares if share not in left]
-        if not sent:
-            return
-        flying: dict[str, set[str]] = {}
-        for share in sent:
-            for folder, todo in share:
-                flying.setdefault(folder, set()).update(name for name, _atime, _size in todo)
-        self.flying = flying
-        self.flying_since = time.monotonic()
-
-    def _land(self) -> None:
-        """Take the prefetched groups in (reading here what a failed worker did not)."""
-        pool = self.pool
-        if self.flying is None or pool is None:
-            return
-        self.flying = None
-        waited = time.monotonic()
-        for share, answer in pool.finish_read():
-            if answer is None:
-                self._read_here(dict(share))
-            else:
-                decode_share(self.cache, share, answer)
-        # Waited for the workers: give them less next time; found them done: more.
-        if time.monotonic() - waited > 0.002:
-            self.worker_part = max(0.3, self.worker_part - 0.05)
-        else:
-            self.worker_part = min(0.9, self.worker_part + 0.05)
-
-    def _read_here(self, unread: dict[str, list[tuple[str, int, int]]]) -> None:
-        soc_dir, cache = self.soc_dir, self.cache
+        soc, store = self.soc, self.store
         if self.root is None:
-            self.root = self._open_dir(soc_dir, None) if self.read_json is _read_json else -1
-        root = self.root
-        for folder, todo in unread.items():
-            fd = self._open_dir(folder[len(soc_dir) + 1:], root) if root >= 0 else -1
-            where = _Folder(folder, fd, self.read_json)
+            self.root = _open_dir(self.soc_dir, None) if self.read_json is _read_json else -1
+        left: dict[int, list[int]] = todo
+        if self.native is not None and self.root >= 0:
+            records, pairs, fresh = self.native.read_groups(self.root, self.soc_dir, todo, soc.jsons, store.bins,
+                                                            store.sfx, store.suffixes, self.threads, _READ_FLAGS,
+                                                            MAX_JSON_BYTES)
+            store.suffixes += map(_stem_suffix, fresh)
+            pos_bits, jsons = soc._pos_bits, soc.jsons
+            for chunk, at, members in records:
+                folder, names, atimes, sizes = jsons[chunk]
+                store.put(chunk << pos_bits | at, chunk, at,
+                          Group._of(folder, (names[at], sizes[at], *members), int(atimes[at]), ()))
+            left = {}
+            for chunk, at in pairs:
+                left.setdefault(chunk, []).append(at)
+        self._read_here(left)
+        self.read_seconds += time.monotonic() - started
+        self.read_groups += sum(map(len, todo.values()))
+
+    def _read_here(self, todo: dict[int, list[int]]) -> None:
+        """The Python way (`_resolve_folder`), a dir at a time."""
+        soc, store, root, soc_dir = self.soc, self.store, self.root, self.soc_dir
+        pos_bits = soc._pos_bits
+        for chunk, positions in todo.items():
+            folder, names, atimes, sizes = soc.jsons[chunk]
+            fd = _open_dir(folder[len(soc_dir) + 1:], root) if root is not None and root >= 0 else -1
             try:
-                cache[folder].update(zip([name for name, _atime, _size in todo],
-                                         _resolve_folder(where, todo, soc_dir), strict=True))
+                groups = _resolve_folder(_Folder(folder, fd, self.read_json),
+                                         [(names[at], int(atimes[at]), sizes[at]) for at in positions], soc_dir)
             finally:
                 if fd >= 0 and fd != root:
                     os.close(fd)
+            for at, group in zip(positions, groups, strict=True):
+                store.put(chunk << pos_bits | at, chunk, at, group)
+
+    def account(self, keys: list[int], pos: int, marks: bytes, counted: int, target: int, delete: list[int],
+                unparsed: list[int], others: list[int]) -> tuple[int, int, bool, int, int]:
+        """CANN's loop over a read step from keys[pos] (AgingCacheFileByAccessTime): a `_pre.json`
+        and a group its read saves are passed (counted apart), a json it cannot parse is skipped
+        (`unparsed`), every other group is deleted (`delete`; `others` too when not plain) and its
+        bytes counted, until the bytes counted reach `target`. Returns (keys gone through, the bytes
+        counted, whether they reached the target, `_pre.json`s passed, groups saved)."""
+        store = self.store
+        if self.native is not None:
+            result: tuple[int, int, bool, int, int] = self.native.account(
+                keys, pos, marks, self.layout, self.soc.jsons, store.bins, store.other_bytes, counted, target,
+                delete, unparsed, others)
+            return result
+        shift, pos_bits, pos_mask = self.layout
+        low_mask, jsons, bins, other_bytes = (1 << shift) - 1, self.soc.jsons, store.bins, store.other_bytes
+        pre = saved = 0
+        for i, mark in enumerate(marks):
+            if mark == MARK_PRE:
+                pre += 1
+                continue
+            if mark == MARK_SAVED:
+                saved += 1
+                continue
+            key = keys[pos + i]
+            chunk, at = (key & low_mask) >> pos_bits, key & pos_mask
+            code = bins[chunk][at]
+            if code == BIN_UNPARSED:
+                unparsed.append(key)
+                continue
+            if code >= 0:
+                counted += jsons[chunk][3][at] + code
+            elif code == BIN_OTHER:
+                counted += other_bytes[key & low_mask]
+                others.append(key)
+            else:  # not read (asked to stop): the step ends here
+                return i, counted, False, pre, saved
+            delete.append(key)
+            if counted >= target:
+                return i + 1, counted, True, pre, saved
+        return len(marks), counted, False, pre, saved
 
     def close(self) -> None:
-        self._land()  # a worker's answer must not be left in its pipe
         if self.root is not None and self.root >= 0:
             os.close(self.root)
         self.root = None
 
-    @staticmethod
-    def _open_dir(rel: str, root: int | None) -> int:
-        """An fd of the dir `rel` below `root` (the SoC dir itself when `root` is None), one
-        component at a time without following a symlink; -1 when it cannot be opened (the
-        groups are then read by path, as a missing file gives a bad-json or bin-missing note)."""
-        if root is None:
-            try:
-                return os.open(rel, _DIR_FLAGS)
-            except OSError:
-                return -1
-        if not rel:
-            return root
-        fd = root
+
+def _open_dir(rel: str, root: int | None) -> int:
+    """An fd of the dir `rel` below `root` (the SoC dir itself when `root` is None), one
+    component at a time without following a symlink; -1 when it cannot be opened (the groups
+    are then read by path, as a missing file gives a bad-json or bin-missing note)."""
+    if root is None:
         try:
-            for part in rel.split("/"):
-                parent = fd
-                try:
-                    fd = os.open(part, _DIR_FLAGS, dir_fd=parent)
-                finally:
-                    if parent != root:
-                        os.close(parent)
+            return os.open(rel, _DIR_FLAGS)
         except OSError:
             return -1
-        return fd
-
-
-# A share's groups as they travel from a worker (app.opcache.parallel): per directory an array of
-# binary sizes for the common group (the json and the binary named like it, no note), their
-# suffixes, and the other groups whole by position.
-EncodedFolder = tuple[array, list[str | None], dict[int, tuple[tuple[str | int, ...], tuple[str, ...]]]]
-
-
-def read_share(soc_dir: str, share: list[tuple[str, list[tuple[str, int, int]]]]) -> list[EncodedFolder]:
-    """Resolve the groups of `share` ((dir path, [(json name, access second, size)])) below the
-    SoC dir `soc_dir`, as _GroupReader reads them, in the compact form decode_share takes."""
-    root = _GroupReader._open_dir(soc_dir, None)
-    plain: dict[str, str] = {}
-    out: list[EncodedFolder] = []
+    if not rel:
+        return root
+    fd = root
     try:
-        for folder, todo in share:
-            fd = _GroupReader._open_dir(folder[len(soc_dir) + 1:], root) if root >= 0 else -1
-            where = _Folder(folder, fd, _read_json)
-            bins = array("q")
-            suffixes: list[str | None] = []
-            others: dict[int, tuple[tuple[str | int, ...], tuple[str, ...]]] = {}
+        for part in rel.split("/"):
+            parent = fd
             try:
-                for pos, group in enumerate(_resolve_folder(where, todo, soc_dir)):
-                    files = group.files
-                    if len(files) == 4 and type(files[2]) is _StemSuffix and not group.notes:
-                        bins.append(files[3])  # type: ignore[arg-type]
-                        suffix = str(files[2])
-                        suffixes.append(plain.setdefault(suffix, suffix))
-                    else:
-                        bins.append(-1)
-                        suffixes.append(None)
-                        others[pos] = (files, group.notes)
+                fd = os.open(part, _DIR_FLAGS, dir_fd=parent)
             finally:
-                if fd >= 0 and fd != root:
-                    os.close(fd)
-            out.append((bins, suffixes, others))
-    finally:
-        if root >= 0:
-            os.close(root)
-    return out
-
-
-def decode_share(cache: dict[str, dict[str, Group]], share: list[tuple[str, list[tuple[str, int, int]]]],
-                 answer: list[EncodedFolder]) -> None:
-    """Put the groups read_share gave for `share` into `cache` (a SocUsage.group_cache)."""
-    of = Group._of
-    for (folder, todo), (bins, suffixes, others) in zip(share, answer, strict=True):
-        in_dir = cache[folder]
-        for pos, (name, atime, size) in enumerate(todo):
-            bin_size = bins[pos]
-            if bin_size >= 0:
-                in_dir[name] = of(folder, (name, size, _stem_suffix(suffixes[pos]), bin_size),  # type: ignore[arg-type]
-                                  atime, ())
-            else:
-                files, notes = others[pos]
-                in_dir[name] = of(folder, files, atime, notes)
+                if parent != root:
+                    os.close(parent)
+    except OSError:
+        return -1
+    return fd
 
 
 def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = None, *,
                     read_json: Callable[[str], Any] = _read_json,
                     should_stop: Callable[[], bool] | None = None,
-                    atime_rule: str | None = None, pool: Any = None,
+                    atime_rule: str | None = None, threads: int = 1,
                     progress: Callable[[int], None] | None = None) -> CleanupPrediction:
     """What CANN would delete from `soc` at a compiler start at time `now` (default: now).
 
@@ -977,10 +957,10 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
     (app.opcache.resolution); `max_mb == -1` means no ageing. `atime_rule` (app.opcache.atime):
     whether CANN's own read of a json refreshes its access time and so saves its group; by
     default the rule of the SoC dir's filesystem (`soc.mount`). `cann-config clean` passes
-    "noatime": what CANN means to delete. `pool` (app.opcache.parallel.ScanPool): each step's
-    reads are shared with its worker processes; the answer is the same. `progress` is told after
-    each step how many groups the prediction has gone through (a terminal's progress line; unlike
-    `should_stop` it leaves the steps at their largest and the workers reading ahead).
+    "noatime": what CANN means to delete. `threads`: how many threads read a step's jsons (with
+    the C loops; app.opcache.parallel.worker_count says how many cores are free); the answer is
+    the same. `progress` is told after each step how many groups the prediction has gone through
+    (a terminal's progress line; unlike `should_stop` it leaves the steps at their largest).
 
     In CANN's order (oldest access first, stopping at the first json used in the last 30
     minutes or when the bytes counted reach the target), each json is decided from its `stat`
@@ -994,7 +974,7 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
     (groups read by an earlier prediction on the same scan cost nothing and are not asked
     about); when it answers True the prediction ends there with `stopped=True`, and `delete`,
     `kept_recent` and the counts cover only the groups read so far. Groups are read a step at a
-    time (_GroupReader): a step asks first, for groups it reads in about _STEP_SECONDS, then reads them.
+    time (_Steps): a step asks first, for groups it reads in about _STEP_SECONDS, then reads them.
     """
     used = soc.cann_bytes
     rule = atime_rule if atime_rule is not None else _atime.atime_rule(getattr(soc, "mount", None))
@@ -1015,145 +995,97 @@ def predict_cleanup(soc: SocUsage, max_mb: int, ratio: int, now: float | None = 
     # CANN stops at the first group accessed in the last 30 minutes: those come last in this
     # order, from `recent` on (an access time of now - 1799 s or later).
     recent = bisect_left(keys, soc.first_key_of_second(now_s - MIN_CACHE_AGING_SECONDS + 1))
-    reader = _GroupReader(soc, read_json, should_stop, pool)
-    candidate, read_after_change, refreshes = soc.candidate, soc.read_after_change, _atime.read_refreshes
-    always_kept = rule == _atime.RULE_STRICTATIME
-    may_refresh = rule == _atime.RULE_RELATIME  # under the other rules a read never saves a group
-
-    def select(pos: int, want: int) -> tuple[list[int], list[tuple[int, str, str, int]], int]:
-        """The next step from `pos`: a mark per key (name_rule) until `want` groups are to be
-        read; the candidates to read; the position after it."""
-        batch: list[int] = []
-        to_read: list[tuple[int, str, str, int]] = []
-        if not always_kept and not may_refresh:
-            # No read saves a group here: only `_pre.json` names are passed, found in C.
-            taken = keys[pos:min(recent, pos + want)]
-            found = soc.candidates_of(taken)
-            if True not in map(_ends_pre, map(_third, found)):
-                return [0] * len(found), found, pos + len(taken)
-        while pos < recent and len(to_read) < want:
-            key = keys[pos]
-            pos += 1
-            entry = candidate(key)
-            mark = name_rule(key, entry)
-            batch.append(mark)
-            if not mark:
-                to_read.append(entry)
-        return batch, to_read, pos
-
-    def name_rule(key: int, found: tuple[int, str, str, int]) -> int:
-        """-1: a skipped `_pre.json`; -2: a group CANN's read saves; 0: a group to read."""
-        if found[2].endswith(PRE_JSON_SUFFIX):
-            return -1
-        if always_kept or (may_refresh and refreshes(rule, read_after_change(key), found[0], now_s)):
-            return -2
-        return 0
-    delete: list[Group] = []
-    kept: list[Group] = []
-    unparsed: list[str] = []
-    counted = 0
-    skipped_pre = saved = 0
+    store = _store_of(soc)
+    steps = _Steps(soc, store, read_json, should_stop, threads, now_s)
+    saving = (_RULE_ALL_SAVED if rule == _atime.RULE_STRICTATIME else
+              _RULE_RELATIME if rule == _atime.RULE_RELATIME else _RULE_NONE_SAVES)
+    delete: list[int] = []  # keys, in CANN's order
+    others: list[int] = []  # the keys of `delete` whose group is not plain
+    unparsed: list[int] = []
+    kept: list[int] = []
+    counted = skipped_pre = saved = 0
     try:
         pos = 0
-        prepared: tuple[int, list[int], list[tuple[int, str, str, int]], int] | None = None
         reached = False  # CANN compares after each deletion: a target of 0 still deletes one group
-        while pos < recent and not reached and not reader.stopped:
+        while pos < recent and not reached and not steps.stopped:
             if progress is not None:
                 progress(len(delete) + len(unparsed) + skipped_pre + saved)
             # As many groups to read as the bytes still to delete need, by the mean group so far
             # (the SoC dir's mean before the first): few are read beyond the one reaching the target.
             mean = counted / len(delete) if delete else used / len(keys)
             estimate = int((target - counted) / max(mean, 1.0) * 1.05) + 8
-            want = min(reader.step_limit(), estimate)
-            if prepared is not None and prepared[0] == pos:
-                _start, batch, to_read, pos = prepared  # the step prefetched: the same groups
-            else:
-                batch, to_read, pos = select(pos, want)
-            prepared = None
-            read = reader.groups_of(to_read)
-            if len(to_read) >= want and want < estimate and reader.can_prefetch():
-                # More steps will come (the step was cut to its limit): let the workers read the
-                # next one while this process goes through this one.
-                prepared = (pos, *select(pos, want))
-                reader.prefetch(prepared[2])
-            if len(read) == len(batch):
-                # Every json of the step read, none skipped (nearly every step): the running sum
-                # in C, the step cut at the group that reaches the target.
-                sizes = [0 if notes and NOTE_UNPARSED in notes else
-                         files[1] + files[3] if len(files) == 4 else sum(files[1::2])
-                         for files, notes in map(_files_notes, read)]
-                sums = list(accumulate(sizes, initial=counted))
-                end = bisect_left(sums, target, 1)
-                if end < len(sums):
-                    reached = True
-                    read = read[:end]
-                counted = sums[min(end, len(sums) - 1)]
-                if any(map(_get_notes, read)) and True in map(_is_unparsed, read):
-                    for one in read:
-                        if one.notes and NOTE_UNPARSED in one.notes:
-                            unparsed.append(one.json_path)
-                        else:
-                            delete.append(one)
-                else:
-                    delete += read
-                continue
-            groups = iter(read)
-            for mark in batch:
-                if mark:
-                    if mark == -1:
-                        skipped_pre += 1
-                    else:
-                        saved += 1
-                    continue
-                group = next(groups, None)
-                if group is None:  # asked to stop
-                    break
-                if group.notes and NOTE_UNPARSED in group.notes:
-                    unparsed.append(group.json_path)
-                    continue
-                delete.append(group)
-                files = group.files
-                counted += files[1] + files[3] if len(files) == 4 else sum(files[1::2])  # type: ignore[operator,arg-type]
-                if counted >= target:
-                    reached = True
-                    break
+            marks, todo = steps.select(keys, pos, recent, min(steps.step_limit(), estimate), saving)
+            steps.read(todo)
+            consumed, counted, reached, passed_pre, passed_saved = steps.account(
+                keys, pos, marks, counted, target, delete, unparsed, others)
+            skipped_pre += passed_pre
+            saved += passed_saved
+            pos += consumed
+        # The groups of the last 30 minutes, which CANN keeps: read for the wizard's list.
         pos = recent
-        while pos < len(keys) and not reader.stopped:
+        low_mask, pos_bits, pos_mask, bins = soc._low_mask, soc._pos_bits, soc._pos_mask, store.bins
+        while pos < len(keys) and not steps.stopped:
             if progress is not None:
                 progress(len(delete) + len(unparsed) + skipped_pre + saved + len(kept))
-            step = reader.step_limit()
-            for group in reader.groups(keys[pos:pos + step]):
-                if str(group.files[0]).endswith(PRE_JSON_SUFFIX):
-                    continue
-                if NOTE_UNPARSED in group.notes:
-                    unparsed.append(group.json_path)
-                else:
-                    kept.append(group)
-            pos += step
+            marks, todo = steps.select(keys, pos, len(keys), steps.step_limit(), _RULE_NONE_SAVES)
+            steps.read(todo)
+            for key, mark in zip(keys[pos:pos + len(marks)], marks, strict=True):
+                if mark != MARK_PRE:
+                    code = bins[(key & low_mask) >> pos_bits][key & pos_mask]
+                    (unparsed if code == BIN_UNPARSED else kept).append(key)
+            pos += len(marks)
     finally:
-        reader.close()
+        steps.close()
     if progress is not None:
         progress(len(delete) + len(unparsed) + skipped_pre + saved + len(kept))
-    freed = _distinct_bytes(delete)
-    bad = (*unparsed, *(g.json_path for g in (*delete, *kept) if NOTE_BAD_JSON in g.notes))
-    not_read = tuple(g.json_path for g in (*delete, *kept) if NOTE_NOT_READ in g.notes)
+    noted = [store.others[key & low_mask] for key in (*others, *kept) if key & low_mask in store.others]
+    bad = (*(store.group(soc, key).json_path for key in unparsed),
+           *(g.json_path for g in noted if NOTE_BAD_JSON in g.notes))
+    not_read = tuple(g.json_path for g in noted if NOTE_NOT_READ in g.notes)
     return CleanupPrediction(soc.name, max_mb, ratio, used, ageing=True, max_bytes=max_bytes,
                              keep_threshold_bytes=keep, triggers=True, target_bytes=target,
-                             delete=tuple(delete), kept_recent=tuple(kept), counted_bytes=counted,
-                             freed_bytes=freed, target_reached=counted >= target,
-                             candidates=len(keys), bad_json=bad, not_read=not_read, stopped=reader.stopped,
-                             atime_rule=rule, read_saved=saved, skipped_pre=skipped_pre,
-                             skipped_unparsed=len(unparsed))
+                             delete=GroupList(soc, store, delete), kept_recent=GroupList(soc, store, kept),
+                             counted_bytes=counted, freed_bytes=_freed_bytes(soc, store, delete, others, counted),
+                             target_reached=counted >= target, candidates=len(keys), bad_json=bad,
+                             not_read=not_read, stopped=steps.stopped, atime_rule=rule, read_saved=saved,
+                             skipped_pre=skipped_pre, skipped_unparsed=len(unparsed))
+
+
+def _suffix_may_end_a_json(suffix: str) -> bool:
+    """Whether "<stem><suffix>" can end with ".json", so a plain group's binary may be another
+    json of its dir."""
+    return suffix.endswith(JSON_SUFFIX) or JSON_SUFFIX.endswith(suffix)
+
+
+def _freed_bytes(soc: SocUsage, store: GroupStore, delete: list[int], others: list[int], counted: int) -> int:
+    """The bytes of the distinct files the groups `delete` name (a file named by two groups counts
+    once; CANN counts it twice, `counted`).
+
+    The plain groups of a dir name different files when they share one suffix that cannot make
+    a json's name (their jsons differ, so do "<stem><suffix>"); then only the other groups'
+    (`others`) members can repeat a name, and they are checked against the plain groups' names
+    by their shape: a member that no plain group's json or binary could be named leaves the plain
+    groups' bytes as counted. Anything else is counted name by name (_distinct_bytes)."""
+    low_mask = soc._low_mask
+    groups = [store.others[key & low_mask] for key in others]
+    suffixes = [str(suffix) for suffix in store.suffixes]
+    if len(suffixes) <= 1 and not any(map(_suffix_may_end_a_json, suffixes)) and not any(
+            _may_name_a_plain_file(name, suffixes) for group in groups for name in _names(group.files)[1:]):
+        return counted - sum(store.other_bytes[key & low_mask] for key in others) + _distinct_bytes(groups)
+    return _distinct_bytes(list(GroupList(soc, store, delete)))
+
+
+def _may_name_a_plain_file(name: str, suffixes: list[str]) -> bool:
+    """Whether `name` (a member of a group that is not plain) may be a plain group's json or binary
+    (a candidate json's name, or one with a plain suffix whose stem is a candidate's)."""
+    if "/" in name or (name.endswith(JSON_SUFFIX) and is_candidate(name)):
+        return True
+    return any(name.endswith(suffix) and is_candidate(name[:len(name) - len(suffix)] + JSON_SUFFIX)
+               for suffix in suffixes)
 
 
 _first, _second, _third, _fourth = itemgetter(0), itemgetter(1), itemgetter(2), itemgetter(3)
-_ends_pre = methodcaller("endswith", PRE_JSON_SUFFIX)
-_files_notes = attrgetter("files", "notes")
-_get_notes = attrgetter("notes")
 
-
-def _is_unparsed(group: Group) -> bool:
-    return bool(group.notes) and NOTE_UNPARSED in group.notes
 
 
 def _distinct_bytes(groups: list[Group]) -> int:

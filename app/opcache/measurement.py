@@ -587,7 +587,8 @@ def _walk(kernel_cache: Path, candidates: int | None, pool: ScanPool | None = No
 
 
 def _predict(usage: CacheUsage, max_mb: int, ratio: int, pool: ScanPool | None = None) -> dict[str, CleanupPrediction]:
-    return {name: predict_cleanup(soc, max_mb, ratio, pool=pool) for name, soc in usage.socs.items()}
+    threads = pool.workers if pool is not None else 1
+    return {name: predict_cleanup(soc, max_mb, ratio, threads=threads) for name, soc in usage.socs.items()}
 
 
 def measure_cache(kernel_cache: Path, dir_info: Mapping[str, Any], max_e: Effective, ratio_e: Effective, *,

@@ -1,20 +1,17 @@
-"""A cache measurement shared among processes: the walk split by subdir, the jsons read in shares.
+"""A cache measurement shared among processes: the walk split by subdir.
 
-Why: a cache over its limit is measured by a walk (an `lstat` per file) and by reading the kernel
-jsons CANN would reach, in its order, up to its stop point (app/opcache/cleanup.py). Both are
-system calls and parsing in one Python thread; threads would share one interpreter lock, so the
-work is shared among processes instead (issue 30; docs/architecture.md#scanning).
+Why: a cache is measured by a walk (an `lstat` per file, and the bookkeeping of each in Python);
+threads would share one interpreter lock, so the walk is shared among processes instead (issue
+30; docs/architecture.md#scanning). The prediction's reads of kernel jsons need no process of
+their own: the C loops read them in threads that hold no interpreter lock
+(app/opcache/cleanup.py _Steps; the `threads` it is given is this pool's process count).
 
 How:
 - the walk: this process lists kernel_cache and each SoC dir's own entries, then hands the SoC
   dirs' subdirs out as units (round robin); each process walks its units with the serial walk's
   rules (app.opcache.scanner.walk_part) and this process joins the parts in the serial walk's
   order (scanner.join_part: hard links counted once across parts), so the result is the serial
-  walk's;
-- the prediction: each step of CANN's order (cleanup._GroupReader) is split by directory into
-  shares of about equal size; this process reads one share, the workers the others, and the
-  groups come back in a compact form (cleanup.read_share/decode_share); the stop point is
-  decided here exactly as in one process, so no json beyond it is read by anyone.
+  walk's.
 
 The worker count follows the CPUs this process may run on (`os.sched_getaffinity`) and the load
 (`os.getloadavg`): one process when only one core is free (`worker_count`); the environment
@@ -227,21 +224,17 @@ def _start_worker(others: list[_Worker]) -> _Worker | None:
 class ScanPool:
     """This process and `workers - 1` worker processes, started at the first use.
 
-    Implements app.opcache.scanner.WalkSplitter for `scan_cache(splitter=...)`, and the reading of
-    a prediction's steps for `predict_cleanup(pool=...)`. `close()` ends the workers.
+    Implements app.opcache.scanner.WalkSplitter for `scan_cache(splitter=...)`. `close()` ends
+    the workers.
     """
 
     def __init__(self, workers: int) -> None:
         self.workers = max(1, workers)
-        # Below these a split costs more than it saves: a fork costs ~1 ms, a new interpreter
-        # ~0.1 s (the units of a walk; the groups of a prediction step).
-        forks = _can_fork()
-        self.min_units = 8 if forks else 64
-        self.min_groups = 256 if forks else 4096
+        # Below this a split costs more than it saves: a fork costs ~1 ms, a new interpreter ~0.1 s.
+        self.min_units = 8 if _can_fork() else 64
         self._started = False
         self._team: list[_Worker] = []
         self._walk_units: list[tuple[_Worker, list[int]]] = []
-        self._read_sent: list[tuple[_Worker | None, Any]] = []
 
     def _start(self) -> None:
         if self._started:
@@ -294,29 +287,6 @@ class ScanPool:
         for worker in self._team:
             worker.kill()
         self._walk_units = []
-
-    # -- the prediction's reads (cleanup._GroupReader) --
-
-    def start_read(self, soc_dir: str, shares: list[Any]) -> list[Any]:
-        """Send `shares` (cleanup.read_share's argument) to the workers, as many as there are;
-        returns the shares left to this process."""
-        self._start()
-        team = self._alive()
-        self._read_sent = []
-        left = []
-        for i, share in enumerate(shares):
-            worker = team[i] if i < len(team) else None
-            if worker is not None and worker.ask(("read", soc_dir, share)):
-                self._read_sent.append((worker, share))
-            else:
-                left.append(share)
-        return left
-
-    def finish_read(self) -> list[tuple[Any, Any]]:
-        """(share, its answer or None when the worker failed) for each share sent."""
-        done = [(share, worker.answer() if worker is not None else None) for worker, share in self._read_sent]
-        self._read_sent = []
-        return done
 
     def close(self) -> None:
         for worker in self._team:
@@ -379,8 +349,7 @@ def serve(request_fd: int, answer_fd: int) -> None:
     """A worker's loop: answer requests until "exit" (or the end of the request pipe)."""
     import gc
 
-    gc.disable()  # the parts and groups it builds hold no cycle (app/collector.py)
-    from cann_config.app.opcache.cleanup import read_share
+    gc.disable()  # the parts it builds hold no cycle (app/collector.py)
 
     while True:
         try:
@@ -394,8 +363,6 @@ def serve(request_fd: int, answer_fd: int) -> None:
         try:
             if kind == "walk":
                 answer: Any = _walk_units(*request[1:])
-            elif kind == "read":
-                answer = read_share(*request[1:])
             else:
                 raise ValueError(f"unknown request {kind!r}")
         except Exception as exc:  # noqa: BLE001 - reported to the parent, which does the work itself

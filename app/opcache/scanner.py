@@ -97,7 +97,7 @@ def _json_columns(atimes: bytes, sizes: bytes) -> tuple[array, array]:
     return atime_column, size_column
 
 
-def _is_candidate(name: str) -> bool:
+def is_candidate(name: str) -> bool:
     """A "*.json" name CANN's cleaner collects: longer than ".json", and not a mix sub-kernel
     (CollectCacheJsonFileAccessTime's own length checks)."""
     return len(name) > len(JSON_SUFFIX) and not (len(name) > _MIX_LEN and name.endswith(MIX_SUFFIXES))
@@ -144,9 +144,9 @@ class SocUsage:
         self.mount: MountInfo | None = None
         # False when the walk left the candidates out (the SoC dir stayed under `candidates_from`).
         self.candidates_complete = True
-        # app.opcache.cleanup's resolved groups by json dir and name: repeated predictions on one
+        # app.opcache.cleanup's GroupStore, the groups read so far: repeated predictions on one
         # scan (the wizard recomputes one on every change of the limit) read each json once.
-        self.group_cache: dict[str, dict[str, Any]] = {}
+        self.group_cache: Any = None
         # The layout of the sort keys (ordered_candidates sets it): bits of a position in a chunk,
         # of (chunk, position) together.
         self._pos_bits, self._pos_mask, self._shift, self._low_mask = 0, 0, 0, 0
@@ -168,7 +168,7 @@ class SocUsage:
         found = []
         for folder, names, atimes, sizes in self.jsons:
             for name, atime, size in zip(names, atimes, sizes, strict=True):
-                if _is_candidate(name):
+                if is_candidate(name):
                     found.append(JsonEntry(folder + "/" + name, atime, size))
         return found
 
@@ -211,14 +211,14 @@ class SocUsage:
 
     @staticmethod
     def _candidate_mask(names: list[str]) -> bytes | None:
-        """_is_candidate of each "*.json" name (one byte each), None when all are."""
+        """is_candidate of each "*.json" name (one byte each), None when all are."""
         native = _native_module.native
-        if native is not None:  # the same test in C, with _is_candidate's numbers and suffixes
+        if native is not None:  # the same test in C, with is_candidate's numbers and suffixes
             mask: bytes = native.name_mask(names, _JSON_LEN, MIX_SUFFIXES, _MIX_LEN)
         elif min(map(len, names), default=_MIX_LEN + 1) > _MIX_LEN:  # so all longer than ".json"
             mask = bytes(map(not_, map(_ends_with_mix, names)))
         else:
-            mask = bytes(map(_is_candidate, names))
+            mask = bytes(map(is_candidate, names))
         return None if 0 not in mask else mask
 
     def _order_ties_by_path(self, keys: list[int], same: "list[bool] | bytes") -> None:

@@ -655,20 +655,22 @@ def test_steps_shrink_to_what_is_read_in_a_twentieth_of_a_second(tmp_path, monke
     ticks = iter(range(10**6))
     monkeypatch.setattr(cleanup.time, "monotonic", lambda: float(next(ticks)))  # every step "takes" 1 s
     steps = []
-    real_groups = cleanup._GroupReader.groups_of
+    real_read = cleanup._Steps.read
 
-    def recording(self, candidates):
-        steps.append(len(candidates))
-        return real_groups(self, candidates)
+    def recording(self, todo):
+        steps.append(sum(map(len, todo.values())))
+        return real_read(self, todo)
 
-    monkeypatch.setattr(cleanup._GroupReader, "groups_of", recording)
+    monkeypatch.setattr(cleanup._Steps, "read", recording)
     slow = predict_cleanup(scan_to_end(tmp_path / "kernel_cache").socs["S"], 1, 50, now=NOW, should_stop=lambda: False)
     assert slow == fast
     assert steps[0] == 256 and all(step <= 16 for step in steps[1:]) and len(steps) > 3
     steps.clear()  # nobody to say stop: the largest steps, whatever the clock says
     assert predict_cleanup(scan_to_end(tmp_path / "kernel_cache").socs["S"], 1, 50, now=NOW) == fast
     assert len(steps) <= 2
-    reader = cleanup._GroupReader(usage.socs["S"], cleanup._read_json, lambda: False)
+    usage.socs["S"].ordered_candidates()
+    reader = cleanup._Steps(usage.socs["S"], cleanup.GroupStore(usage.socs["S"].jsons), cleanup._read_json,
+                            lambda: False, 1, NOW)
     reader.read_groups, reader.read_seconds = 10_000, 1.0
     assert reader.step_limit() == 500
     reader.read_groups, reader.read_seconds = 10**9, 1.0

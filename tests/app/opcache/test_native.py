@@ -6,7 +6,7 @@ prediction runs one of the two paths only. Its design contract is that the C cod
 anything (it answers None, and the Python path then does the work) but that whatever it accepts
 gives exactly what the pure-Python path gives. This module holds it to that:
 
-- `kernel_groups` (cleanup._resolve_folder_native) against cleanup._resolve_folder with the C
+- `read_groups` (cleanup._Steps.read, through `c_groups`) against cleanup._resolve_folder with the C
   module ruled out (the `pure_python` fixture, tests/conftest.py) and against cleanup._resolve
   (orjson with CANN's nlohmann rules): on generated kernel jsons and on byte-level mutations of
   them (hypothesis), and on hand-written cases at the edges of its strict JSON checker
@@ -18,8 +18,9 @@ gives exactly what the pure-Python path gives. This module holds it to that:
   (CacheUsage, each SoC dir's jsons, read marks and candidates) of generated trees with hard
   links, symlinks, FIFOs, empty dirs, files of another owner, names that are not UTF-8 and
   access times before and after the change times, at nanosecond precision;
-- whole predictions (predict_cleanup, serial and with a ScanPool of two workers) and the
-  `cann-config clean` dry run, native and pure Python, equal.
+- whole predictions (predict_cleanup, in one thread and in two, split walks with a ScanPool of two
+  workers) and the `cann-config clean` dry run, native and pure Python, equal; `select_step` and
+  `account` through them, and a stopped prediction asking as often as the Python way.
 
 The module is skipped when the extension is not built.
 """
@@ -87,7 +88,33 @@ def both(pure_python):
     return run
 
 
-# -- kernel_groups: one directory of jsons, the C answer against the Python ones -----------------
+# -- read_groups: one directory of jsons, the C answer against the Python ones ------------------
+
+
+def c_groups(fd: int, folder: Path, names: list[str], sizes: list[int], atimes: list[int]) -> list:
+    """What read_groups makes of the jsons `names` of the dir `fd` (`folder`, its SoC dir too) with
+    the walk's `sizes`, as the Group the store then holds for each, or None where it leaves the
+    json to Python. Read in one thread or two, by the name's length (both ways are exercised)."""
+    jsons = [(str(folder), list(names), array.array("d", atimes), array.array("q", sizes))]
+    store = cleanup.GroupStore(jsons)
+    threads = 1 + sum(map(len, names)) % 2
+    records, left, fresh = C.read_groups(fd, str(folder), {0: list(range(len(names)))}, jsons, store.bins, store.sfx,
+                                         store.suffixes, threads, cleanup._READ_FLAGS, cleanup.MAX_JSON_BYTES)
+    store.suffixes += map(cleanup._stem_suffix, fresh)
+    answers: list = [None] * len(names)
+    for pos, code in enumerate(store.bins[0]):
+        if code >= 0:
+            answers[pos] = cleanup.Group._of(str(folder), (names[pos], sizes[pos], store.suffixes[store.sfx[0][pos]],
+                                                           code), atimes[pos], ())
+        else:
+            assert code == cleanup.BIN_UNREAD  # a record, or left: nothing else is set
+    for chunk, pos, members in records:
+        assert chunk == 0 and answers[pos] is None
+        answers[pos] = cleanup.Group._of(str(folder), (names[pos], sizes[pos], *members), atimes[pos], ())
+    assert {pos for _chunk, pos in left}.isdisjoint(pos for _chunk, pos, _m in records)
+    assert all(answers[pos] is None for _chunk, pos in left)
+    assert len(left) + len(records) + sum(code >= 0 for code in store.bins[0]) == len(names)
+    return answers
 
 
 def _fd_name(name: str | bytes) -> str:
@@ -127,10 +154,8 @@ def check_folder(folder: Path, names: list[str], sizes: list[int] | None = None)
         todo = [(name, NOW - 10_000 - i, size) for i, (name, size) in enumerate(zip(names, sizes, strict=True))]
         where = cleanup._Folder(str(folder), fd, cleanup._read_json)
         boundary = str(folder)
-        # The general way first: it interns the binaries' suffixes, which C only looks up.
         general = [cleanup._resolve(where, name, atime, size, boundary) for name, atime, size in todo]
-        answers = C.kernel_groups(fd, list(names), list(sizes), [atime for _n, atime, _s in todo], cleanup._READ_FLAGS,
-                                  cleanup.MAX_JSON_BYTES, str(folder), cleanup.Group, cleanup._STEMS)
+        answers = c_groups(fd, folder, list(names), list(sizes), [atime for _n, atime, _s in todo])
         with native_on():
             native_groups = cleanup._resolve_folder(where, todo, boundary)
         pure_groups = cleanup._resolve_folder(where, todo, boundary)
@@ -828,7 +853,7 @@ def test_scans_agree_item_by_item(tmp_path, both):
     assert len(nat[0]) > 10 and nat == pure
 
 
-def predictions(kc: Path, pool=None, **kwargs) -> dict:
+def predictions(kc: Path, pool=None, threads: int = 1, **kwargs) -> dict:
     """Every SoC dir's predictions over limits from none to all, at two times and under the
     atime rules that use the read marks, as comparable data."""
     usage = scan_to_end(kc, candidates_from=0, splitter=pool)
@@ -839,7 +864,8 @@ def predictions(kc: Path, pool=None, **kwargs) -> dict:
             for ratio in (1, 50, 90):
                 for now in (NOW, NOW + 30 * 86400):
                     for rule in (None, "relatime", "strictatime"):
-                        pred = predict_cleanup(soc, max_mb, ratio, now=now, atime_rule=rule, pool=pool, **kwargs)
+                        pred = predict_cleanup(soc, max_mb, ratio, now=now, atime_rule=rule, threads=threads,
+                                               **kwargs)
                         found[name, max_mb, ratio, now, rule] = (pred, pred.to_json(with_groups=True))
     return comparable(usage), found
 
@@ -863,14 +889,14 @@ def test_predictions_in_steps_agree(tmp_path, both):
 
 
 def test_predictions_with_two_processes_agree(tmp_path, both, monkeypatch):
-    """A ScanPool of two: a forked worker keeps its parent's choice of path; the serial native
-    answer is the answer."""
+    """A ScanPool of two for the walk and two threads reading: a forked worker keeps its parent's
+    choice of path; the serial native answer is the answer."""
     kc = make_tree(tmp_path, 7, many=300)
 
     def pooled():
         with scan_pool(2) as pool:
-            pool.min_units = pool.min_groups = 1
-            found = predictions(kc, pool=pool)
+            pool.min_units = 1
+            found = predictions(kc, pool=pool, threads=2)
             assert pool.workers == 2
         return found
 
@@ -887,9 +913,9 @@ def test_a_new_interpreter_as_worker_agrees(tmp_path, both, monkeypatch):
 
     def pooled():
         with scan_pool(2) as pool:
-            pool.min_units = pool.min_groups = 1
+            pool.min_units = 1
             usage = scan_to_end(kc, candidates_from=0, splitter=pool)
-            preds = {name: predict_cleanup(soc, 1, 50, now=NOW, pool=pool) for name, soc in usage.socs.items()}
+            preds = {name: predict_cleanup(soc, 1, 50, now=NOW, threads=2) for name, soc in usage.socs.items()}
             assert pool.workers == 2
         return comparable(usage), preds
 
@@ -928,9 +954,9 @@ _NAMES = st.lists(st.one_of(
 @_HYPOTHESIS
 @given(names=_NAMES)
 def test_name_mask_is_the_candidate_rule(names):
-    from cann_config.app.opcache.scanner import _JSON_LEN, _MIX_LEN, MIX_SUFFIXES, _is_candidate
+    from cann_config.app.opcache.scanner import _JSON_LEN, _MIX_LEN, MIX_SUFFIXES, is_candidate
 
-    assert C.name_mask(names, _JSON_LEN, MIX_SUFFIXES, _MIX_LEN) == bytes(map(_is_candidate, names))
+    assert C.name_mask(names, _JSON_LEN, MIX_SUFFIXES, _MIX_LEN) == bytes(map(is_candidate, names))
 
 
 def soc_of(chunks: list[tuple[str, list[str], list[float]]]):
@@ -963,10 +989,10 @@ def test_order_keys_give_cannss_order_as_python_does(chunks, data, pure_python):
     pure = order_of(soc)
     with native_on():
         assert order_of(soc) == pure
-    from cann_config.app.opcache.scanner import _is_candidate
+    from cann_config.app.opcache.scanner import is_candidate
 
     expected = sorted((int(atime), folder + "/" + name) for folder, names, atimes, _sizes in soc.jsons
-                      for name, atime in zip(names, atimes, strict=True) if _is_candidate(name))
+                      for name, atime in zip(names, atimes, strict=True) if is_candidate(name))
     assert pure == expected
 
 
@@ -992,7 +1018,7 @@ def test_the_c_source_compiles_without_a_warning():
     assert result.returncode == 0, result.stderr
 
 
-# -- read_step: a whole step of one process in C ----------------------------------------------------
+# -- select_step and account: a prediction's steps in C ---------------------------------------------
 
 def test_a_stopped_step_asks_as_often_and_stops_where_python_does(tmp_path, both):
     """should_stop is asked before each group not read yet, in CANN's order, and the first True
@@ -1025,7 +1051,7 @@ def test_a_stopped_step_asks_as_often_and_stops_where_python_does(tmp_path, both
 
 
 def test_a_dir_that_cannot_be_opened_at_read_time_is_read_the_python_way(tmp_path, both):
-    """A json dir replaced by a symlink after the walk: read_step does not follow it (nor does
+    """A json dir replaced by a symlink after the walk: read_groups does not follow it (nor does
     the Python way, which then reads by path and finds nothing plain) - the same groups."""
     kc = make_tree(tmp_path, 10)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from cann_config.app.opcache import cleanup, parallel
+from cann_config.app.opcache import parallel
 from cann_config.app.opcache.cleanup import predict_cleanup
 from cann_config.app.opcache.measurement import measure_cache
 from cann_config.app.opcache.parallel import ScanPool, scan_pool, worker_count
@@ -94,15 +94,16 @@ def make_cache(root: Path, seed: int) -> Path:
 def walk_and_predict(kc: Path, workers: int, max_mb: int, ratio: int = 50, fork: bool = True,
                      monkeypatch: pytest.MonkeyPatch | None = None) -> tuple[dict, dict]:
     """The usage (as comparable data) and every SoC dir's prediction (with its groups), with
-    `workers` processes sharing the work and no minimum size for a split."""
+    `workers` processes sharing the walk (no minimum size for a split) and as many threads reading
+    the jsons."""
     if monkeypatch is not None:
         monkeypatch.setattr(parallel, "_can_fork", lambda: fork)
     pool = ScanPool(workers) if workers > 1 else None
     try:
         if pool is not None:
-            pool.min_units = pool.min_groups = 1
+            pool.min_units = 1
         usage = scan_to_end(kc, candidates_from=0, splitter=pool)
-        predictions = {name: predict_cleanup(soc, max_mb, ratio, now=NOW, atime_rule="noatime", pool=pool)
+        predictions = {name: predict_cleanup(soc, max_mb, ratio, now=NOW, atime_rule="noatime", threads=workers)
                        for name, soc in usage.socs.items()}
         if pool is not None:
             assert pool.workers == workers  # the workers did start
@@ -164,9 +165,7 @@ def test_a_worker_that_dies_costs_time_not_the_answer(tmp_path, monkeypatch):
     def die(*_args: object) -> None:
         os._exit(3)
 
-    # the forked worker reads with the module's read_share: it dies at its first share of reads
-    monkeypatch.setattr(cleanup, "read_share", die)
-    assert walk_and_predict(kc, 2, 1) == one
+    # the forked worker walks with the module's _walk_units: it dies at its first units
     monkeypatch.setattr(parallel, "_walk_units", die)
     assert walk_and_predict(kc, 2, 1) == one
 
