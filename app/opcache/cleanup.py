@@ -78,7 +78,7 @@ from cann_config.app.opcache.scanner import (
     CacheUsage,
     JsonEntry,
     SocUsage,
-    is_candidate,
+    any_candidate,
     nfs_lock_problem,
 )
 from cann_config.app.units import CANN_MB, format_count, human_bytes
@@ -116,14 +116,16 @@ _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 _S_IFMT = 0o170000
 _S_IFREG = 0o100000
 _S_IFDIR = 0o040000
-# A step of a prediction (see _GroupReader) asks `should_stop` for each of its groups first, then
+# A step of a prediction (see _Steps) asks `should_stop` for each of its groups first, then
 # reads them: given a `should_stop`, its size is bounded so that it reads for about _STEP_SECONDS
-# at the rate measured so far (a support bundle's deadline, on a slow network mount too, is passed
-# by no more than that); without one, steps of _STEP_MAX open each dir fewer times (~10 % faster).
+# at the rate measured so far, at most _STEP_MAX (a support bundle's deadline, on a slow network
+# mount too, is passed by no more than that); without one, a step takes what the bytes still to
+# delete need (a dir is opened once per step, and its jsons read in the order of its chunk).
 _STEP_SECONDS = 0.05
 _STEP_FIRST = 256
 _STEP_MIN = 16
 _STEP_MAX = 8192
+_STEP_UNBOUNDED = 1 << 40
 
 
 class GroupMember(NamedTuple):
@@ -788,9 +790,9 @@ class _Steps:
 
     def step_limit(self) -> int:
         """How many groups the next step may read: _STEP_SECONDS at the rate measured so far when
-        someone may say stop, else _STEP_MAX."""
+        someone may say stop, else no limit."""
         if self.should_stop is None:
-            return _STEP_MAX
+            return _STEP_UNBOUNDED
         if not self.read_groups or self.read_seconds <= 0:
             return _STEP_FIRST
         return max(_STEP_MIN, min(_STEP_MAX, int(_STEP_SECONDS * self.read_groups / self.read_seconds)))
@@ -1063,24 +1065,31 @@ def _freed_bytes(soc: SocUsage, store: GroupStore, delete: list[int], others: li
 
     The plain groups of a dir name different files when they share one suffix that cannot make
     a json's name (their jsons differ, so do "<stem><suffix>"); then only the other groups'
-    (`others`) members can repeat a name, and they are checked against the plain groups' names
-    by their shape: a member that no plain group's json or binary could be named leaves the plain
-    groups' bytes as counted. Anything else is counted name by name (_distinct_bytes)."""
+    (`others`) members can repeat a name: among themselves, or a plain group's, which they can
+    only when one is a name a plain group's json or binary could have. When neither, the bytes
+    freed are the bytes counted; else the groups are counted name by name (_distinct_bytes)."""
     low_mask = soc._low_mask
     groups = [store.others[key & low_mask] for key in others]
     suffixes = [str(suffix) for suffix in store.suffixes]
-    if len(suffixes) <= 1 and not any(map(_suffix_may_end_a_json, suffixes)) and not any(
-            _may_name_a_plain_file(name, suffixes) for group in groups for name in _names(group.files)[1:]):
-        return counted - sum(store.other_bytes[key & low_mask] for key in others) + _distinct_bytes(groups)
+    if len(suffixes) <= 1 and not any(map(_suffix_may_end_a_json, suffixes)):
+        members = [name for group in groups for name in group.files[2::2]]
+        if not _may_name_plain_files(members, suffixes):
+            named = [(group.folder, name) for group in groups for name in group.files[0::2]]
+            if len(set(named)) == len(named):
+                return counted
+            return counted - sum(store.other_bytes[key & low_mask] for key in others) + _distinct_bytes(groups)
     return _distinct_bytes(list(GroupList(soc, store, delete)))
 
 
-def _may_name_a_plain_file(name: str, suffixes: list[str]) -> bool:
-    """Whether `name` (a member of a group that is not plain) may be a plain group's json or binary
-    (a candidate json's name, or one with a plain suffix whose stem is a candidate's)."""
-    if "/" in name or (name.endswith(JSON_SUFFIX) and is_candidate(name)):
+def _may_name_plain_files(names: list[Any], suffixes: list[str]) -> bool:
+    """Whether a name of `names` (the members of groups that are not plain, after their jsons) may
+    be a plain group's json or binary: a candidate json's name, or one ending with a plain suffix
+    whose stem is a candidate's (or, to be safe, any spelled relative to its json's stem)."""
+    if any(type(name) is _StemSuffix for name in names) or "/" in "\0".join(names):
         return True
-    return any(name.endswith(suffix) and is_candidate(name[:len(name) - len(suffix)] + JSON_SUFFIX)
+    if any_candidate([name for name in names if name.endswith(JSON_SUFFIX)]):
+        return True
+    return any(any_candidate([name[:len(name) - len(suffix)] + JSON_SUFFIX for name in names if name.endswith(suffix)])
                for suffix in suffixes)
 
 
@@ -1118,7 +1127,7 @@ def _distinct_bytes(groups: list[Group]) -> int:
             suffixes = set(map(_third, plain))
             if len(suffixes) == 1:
                 suffix = str(suffixes.pop())
-                if not suffix.endswith(JSON_SUFFIX):
+                if not _suffix_may_end_a_json(suffix):
                     rest = [group for group in groups
                             if not (len(group.files) == 4 and type(group.files[2]) is _StemSuffix)]
                     jsons = set(map(_first, plain))
@@ -1126,7 +1135,7 @@ def _distinct_bytes(groups: list[Group]) -> int:
                     seen: set[str] = set()
                     for group in rest:
                         for name, size in zip(_names(group.files), _sizes(group.files), strict=True):
-                            if name in seen or name in jsons or (
+                            if "/" in name or name in seen or name in jsons or (  # "/": counted in its dir
                                     name.endswith(suffix) and name[:-len(suffix)] + JSON_SUFFIX in jsons):
                                 continue
                             seen.add(name)

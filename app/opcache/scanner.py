@@ -103,6 +103,12 @@ def is_candidate(name: str) -> bool:
     return len(name) > len(JSON_SUFFIX) and not (len(name) > _MIX_LEN and name.endswith(MIX_SUFFIXES))
 
 
+def any_candidate(names: list[str]) -> bool:
+    """Whether one of `names` (jsons) is a name CANN's cleaner collects (is_candidate)."""
+    mask = SocUsage._candidate_mask(names)
+    return bool(names) and (mask is None or 1 in mask)
+
+
 class JsonEntry(NamedTuple):
     """A cleanup candidate as CANN collects it: the json, its access time and its size."""
 

@@ -241,3 +241,52 @@ def test_the_bytes_freed_count_each_file_once(tmp_path, seed):
                 files.setdefault(member.path, member.size)
         assert prediction.freed_bytes == sum(files.values()), name
         assert prediction.counted_bytes >= prediction.freed_bytes
+
+
+def _plain(folder: Path, json_name: str, bin_name: str, suffix: str, size: int, atime: int) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    put(folder / json_name, json.dumps({"binFileName": bin_name, "binFileSuffix": suffix}).encode(), atime)
+    put(folder / (bin_name + suffix), b"\x7fELF", atime, size=size)
+
+
+@pytest.mark.parametrize("case", ["two-suffixes-one-name", "suffix-ends-a-json", "one-suffix-ends-a-json",
+                                  "two-lists-one-json",
+                                  "list-in-a-subdir", "list-names-a-binary"])
+def test_the_bytes_freed_when_names_may_repeat(tmp_path, case):
+    """Each way two groups to delete can name one file, against the distinct files themselves
+    (cleanup._freed_bytes sums the counted bytes only when no name can repeat)."""
+    folder = tmp_path / "kernel_cache" / "S" / "d"
+    folder.mkdir(parents=True)
+    old = NOW - 50_000
+    if case == "two-suffixes-one-name":  # "a" + ".x.o" and "a.x" + ".o" are one binary
+        _plain(folder, "a.json", "a", ".x.o", 5_000, old)
+        _plain(folder, "a.x.json", "a.x", ".o", 5_000, old - 1)
+    elif case == "suffix-ends-a-json":  # "k.jso" + "n" is the json k.json of another group
+        _plain(folder, "k.json", "k", ".o", 7_000, old)
+        put(folder / "k.jso.json", json.dumps({"binFileName": "k.jso", "binFileSuffix": "n"}).encode(), old - 1)
+    elif case == "one-suffix-ends-a-json":  # every binary "<stem>n": "k.jso" + "n" is k.json
+        _plain(folder, "k.json", "k", "n", 7_000, old)
+        put(folder / "k.jso.json", json.dumps({"binFileName": "k.jso", "binFileSuffix": "n"}).encode(), old - 1)
+    elif case == "two-lists-one-json":
+        _plain(folder, "sub_mix_aic.json", "sub_mix_aic", ".o", 9_000, old)
+        for k in range(2):
+            put(folder / f"m{k}.json", json.dumps({"jsonList": [{"jsonFileName": "sub_mix_aic.json"}]}).encode(),
+                old - 1 - k)
+    elif case == "list-in-a-subdir":
+        _plain(folder / "inner", "x.json", "x", ".o", 11_000, old)
+        put(folder / "m.json", json.dumps({"jsonList": [{"jsonFileName": "inner/x.json"}]}).encode(), old - 1)
+    else:  # a listed json whose binary is a plain group's binary
+        _plain(folder, "p.json", "p", ".o", 13_000, old)
+        put(folder / "q_mix_aic.json", json.dumps({"binFileName": "p", "binFileSuffix": ".o"}).encode(), old)
+        put(folder / "m.json", json.dumps({"jsonList": [{"jsonFileName": "q_mix_aic.json"}]}).encode(), old - 1)
+    suffix = "n" if case == "one-suffix-ends-a-json" else ".o"
+    for k in range(20):  # plain groups enough to reach past the quick paths
+        _plain(folder, f"z{k}.json", f"z{k}", suffix, 100_000 + k, old - 100 - k)
+    soc = scan_to_end(tmp_path / "kernel_cache").socs["S"]
+    prediction = predict_cleanup(soc, 1, 0, now=NOW, atime_rule="noatime")
+    files: dict[str, int] = {}
+    for group in prediction.delete:
+        for member in group.members:
+            files.setdefault(member.path, member.size)
+    assert prediction.freed_bytes == sum(files.values())
+    assert prediction.counted_bytes > prediction.freed_bytes  # the case does repeat a name
