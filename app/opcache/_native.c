@@ -36,7 +36,9 @@
 
 /* ---- plain_chunk ---------------------------------------------------------------------------- */
 
-/* plain_chunk(dir_fd, names, json_mask, uid) -> tuple | None
+#define MAX_NAME_BYTES 4096
+
+/* plain_chunk(dir_fd, names, json_mask, uid, bin_suffix) -> tuple | None
  *
  * lstat (fstatat, AT_SYMLINK_NOFOLLOW) every name of `names` in the directory `dir_fd`. When
  * every one is a regular file with one link, returns
@@ -45,16 +47,27 @@
  * (both 0 and empty when `uid` is negative: not asked),
  * and for the names whose byte in `json_mask` is not 0, in order: json_atimes (bytes of C doubles,
  * st_atime as Python computes it), json_sizes (bytes of int64 st_size), json_marks (bytes, 1 when
- * the access time is later than both the change and the modification time, in nanoseconds).
+ * the access time is later than both the change and the modification time, in nanoseconds), and
+ * json_bins (bytes of int64: the size of "<the json's name less .json><bin_suffix>" when the chunk
+ * holds it, else -1; None when `bin_suffix` is None).
  * Otherwise (a failed lstat, a directory, a symlink, a hard link, anything else) returns None.
  */
+
+/* A name's hash (FNV-1a) for the chunk's table of names. */
+static size_t name_hash(const char *name, size_t len) {
+    size_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)name[i]) * 1099511628211ULL;
+    return h;
+}
 static PyObject *plain_chunk(PyObject *self, PyObject *args) {
     (void)self;
     int dir_fd;
     PyObject *names;
     Py_buffer mask;
     long long uid;
-    if (!PyArg_ParseTuple(args, "iO!y*L", &dir_fd, &PyList_Type, &names, &mask, &uid))
+    PyObject *bin_suffix;
+    if (!PyArg_ParseTuple(args, "iO!y*LO", &dir_fd, &PyList_Type, &names, &mask, &uid, &bin_suffix))
         return NULL;
     Py_ssize_t count = PyList_GET_SIZE(names);
     if (mask.len != count) {
@@ -70,7 +83,12 @@ static PyObject *plain_chunk(PyObject *self, PyObject *args) {
     PyObject *sizes = PyBytes_FromStringAndSize(NULL, jsons * (Py_ssize_t)sizeof(long long));
     PyObject *marks = PyBytes_FromStringAndSize(NULL, jsons);
     PyObject *others = PyList_New(0);
-    if (!atimes || !sizes || !marks || !others)
+    PyObject *bins = NULL;
+    /* The chunk's names (UTF-8) and sizes, for json_bins. */
+    const char **texts = PyMem_Calloc((size_t)count + 1, sizeof(char *));
+    Py_ssize_t *lengths = PyMem_Calloc((size_t)count + 1, sizeof(Py_ssize_t));
+    long long *all_sizes = PyMem_Calloc((size_t)count + 1, sizeof(long long));
+    if (!atimes || !sizes || !marks || !others || !texts || !lengths || !all_sizes)
         goto fail;
     double *atime_out = (double *)PyBytes_AS_STRING(atimes);
     long long *size_out = (long long *)PyBytes_AS_STRING(sizes);
@@ -94,6 +112,8 @@ static PyObject *plain_chunk(PyObject *self, PyObject *args) {
             plain = 0;
             break;
         }
+        texts[i] = name;
+        lengths[i] = len;
         struct stat st;
         int rc;
         Py_INCREF(item);
@@ -107,6 +127,7 @@ static PyObject *plain_chunk(PyObject *self, PyObject *args) {
         }
         size_sum += (long long)st.st_size;
         blocks_sum += (long long)st.st_blocks;
+        all_sizes[i] = (long long)st.st_size;
         if (uid >= 0 && (long long)st.st_uid != uid) {
             not_mine++;
             PyObject *owner = PyLong_FromUnsignedLong((unsigned long)st.st_uid);
@@ -129,7 +150,54 @@ static PyObject *plain_chunk(PyObject *self, PyObject *args) {
             *mark_out++ = (char)(a > m && a > c);
         }
     }
+    if (plain && bin_suffix != Py_None) {
+        /* json_bins: each json's "<stem><bin_suffix>" looked up in a table of the chunk's names. */
+        Py_ssize_t suffix_len;
+        const char *suffix = PyUnicode_Check(bin_suffix) ? PyUnicode_AsUTF8AndSize(bin_suffix, &suffix_len) : NULL;
+        size_t slots = 16;
+        while (slots < 2 * (size_t)count)
+            slots *= 2;
+        Py_ssize_t *table = suffix ? PyMem_Malloc(slots * sizeof(Py_ssize_t)) : NULL;
+        bins = table ? PyBytes_FromStringAndSize(NULL, jsons * (Py_ssize_t)sizeof(long long)) : NULL;
+        if (!bins) {
+            PyMem_Free(table);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_TypeError, "bin_suffix must be a str or None");
+            goto fail;
+        }
+        for (size_t k = 0; k < slots; k++)
+            table[k] = -1;
+        for (Py_ssize_t i = 0; i < count; i++) {
+            size_t k = name_hash(texts[i], (size_t)lengths[i]) & (slots - 1);
+            while (table[k] >= 0)
+                k = (k + 1) & (slots - 1);
+            table[k] = i;
+        }
+        long long *bin_out = (long long *)PyBytes_AS_STRING(bins);
+        char wanted[MAX_NAME_BYTES];
+        for (Py_ssize_t i = 0; i < count; i++) {
+            if (!is_json[i])
+                continue;
+            long long found = -1;
+            Py_ssize_t stem = lengths[i] - 5;
+            if (stem > 0 && (size_t)stem + (size_t)suffix_len < sizeof wanted) {
+                memcpy(wanted, texts[i], (size_t)stem);
+                memcpy(wanted + stem, suffix, (size_t)suffix_len);
+                size_t wanted_len = (size_t)stem + (size_t)suffix_len;
+                for (size_t k = name_hash(wanted, wanted_len) & (slots - 1); table[k] >= 0; k = (k + 1) & (slots - 1))
+                    if ((size_t)lengths[table[k]] == wanted_len && memcmp(texts[table[k]], wanted, wanted_len) == 0) {
+                        found = all_sizes[table[k]];
+                        break;
+                    }
+            }
+            *bin_out++ = found;
+        }
+        PyMem_Free(table);
+    }
     PyBuffer_Release(&mask);
+    PyMem_Free(texts);
+    PyMem_Free(lengths);
+    PyMem_Free(all_sizes);
     if (!plain) {
         Py_DECREF(atimes);
         Py_DECREF(sizes);
@@ -143,15 +211,24 @@ static PyObject *plain_chunk(PyObject *self, PyObject *args) {
         Py_DECREF(atimes);
         Py_DECREF(sizes);
         Py_DECREF(marks);
+        Py_XDECREF(bins);
         return NULL;
     }
-    return Py_BuildValue("(LLLNNNN)", size_sum, blocks_sum, not_mine, owners, atimes, sizes, marks);
+    if (!bins) {
+        Py_INCREF(Py_None);
+        bins = Py_None;
+    }
+    return Py_BuildValue("(LLLNNNNN)", size_sum, blocks_sum, not_mine, owners, atimes, sizes, marks, bins);
 fail:
     PyBuffer_Release(&mask);
+    PyMem_Free(texts);
+    PyMem_Free(lengths);
+    PyMem_Free(all_sizes);
     Py_XDECREF(atimes);
     Py_XDECREF(sizes);
     Py_XDECREF(marks);
     Py_XDECREF(others);
+    Py_XDECREF(bins);
     return NULL;
 }
 
@@ -688,6 +765,7 @@ typedef struct {
     Py_ssize_t count;
     long long *bins;    /* the chunk's store bins (a held buffer) */
     unsigned char *sfx; /* the chunk's store suffix ids (a held buffer) */
+    const long long *walk_bins; /* the walk's sizes of "<stem><walk suffix>" (plain_chunk), or NULL */
     Py_buffer bins_view, sfx_view;
     int views;
     Arena records;
@@ -696,6 +774,8 @@ typedef struct {
 typedef struct {
     int root, open_flags;
     long long max_bytes;
+    const char *walk_suffix; /* the suffix of the walk's json_bins */
+    Py_ssize_t walk_suffix_len;
     DirWork *dirs;
     Py_ssize_t count, next;
     pthread_mutex_t lock; /* the suffix table and `nomem` */
@@ -789,12 +869,18 @@ static int read_one(Shared *sh, DirWork *dir, int dir_fd, Job *job, Arena *scrat
     } else if (names_its_binary(&fields)) {
         char bin[MAX_NAME];
         Py_ssize_t bin_len = binary_name(&fields, bin);
-        long long bin_size = bin_len < 0 ? -1 : size_at(dir_fd, bin, 0);
-        if (bin_size < 0)
-            return 0;
         Py_ssize_t stem_len = job->name_len - 5;
         int same_stem = job->name_len > 5 && memcmp(job->name + stem_len, ".json", 5) == 0 &&
                         fields.bin_name_len == stem_len && memcmp(fields.bin_name, job->name, (size_t)stem_len) == 0;
+        long long bin_size = -1;
+        if (bin_len >= 0 && same_stem && dir->walk_bins && dir->walk_bins[job->pos] >= 0 &&
+            fields.bin_suffix_len == sh->walk_suffix_len &&
+            memcmp(fields.bin_suffix, sh->walk_suffix, (size_t)sh->walk_suffix_len) == 0)
+            bin_size = dir->walk_bins[job->pos]; /* the walk's lstat of this very name */
+        else if (bin_len >= 0)
+            bin_size = size_at(dir_fd, bin, 0);
+        if (bin_size < 0)
+            return 0;
         if (same_stem) {
             int id = suffix_id(sh, fields.bin_suffix, (size_t)fields.bin_suffix_len);
             if (id >= 0) {
@@ -881,8 +967,8 @@ static int is_pre_json(PyObject *name, PyObject *pre_suffix) {
     return PyUnicode_Tailmatch(name, pre_suffix, 0, PY_SSIZE_T_MAX, 1) == 1;
 }
 
-/* read_groups(root_fd, soc_dir, todo, jsons, bins, sfx, suffixes, threads, open_flags, max_bytes)
- *   -> (records, left, new_suffixes)
+/* read_groups(root_fd, soc_dir, todo, jsons, bins, sfx, suffixes, threads, open_flags, max_bytes,
+ *             walk_bins, walk_suffix) -> (records, left, new_suffixes)
  *
  * Read the jsons `todo` ({chunk: [position, ...]} of the walk's `jsons`, whose dirs lie in the
  * SoC dir `soc_dir`, open as `root_fd`) in up to `threads` threads, a dir at a time (each opened
@@ -890,7 +976,9 @@ static int is_pre_json(PyObject *name, PyObject *pre_suffix) {
  * released. A json is read (`open_flags`, at most `max_bytes`) only when it is exactly the size
  * the walk saw and a strictly valid kernel json (kernel_json); then
  * - a json naming the binary named like it, which exists: its store item is set (bins: the
- *   binary's size; sfx: its suffix's id in `suffixes`, the new ones given back in order);
+ *   binary's size; sfx: its suffix's id in `suffixes`, the new ones given back in order); the
+ *   binary's size is the walk's when `walk_bins` (per chunk, plain_chunk's json_bins or None)
+ *   has it for that json and the suffix is `walk_suffix`, else its lstat now;
  * - a mix kernel whose listed jsons are such jsons, or a json naming another plain binary:
  *   `records` gets (chunk, position, members) - the members after the json, (name, size, ...);
  * - anything else (a `_pre.json`, a dir that cannot be opened, an odd name, anything kernel_json
@@ -902,10 +990,18 @@ static PyObject *read_groups(PyObject *self, PyObject *args) {
     PyObject *soc_dir, *todo, *jsons, *bins, *sfx, *suffixes;
     Shared sh;
     memset(&sh, 0, sizeof sh);
-    if (!PyArg_ParseTuple(args, "iUO!O!O!O!O!iiL", &root_fd, &soc_dir, &PyDict_Type, &todo, &PyList_Type, &jsons,
+    PyObject *walk_bins, *walk_suffix;
+    if (!PyArg_ParseTuple(args, "iUO!O!O!O!O!iiLO!U", &root_fd, &soc_dir, &PyDict_Type, &todo, &PyList_Type, &jsons,
                           &PyList_Type, &bins, &PyList_Type, &sfx, &PyList_Type, &suffixes, &threads, &sh.open_flags,
-                          &sh.max_bytes))
+                          &sh.max_bytes, &PyList_Type, &walk_bins, &walk_suffix))
         return NULL;
+    sh.walk_suffix = PyUnicode_AsUTF8AndSize(walk_suffix, &sh.walk_suffix_len);
+    if (!sh.walk_suffix)
+        return NULL;
+    if (PyList_GET_SIZE(walk_bins) != PyList_GET_SIZE(jsons)) {
+        PyErr_SetString(PyExc_ValueError, "read_groups: one walk_bins item per chunk");
+        return NULL;
+    }
     sh.root = root_fd;
     pthread_mutex_init(&sh.lock, NULL);
     PyObject *records = PyList_New(0), *left = PyList_New(0), *fresh = PyList_New(0), *result = NULL;
@@ -952,6 +1048,11 @@ static PyObject *read_groups(PyObject *self, PyObject *args) {
         dir->views = 1;
         dir->bins = dir->bins_view.buf;
         dir->sfx = dir->sfx_view.buf;
+        PyObject *seen = PyList_GET_ITEM(walk_bins, chunk);
+        if (PyBytes_Check(seen) && PyBytes_GET_SIZE(seen) == items * 8)
+            dir->walk_bins = (const long long *)PyBytes_AS_STRING(seen); /* held by the list */
+        else if (seen != Py_None)
+            goto bad;
         Py_buffer sizes_view;
         if (PyObject_GetBuffer(PyTuple_GET_ITEM(entry, 3), &sizes_view, PyBUF_ND) < 0)
             goto done;

@@ -75,6 +75,7 @@ from cann_config.app.opcache import atime as _atime
 from cann_config.app.opcache import native as _native_module
 from cann_config.app.opcache.scanner import (
     JSON_SUFFIX,
+    WALK_BIN_SUFFIX,
     CacheUsage,
     JsonEntry,
     SocUsage,
@@ -783,6 +784,8 @@ class _Steps:
         self.threads = max(1, threads)
         # The C loops read only with the tool's own reader: a reader a caller gave is called here.
         self.native = _native_module.native if read_json is _read_json else None
+        # The walk's sizes of the binaries named like their jsons (scanner.WALK_BIN_SUFFIX), per chunk.
+        self.walk_bins = soc.json_bins if len(soc.json_bins) == len(soc.jsons) else [None] * len(soc.jsons)
         self.stopped = False
         self.root: int | None = None  # the SoC dir's fd, opened at the first read
         self.read_seconds = 0.0
@@ -846,7 +849,7 @@ class _Steps:
         if self.native is not None and self.root >= 0:
             records, pairs, fresh = self.native.read_groups(self.root, self.soc_dir, todo, soc.jsons, store.bins,
                                                             store.sfx, store.suffixes, self.threads, _READ_FLAGS,
-                                                            MAX_JSON_BYTES)
+                                                            MAX_JSON_BYTES, self.walk_bins, WALK_BIN_SUFFIX)
             store.suffixes += map(_stem_suffix, fresh)
             pos_bits, jsons = soc._pos_bits, soc.jsons
             for chunk, at, members in records:

@@ -60,6 +60,10 @@ JSON_SUFFIX = ".json"
 MIX_SUFFIXES = ("_mix_aic.json", "_mix_aiv.json")
 _MIX_LEN = len("_mix_aic.json")
 _JSON_LEN = len(JSON_SUFFIX)
+# The suffix CANN's op compilers give a kernel's binary (binFileSuffix ".o", docs/cann/op-cache.md):
+# the walk notes the size of "<json stem>.o" beside each json it gathers (SocUsage.json_bins), so
+# a prediction reading the json need not lstat that binary again. Any other suffix is lstat'ed.
+WALK_BIN_SUFFIX = ".o"
 
 _S_IFMT = stat_mod.S_IFMT(0o177777)
 _S_IFDIR = stat_mod.S_IFDIR
@@ -145,6 +149,10 @@ class SocUsage:
         # atime is later than its mtime and its ctime, at nanosecond precision): on a relatime
         # mount CANN's own read then leaves its atime alone (app.opcache.atime).
         self.read_marks: list[bytes] = []
+        # Per chunk of `jsons`, when the C loops walked it: int64s, per json the size of
+        # "<its stem><WALK_BIN_SUFFIX>" in the same chunk (-1: not there), so a prediction needs
+        # no lstat of the binary it names (app/opcache/_native.c read_groups); None otherwise.
+        self.json_bins: list[bytes | None] = []
         # The filesystem holding the SoC dir (set at the end of the walk; its atime flags decide
         # whether CANN's read saves a group, app.opcache.atime).
         self.mount: MountInfo | None = None
@@ -398,10 +406,10 @@ class _Frame:
 
 # One part of a split walk (app.opcache.parallel): a subtree of a SoC dir, or a SoC dir's own
 # entries, as plain picklable data: files, dirs, apparent, allocated, cann, hard_links, symlinks,
-# other_users_files, jsons, read_marks (SocUsage's), unreadable, other_fs, other uids, and the
+# other_users_files, jsons, read_marks, json_bins (SocUsage's), unreadable, other_fs, other uids, and the
 # inodes with several links whose bytes it counted (_Walker.links).
 WalkPart = tuple[int, int, int, int, int, int, int, int, list[tuple[str, list[str], array, array]], list[bytes],
-                 list[tuple[str, str]], list[str], list[int], list[tuple[int, int, int, int]]]
+                 list[bytes | None], list[tuple[str, str]], list[str], list[int], list[tuple[int, int, int, int]]]
 
 
 class WalkSplitter(Protocol):
@@ -494,6 +502,7 @@ class _Walker:
                 acc.jsons.append((frame.path, list(compress(names, mask)), array("d", map(_get_atime, json_sts)),
                                   array("q", map(_get_size, json_sts))))
                 acc.read_marks.append(_read_marks(json_sts))
+                acc.json_bins.append(None)
             return
         self._account_each(frame, acc, names, sts)
 
@@ -502,10 +511,10 @@ class _Walker:
         name and the sums of a chunk of regular files with one link each. False, with nothing
         counted, when the chunk holds anything else (read_chunk then does it in Python)."""
         mask = bytes(map(_ends_with_json, names)) if self.collect else bytes(len(names))
-        plain = native.plain_chunk(fd, names, mask, self.uid)
+        plain = native.plain_chunk(fd, names, mask, self.uid, WALK_BIN_SUFFIX if self.collect else None)
         if plain is None:
             return False
-        size, blocks, not_mine, owners, atimes, sizes, marks = plain
+        size, blocks, not_mine, owners, atimes, sizes, marks, bins = plain
         count = len(names)
         acc.files += count
         acc.apparent_bytes += size
@@ -517,6 +526,7 @@ class _Walker:
         if marks:
             acc.jsons.append((path, list(compress(names, mask)), *_json_columns(atimes, sizes)))
             acc.read_marks.append(marks)
+            acc.json_bins.append(bins)
         return True
 
     def _lstat_each(self, names: list[str], fd: int, prefix: str) -> tuple[list[str], list[os.stat_result]]:
@@ -593,6 +603,7 @@ class _Walker:
         if json_names:
             acc.jsons.append((frame.path, json_names, json_atimes, json_sizes))
             acc.read_marks.append(_read_marks(json_sts))
+            acc.json_bins.append(None)
 
 
     def walk_frames(self, frames: list[_Frame], acc: SocUsage) -> Iterator[str]:
@@ -621,8 +632,8 @@ class _Walker:
     def part(self, acc: SocUsage) -> "WalkPart":
         """What this walker and `acc` found, as one part of a split walk (see WalkPart)."""
         return (acc.files, acc.dirs, acc.apparent_bytes, acc.allocated_bytes, acc.cann_bytes, acc.hard_links,
-                acc.symlinks, acc.other_users_files, acc.jsons, acc.read_marks, self.unreadable, self.other_fs,
-                sorted(self.other_uids), self.links or [])
+                acc.symlinks, acc.other_users_files, acc.jsons, acc.read_marks, acc.json_bins, self.unreadable,
+                self.other_fs, sorted(self.other_uids), self.links or [])
 
     def catch_up(self, acc: SocUsage, frames: list[_Frame], finished: list[str]) -> None:
         """The candidates of what was walked before collecting began: the names already read of
@@ -648,10 +659,11 @@ class _Walker:
         native = _native_module.native
         if native is not None and json_names:
             # All regular files with one link (nearly always): their times and sizes from C.
-            plain = native.plain_chunk(fd, json_names, b"\1" * len(json_names), -1)
+            plain = native.plain_chunk(fd, json_names, b"\1" * len(json_names), -1, None)
             if plain is not None:
                 acc.jsons.append((folder, json_names, *_json_columns(plain[4], plain[5])))
                 acc.read_marks.append(plain[6])
+                acc.json_bins.append(None)
                 return
         lstat = os.lstat
         try:
@@ -672,6 +684,7 @@ class _Walker:
         if json_names:
             acc.jsons.append((folder, json_names, array("d", map(_get_atime, sts)), array("q", map(_get_size, sts))))
             acc.read_marks.append(_read_marks(sts))
+            acc.json_bins.append(None)
 
 
 def walk_part(parent_fd: int, name: str, path: str, dev: int, collect: bool,
@@ -695,8 +708,8 @@ def join_part(acc: SocUsage, part: WalkPart, seen: set[tuple[int, int]], unreada
     """Add `part` to the SoC dir `acc` and to the walk's lists, as if the serial walk had walked
     it here: parts joined in the serial walk's order give its totals, and an inode counted by an
     earlier part is taken out again (its name stays a hard link, as the serial walk counts it)."""
-    (files, dirs, apparent, allocated, cann, hard_links, symlinks, others, jsons, read_marks, part_unreadable,
-     part_other_fs, part_uids, links) = part
+    (files, dirs, apparent, allocated, cann, hard_links, symlinks, others, jsons, read_marks, json_bins,
+     part_unreadable, part_other_fs, part_uids, links) = part
     acc.files += files
     acc.dirs += dirs
     acc.apparent_bytes += apparent
@@ -707,6 +720,7 @@ def join_part(acc: SocUsage, part: WalkPart, seen: set[tuple[int, int]], unreada
     acc.other_users_files += others
     acc.jsons += jsons
     acc.read_marks += read_marks
+    acc.json_bins += json_bins
     unreadable += part_unreadable
     other_fs += part_other_fs
     other_uids.update(part_uids)
@@ -979,7 +993,7 @@ def scan_cache(path: str | Path, *, batch_seconds: float = 0.1,
                     continue
                 if candidates_from is None or acc.cann_bytes < candidates_from:
                     acc.candidates_complete = False
-                    acc.jsons, acc.read_marks = [], []
+                    acc.jsons, acc.read_marks, acc.json_bins = [], [], []
 
         usage = CacheUsage(
             kernel_cache=root,

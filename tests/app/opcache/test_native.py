@@ -38,7 +38,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from cann_config.app.opcache import cleanup, native, parallel
+from cann_config.app.opcache import cleanup, native, parallel, scanner
 from cann_config.app.opcache.cleanup import NOTE_BAD_JSON, NOTE_BIN_MISSING, NOTE_UNPARSED, predict_cleanup
 from cann_config.app.opcache.parallel import scan_pool
 from cann_config.app.opcache.scanner import scan_cache, scan_to_end
@@ -98,8 +98,21 @@ def c_groups(fd: int, folder: Path, names: list[str], sizes: list[int], atimes: 
     jsons = [(str(folder), list(names), array.array("d", atimes), array.array("q", sizes))]
     store = cleanup.GroupStore(jsons)
     threads = 1 + sum(map(len, names)) % 2
+    # The walk's sizes of the binaries, as plain_chunk gives them over the dir's listing (when it
+    # is all plain files), every other call: read_groups then takes them instead of an lstat.
+    walk_bins: list = [None]
+    listing = sorted(os.listdir(fd))
+    if len(names) % 2 and len(set(names)) == len(names) and set(names) <= set(listing):
+        order = listing + []
+        for name in names:
+            order.remove(name)
+        order = list(names) + order  # the jsons first, in the order of the chunk
+        seen = C.plain_chunk(fd, order, bytes(i < len(names) for i in range(len(order))), -1, scanner.WALK_BIN_SUFFIX)
+        if seen is not None and sizes == list(seen[5] and array.array("q", seen[5])):
+            walk_bins = [seen[7]]
     records, left, fresh = C.read_groups(fd, str(folder), {0: list(range(len(names)))}, jsons, store.bins, store.sfx,
-                                         store.suffixes, threads, cleanup._READ_FLAGS, cleanup.MAX_JSON_BYTES)
+                                         store.suffixes, threads, cleanup._READ_FLAGS, cleanup.MAX_JSON_BYTES,
+                                         walk_bins, scanner.WALK_BIN_SUFFIX)
     store.suffixes += map(cleanup._stem_suffix, fresh)
     answers: list = [None] * len(names)
     for pos, code in enumerate(store.bins[0]):
@@ -582,26 +595,34 @@ def test_bytes_names_from_a_walk_of_names_that_are_not_utf8(tmp_path, pure_pytho
 # -- plain_chunk: one chunk of names, the C sums against each name's lstat -----------------------
 
 
-def plain_expected(fd: int, names: list[str], mask: bytes, uid: int):
+def plain_expected(fd: int, names: list[str], mask: bytes, uid: int, suffix: str | None = ".o"):
     sts = [os.lstat(name, dir_fd=fd) for name in names]
     if not all(stat.S_ISREG(s.st_mode) and s.st_nlink == 1 for s in sts):
         return None
     jsons = [s for s, m in zip(sts, mask, strict=True) if m]
+    # json_bins: the size of "<the name's UTF-8 less its last 5 bytes><suffix>" among the chunk's names
+    by_bytes = {name.encode(): st.st_size for name, st in zip(names, sts, strict=True)}
+    bins = None if suffix is None else [
+        by_bytes.get(name.encode()[:-5] + suffix.encode(), -1) if len(name.encode()) > 5 else -1
+        for name, m in zip(names, mask, strict=True) if m]
     return (sum(s.st_size for s in sts), sum(s.st_blocks for s in sts), sum(s.st_uid != uid for s in sts),
             {s.st_uid for s in sts if s.st_uid != uid}, [s.st_atime for s in jsons], [s.st_size for s in jsons],
-            bytes(s.st_atime_ns > s.st_mtime_ns and s.st_atime_ns > s.st_ctime_ns for s in jsons))
+            bytes(s.st_atime_ns > s.st_mtime_ns and s.st_atime_ns > s.st_ctime_ns for s in jsons), bins)
 
 
-def plain_answer(fd: int, names: list[str], mask: bytes, uid: int):
-    found = C.plain_chunk(fd, names, mask, uid)
+def plain_answer(fd: int, names: list[str], mask: bytes, uid: int, suffix: str | None = ".o"):
+    found = C.plain_chunk(fd, names, mask, uid, suffix)
     if found is None:
         return None
-    size, blocks, not_mine, owners, atimes, sizes, marks = found
+    size, blocks, not_mine, owners, atimes, sizes, marks, bins = found
     assert len(set(owners)) == len(owners)
-    doubles, longs = array.array("d"), array.array("q")
+    doubles, longs, bin_sizes = array.array("d"), array.array("q"), array.array("q")
     doubles.frombytes(atimes)
     longs.frombytes(sizes)
-    return size, blocks, not_mine, set(owners), doubles.tolist(), longs.tolist(), marks
+    if bins is not None:
+        bin_sizes.frombytes(bins)
+    return (size, blocks, not_mine, set(owners), doubles.tolist(), longs.tolist(), marks,
+            None if bins is None else bin_sizes.tolist())
 
 
 def times_ns(rng: random.Random) -> tuple[int, int]:
@@ -621,9 +642,15 @@ def test_plain_chunk_sums_what_lstat_says(seed, tmp_path):
     folder = tmp_path / "d"
     folder.mkdir()
     names = []
+    for name in ("pair.json", "pair.o"):  # a json and its binary, at least once
+        (folder / name).write_bytes(b"p" * rng.randint(0, 99))
+        names.append(name)
     for i in range(rng.randint(1, 60)):
-        name = rng.choice([f"k{i}.json", f"k{i}.o", f"k{i}_mix_aic.json", f"k{i}.json.bak", f"\u00e9{i}.json",
-                           f"{i}.json"])
+        j = rng.randint(0, i // 2)  # stems repeat: a json and its binary are often both in the chunk
+        name = rng.choice([f"k{j}.json", f"k{j}.o", f"k{j}_mix_aic.json", f"k{j}.json.bak", f"\u00e9{j}.json",
+                           f"\u00e9{j}.o", f"{j}.json"])
+        if name in names:
+            continue
         path = folder / name
         path.write_bytes(b"x" * rng.choice([0, 1, 100, 4095, 4097, 70_000]))
         if rng.random() < 0.2:
@@ -636,12 +663,15 @@ def test_plain_chunk_sums_what_lstat_says(seed, tmp_path):
     try:
         for mask in (bytes(name.endswith(".json") for name in names), bytes(len(names)), b"\x01" * len(names)):
             for uid in (os.geteuid(), OTHER_UID, 0, 2**32 - 2):
-                expected = plain_expected(fd, names, mask, uid)
-                assert expected is not None
-                assert plain_answer(fd, names, mask, uid) == expected
-        assert plain_answer(fd, [], b"", 0) == (0, 0, 0, set(), [], [], b"")
+                for suffix in (".o", None, "", ".json.bak", "_mix_aic.json"):
+                    expected = plain_expected(fd, names, mask, uid, suffix)
+                    assert expected is not None
+                    assert plain_answer(fd, names, mask, uid, suffix) == expected
+        assert plain_answer(fd, [], b"", 0) == (0, 0, 0, set(), [], [], b"", [])
         with pytest.raises(ValueError):
-            C.plain_chunk(fd, names, b"\x01", 0)
+            C.plain_chunk(fd, names, b"\x01", 0, None)
+        with pytest.raises(TypeError):
+            C.plain_chunk(fd, names, b"\x01" * len(names), 0, b".o")
     finally:
         os.close(fd)
 
@@ -679,8 +709,8 @@ def test_plain_chunk_refuses_a_chunk_with_anything_but_plain_files(odd, tmp_path
     names.insert(2, odd_name)
     fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     try:
-        assert C.plain_chunk(fd, names, b"\x01" * len(names), os.geteuid()) is None
-        assert C.plain_chunk(fd, names[3:], b"\x01" * 3, os.geteuid()) is not None  # k2..k4
+        assert C.plain_chunk(fd, names, b"\x01" * len(names), os.geteuid(), ".o") is None
+        assert C.plain_chunk(fd, names[3:], b"\x01" * 3, os.geteuid(), ".o") is not None  # k2..k4
     finally:
         os.close(fd)
 
@@ -1071,3 +1101,31 @@ def test_a_dir_that_cannot_be_opened_at_read_time_is_read_the_python_way(tmp_pat
 
     nat, pure = both(swapped)
     assert nat == pure
+
+
+def test_read_groups_takes_the_walks_size_of_a_binary_named_like_its_json(tmp_path):
+    """A json naming "<its stem>.o" takes the size the walk noted (no lstat: the number given is
+    used even where it differs from the file now), "-1" or another suffix an lstat now."""
+    folder = tmp_path / "d"
+    folder.mkdir()
+    for stem, suffix in (("a", ".o"), ("b", ".o"), ("c", ".bin")):
+        (folder / f"{stem}.json").write_bytes(json.dumps({"binFileName": stem, "binFileSuffix": suffix}).encode())
+        (folder / f"{stem}{suffix}").write_bytes(b"x" * 100)
+    names = ["a.json", "b.json", "c.json"]
+    sizes = [os.lstat(folder / name).st_size for name in names]
+    jsons = [(str(folder), names, array.array("d", [NOW] * 3), array.array("q", sizes))]
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        seen = C.plain_chunk(fd, [*names, "a.o", "b.o", "c.bin"], b"\1\1\1\0\0\0", -1, ".o")
+        assert array.array("q", seen[7]).tolist() == [100, 100, -1]
+        for walk, expected in (([seen[7]], [100, 100, 100]), ([None], [100, 100, 100]),
+                               ([array.array("q", [7, -1, 9]).tobytes()], [7, 100, 100])):
+            store = cleanup.GroupStore(jsons)
+            C.read_groups(fd, str(folder), {0: [0, 1, 2]}, jsons, store.bins, store.sfx, store.suffixes, 2,
+                          cleanup._READ_FLAGS, cleanup.MAX_JSON_BYTES, walk, ".o")
+            assert store.bins[0].tolist() == expected
+        with pytest.raises(ValueError):
+            C.read_groups(fd, str(folder), {0: [0]}, jsons, store.bins, store.sfx, store.suffixes, 1,
+                          cleanup._READ_FLAGS, cleanup.MAX_JSON_BYTES, [b"short"], ".o")
+    finally:
+        os.close(fd)
