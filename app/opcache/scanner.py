@@ -60,9 +60,10 @@ JSON_SUFFIX = ".json"
 MIX_SUFFIXES = ("_mix_aic.json", "_mix_aiv.json")
 _MIX_LEN = len("_mix_aic.json")
 _JSON_LEN = len(JSON_SUFFIX)
-# The suffix CANN's op compilers give a kernel's binary (binFileSuffix ".o", docs/cann/op-cache.md):
-# the walk notes the size of "<json stem>.o" beside each json it gathers (SocUsage.json_bins), so
-# a prediction reading the json need not lstat that binary again. Any other suffix is lstat'ed.
+# The suffix CANN's op compilers give a kernel's binary (`"binFileSuffix": ".o"` in the kernel jsons
+# they write; app.opcache.cleanup._binary_of): the walk notes the size of "<json stem>.o" beside
+# each json it gathers (SocUsage.json_bins), so a prediction reading the json need not lstat that
+# binary again. Only a shortcut: a binary of any other suffix is lstat'ed, with the same answer.
 WALK_BIN_SUFFIX = ".o"
 
 _S_IFMT = stat_mod.S_IFMT(0o177777)
@@ -510,11 +511,11 @@ class _Walker:
         """read_chunk's common case in C (app/opcache/_native.c plain_chunk): the lstat of every
         name and the sums of a chunk of regular files with one link each. False, with nothing
         counted, when the chunk holds anything else (read_chunk then does it in Python)."""
-        mask = bytes(map(_ends_with_json, names)) if self.collect else bytes(len(names))
-        plain = native.plain_chunk(fd, names, mask, self.uid, WALK_BIN_SUFFIX if self.collect else None)
+        plain = native.plain_chunk(fd, names, JSON_SUFFIX if self.collect else bytes(len(names)), self.uid,
+                                   WALK_BIN_SUFFIX if self.collect else None)
         if plain is None:
             return False
-        size, blocks, not_mine, owners, atimes, sizes, marks, bins = plain
+        size, blocks, not_mine, owners, json_names, atimes, sizes, marks, bins = plain
         count = len(names)
         acc.files += count
         acc.apparent_bytes += size
@@ -524,7 +525,7 @@ class _Walker:
             acc.other_users_files += not_mine
             self.other_uids.update(owners)
         if marks:
-            acc.jsons.append((path, list(compress(names, mask)), *_json_columns(atimes, sizes)))
+            acc.jsons.append((path, json_names, *_json_columns(atimes, sizes)))
             acc.read_marks.append(marks)
             acc.json_bins.append(bins)
         return True
@@ -661,8 +662,8 @@ class _Walker:
             # All regular files with one link (nearly always): their times and sizes from C.
             plain = native.plain_chunk(fd, json_names, b"\1" * len(json_names), -1, None)
             if plain is not None:
-                acc.jsons.append((folder, json_names, *_json_columns(plain[4], plain[5])))
-                acc.read_marks.append(plain[6])
+                acc.jsons.append((folder, json_names, *_json_columns(plain[5], plain[6])))
+                acc.read_marks.append(plain[7])
                 acc.json_bins.append(None)
                 return
         lstat = os.lstat

@@ -108,8 +108,8 @@ def c_groups(fd: int, folder: Path, names: list[str], sizes: list[int], atimes: 
             order.remove(name)
         order = list(names) + order  # the jsons first, in the order of the chunk
         seen = C.plain_chunk(fd, order, bytes(i < len(names) for i in range(len(order))), -1, scanner.WALK_BIN_SUFFIX)
-        if seen is not None and sizes == list(seen[5] and array.array("q", seen[5])):
-            walk_bins = [seen[7]]
+        if seen is not None and sizes == list(seen[6] and array.array("q", seen[6])):
+            walk_bins = [seen[8]]
     records, left, fresh = C.read_groups(fd, str(folder), {0: list(range(len(names)))}, jsons, store.bins, store.sfx,
                                          store.suffixes, threads, cleanup._READ_FLAGS, cleanup.MAX_JSON_BYTES,
                                          walk_bins, scanner.WALK_BIN_SUFFIX)
@@ -599,6 +599,8 @@ def plain_expected(fd: int, names: list[str], mask: bytes, uid: int, suffix: str
     sts = [os.lstat(name, dir_fd=fd) for name in names]
     if not all(stat.S_ISREG(s.st_mode) and s.st_nlink == 1 for s in sts):
         return None
+    if isinstance(mask, str):
+        mask = bytes(name.encode().endswith(mask.encode()) for name in names)
     jsons = [s for s, m in zip(sts, mask, strict=True) if m]
     # json_bins: the size of "<the name's UTF-8 less its last 5 bytes><suffix>" among the chunk's names
     by_bytes = {name.encode(): st.st_size for name, st in zip(names, sts, strict=True)}
@@ -614,8 +616,12 @@ def plain_answer(fd: int, names: list[str], mask: bytes, uid: int, suffix: str |
     found = C.plain_chunk(fd, names, mask, uid, suffix)
     if found is None:
         return None
-    size, blocks, not_mine, owners, atimes, sizes, marks, bins = found
+    size, blocks, not_mine, owners, json_names, atimes, sizes, marks, bins = found
     assert len(set(owners)) == len(owners)
+    if isinstance(mask, str):  # the jsons chosen by their suffix: the names C chose
+        assert json_names == [name for name in names if name.encode().endswith(mask.encode())]
+    else:
+        assert json_names == [name for name, m in zip(names, mask, strict=True) if m]
     doubles, longs, bin_sizes = array.array("d"), array.array("q"), array.array("q")
     doubles.frombytes(atimes)
     longs.frombytes(sizes)
@@ -661,13 +667,15 @@ def test_plain_chunk_sums_what_lstat_says(seed, tmp_path):
         names.append(name)
     fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     try:
-        for mask in (bytes(name.endswith(".json") for name in names), bytes(len(names)), b"\x01" * len(names)):
+        for mask in (bytes(name.endswith(".json") for name in names), bytes(len(names)), b"\x01" * len(names),
+                     ".json", "", "\u00e9.o"):
             for uid in (os.geteuid(), OTHER_UID, 0, 2**32 - 2):
                 for suffix in (".o", None, "", ".json.bak", "_mix_aic.json"):
                     expected = plain_expected(fd, names, mask, uid, suffix)
                     assert expected is not None
                     assert plain_answer(fd, names, mask, uid, suffix) == expected
         assert plain_answer(fd, [], b"", 0) == (0, 0, 0, set(), [], [], b"", [])
+        assert plain_answer(fd, [], ".json", 0) == (0, 0, 0, set(), [], [], b"", [])
         with pytest.raises(ValueError):
             C.plain_chunk(fd, names, b"\x01", 0, None)
         with pytest.raises(TypeError):
@@ -1117,8 +1125,8 @@ def test_read_groups_takes_the_walks_size_of_a_binary_named_like_its_json(tmp_pa
     fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     try:
         seen = C.plain_chunk(fd, [*names, "a.o", "b.o", "c.bin"], b"\1\1\1\0\0\0", -1, ".o")
-        assert array.array("q", seen[7]).tolist() == [100, 100, -1]
-        for walk, expected in (([seen[7]], [100, 100, 100]), ([None], [100, 100, 100]),
+        assert array.array("q", seen[8]).tolist() == [100, 100, -1]
+        for walk, expected in (([seen[8]], [100, 100, 100]), ([None], [100, 100, 100]),
                                ([array.array("q", [7, -1, 9]).tobytes()], [7, 100, 100])):
             store = cleanup.GroupStore(jsons)
             C.read_groups(fd, str(folder), {0: [0, 1, 2]}, jsons, store.bins, store.sfx, store.suffixes, 2,
