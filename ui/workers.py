@@ -75,6 +75,7 @@ class ScanWorker(QThread):
     def run(self) -> None:
         from cann_config.app.errors import InputError
         from cann_config.app.io.inputfiles import input_is_dir
+        from cann_config.app.opcache.parallel import scan_pool
         from cann_config.app.opcache.scanner import scan_cache
 
         last = None
@@ -83,9 +84,11 @@ class ScanWorker(QThread):
                 self.missing.emit()
                 return
             self.ini_exists = os.path.lexists(self.path / "op_cache.ini")
-            with collector_paused(freeze=True):
+            # The walk shared with worker processes on the free cores: new interpreters, never a
+            # fork of this process with Qt in it (app.opcache.parallel).
+            with collector_paused(freeze=True), scan_pool() as pool:
                 for item in scan_cache(self.path, batch_seconds=self.batch_seconds,
-                                       should_stop=self.isInterruptionRequested):
+                                       should_stop=self.isInterruptionRequested, splitter=pool):
                     last = item
                     if getattr(item, "done", False):
                         break

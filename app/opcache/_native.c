@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -987,9 +988,23 @@ static void *read_dirs(void *arg) {
 /* A helper thread of read_groups: read_dirs with a file-descriptor table of its own (a copy,
  * unshare CLONE_FILES), so that its opens and closes of jsons do not contend with the other
  * threads' for one table (two threads sharing one read ~35 % slower than two with their own). */
+static long long helper_cpu_ns; /* the CPU time of every helper thread so far (helper_cpu_seconds) */
+
 static void *helper_thread(void *arg) {
     (void)unshare(CLONE_FILES); /* when refused, the shared table: slower, the same answers */
-    return read_dirs(arg);
+    void *done = read_dirs(arg);
+    struct timespec used;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &used) == 0)
+        __atomic_fetch_add(&helper_cpu_ns, (long long)used.tv_sec * 1000000000LL + used.tv_nsec, __ATOMIC_RELAXED);
+    return done;
+}
+
+/* helper_cpu_seconds() -> float: the CPU seconds read_groups' helper threads have used in this
+ * process (a part of its own CPU time: the benchmarks' model of cores tells it apart). */
+static PyObject *helper_cpu_seconds(PyObject *self, PyObject *args) {
+    (void)self;
+    (void)args;
+    return PyFloat_FromDouble((double)__atomic_load_n(&helper_cpu_ns, __ATOMIC_RELAXED) / 1e9);
 }
 
 /* A chunk's buffer of `kind` ("bins": int64 items; "sfx": bytes) from the store's list. */
@@ -1726,6 +1741,7 @@ static PyMethodDef methods[] = {
     {"select_step", select_step, METH_VARARGS, "the next step of a prediction: a mark per key, the reads"},
     {"read_groups", read_groups, METH_VARARGS, "read a step's kernel jsons into the store, in threads"},
     {"account", account, METH_VARARGS, "CANN's loop over a read step: what it deletes and counts"},
+    {"helper_cpu_seconds", helper_cpu_seconds, METH_NOARGS, "CPU seconds of read_groups' helper threads"},
     {"order_keys", order_keys, METH_VARARGS, "the candidates' sort keys, sorted"},
     {"name_mask", name_mask, METH_VARARGS, "a byte per name: long enough and not ending with a suffix"},
     {NULL, NULL, 0, NULL},

@@ -21,8 +21,9 @@ ms); otherwise (the GUI, whose threads a fork would copy in an undefined state) 
 interpreter, `python -m cann_config.app.opcache.parallel`; a frozen bundle uses one process. A
 worker that fails or dies costs time, never the result: its share is done here again.
 
-CANN_CONFIG_SCAN_STATS=1 prints one line per process to stderr at the end: its role, pid and peak
-RSS (tests/bench/bench_scan.py reads it).
+CANN_CONFIG_SCAN_STATS=1 prints one line per process to stderr at the end: its role, peak RSS and
+CPU seconds, and for this process the part of them its reading threads used
+(tests/bench/bench_scan.py reads it).
 """
 
 import os
@@ -106,6 +107,14 @@ def _read_exactly(fd: int, size: int) -> bytearray:
             raise EOFError("the scan worker ended")
         done += got
     return buffer
+
+
+def _threads_cpu() -> str:
+    """The stats line's CPU seconds of the prediction's reading threads (app/opcache/_native.c),
+    which are part of this process's."""
+    from cann_config.app.opcache import native
+
+    return "" if native.native is None else f" threads_cpu_seconds {native.native.helper_cpu_seconds():.3f}"
 
 
 def _usage() -> tuple[int, float]:
@@ -293,7 +302,8 @@ class ScanPool:
             worker.stop()
         if os.environ.get(ENV_STATS):
             peak, cpu = _usage()
-            lines = [f"scan process main workers {self.workers} peak_rss_kib {peak} cpu_seconds {cpu:.3f}"]
+            lines = [f"scan process main workers {self.workers} peak_rss_kib {peak} cpu_seconds {cpu:.3f}"
+                     + _threads_cpu()]
             lines += [f"scan process worker peak_rss_kib {w.usage[0]} cpu_seconds {w.usage[1]:.3f}"
                       if w.usage is not None else "scan process worker failed" for w in self._team]
             print("\n".join(lines), file=sys.stderr, flush=True)
@@ -310,8 +320,8 @@ def scan_pool(workers: int | None = None) -> Iterator[ScanPool | None]:
         finally:
             if workers is None and os.environ.get(ENV_STATS):
                 peak, cpu = _usage()
-                print(f"scan process main workers 1 peak_rss_kib {peak} cpu_seconds {cpu:.3f}", file=sys.stderr,
-                      flush=True)
+                print(f"scan process main workers 1 peak_rss_kib {peak} cpu_seconds {cpu:.3f}" + _threads_cpu(),
+                      file=sys.stderr, flush=True)
         return
     pool = ScanPool(count)
     try:

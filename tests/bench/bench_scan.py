@@ -19,13 +19,15 @@ reused:
 With the C loops built (app/opcache/_native.c; the header line says), rows 1 and 3 run a third
 time without them (CANN_CONFIG_NO_NATIVE=1, 2 processes): what a host without a C compiler gets.
 
-The scan shares its work among processes (app/opcache/parallel.py). Rows 1-3 run twice: on both
-cores with two processes (CANN_CONFIG_SCAN_WORKERS=2: the automatic count would take one on this
-shared machine whenever its load is 1 or more), and pinned to one core (`taskset -c 0`, scan and
-du alike; the automatic count then takes one process). From the two medians a model gives the
-ratio on more free cores: T(n) = S + P / n, with P = 2 (T1 - T2) and S = 2 T2 - T1 (S: what one
-process does alone - start-up, joining, the prediction's loop; P: the walk and the reads), against
-du's T, which does not change with cores. The CPU seconds of every process are printed beside.
+The scan shares its walk among processes and its reads among threads (app/opcache/parallel.py,
+app/opcache/cleanup.py _Steps). Rows 1-3 run twice: on both cores with two processes and two
+reading threads (CANN_CONFIG_SCAN_WORKERS=2: the automatic count would take one on this shared
+machine whenever its load is 1 or more), and pinned to one core (`taskset -c 0`, scan and du
+alike; the automatic count then takes one process, one thread). From the two medians a model
+gives the ratio on more free cores: T(n) = S + P / n, with P = 2 (T1 - T2) and S = 2 T2 - T1 (S:
+what one thread does alone - start-up, joining, the prediction's loop; P: the walk and the reads),
+against du's T, which does not change with cores. The CPU seconds of every process (and of the
+reading threads) are printed beside, with the same model from them.
 
 Both commands are started as a user starts them: the console script `.venv/bin/cann-config` with
 its bytecode compiled, and `du` from PATH; they alternate, after one unmeasured warm-up each, so
@@ -68,13 +70,17 @@ TASKSET = shutil.which("taskset")
 
 
 def scan_stats(stderr: bytes) -> list[tuple[str, int, float]]:
-    """(role, peak RSS KiB, CPU seconds) of every process, from CANN_CONFIG_SCAN_STATS's lines."""
+    """(role, peak RSS KiB, CPU seconds) of every process, from CANN_CONFIG_SCAN_STATS's lines; the
+    main process's reading threads (app/opcache/_native.c read_groups) as a role "threads" of
+    their own (their CPU seconds, also counted in the main process's)."""
     found = []
     for line in stderr.decode(errors="replace").splitlines():
         parts = line.split()
         if line.startswith("scan process ") and "peak_rss_kib" in parts and "cpu_seconds" in parts:
             found.append((parts[2], int(parts[parts.index("peak_rss_kib") + 1]),
                           float(parts[parts.index("cpu_seconds") + 1])))
+            if "threads_cpu_seconds" in parts:
+                found.append(("threads", 0, float(parts[parts.index("threads_cpu_seconds") + 1])))
     return found
 
 
@@ -127,6 +133,8 @@ def main() -> int:
                 if role == "worker":
                     peaks.setdefault("worker", []).append(peak)
                 cpus.setdefault(f"{label} {role}", []).append(cpu)
+            if not any(role == "worker" for role, _peak, _cpu in stats):
+                cpus.setdefault(f"{label} worker", []).append(0.0)
             data = json.loads(run.stdout)
             data_of_last.clear()
             data_of_last.update(data)
@@ -172,10 +180,14 @@ def main() -> int:
         print("  scaling with cores, from the wall medians (T1 on one core, T2 on two): "
               + model(2 * t2 - t1, 2 * (t1 - t2), statistics.median(both.b)))
         if "both worker" in med:
-            # From CPU seconds, which the load changes less: the worker's share is P/2, the rest of
-            # the main process's is S; du's CPU seconds as its time (it waits for nothing here).
+            # From CPU seconds, which the load changes less. What the other core did - the worker
+            # process (its half of the walk) and the reading thread (its share of the reads) - is
+            # P/2; the main thread did the other half of P and S; du's CPU seconds as its time (it
+            # waits for nothing here).
+            others = med["both worker"] + med.get("both threads", 0.0)
             print("  scaling with cores, from CPU seconds (the load does not stretch them): "
-                  + model(med["both main"] - med["both worker"], 2 * med["both worker"], statistics.median(du_cpu)))
+                  + model(med["both main"] - med.get("both threads", 0.0) - others, 2 * others,
+                          statistics.median(du_cpu)))
 
     try:
         set_limit(kernel_cache, UNDER_LIMIT_MB)
