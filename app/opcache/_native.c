@@ -5,15 +5,17 @@
  * stat_result of 20 fields, orjson's dict of a 1 KiB json), so a pure-Python scan of 200,000
  * files stays at 2.5x `du -sb` or more however the work is split (docs/architecture.md,
  * "The C loops"). These functions do the same system calls, and the arithmetic of the
- * candidates' order, with none of that work around them. They decide nothing about CANN: the
- * rules' numbers and names come from the Python callers, and the readers answer only the plain
- * case and say "not plain" (None) for everything else, which the Python code then handles
- * exactly as it does without this module (app/opcache/scanner.py read_chunk and
- * ordered_candidates, app/opcache/cleanup.py _resolve_folder). tests/app/opcache/test_native.py
- * checks that both paths give the same answers.
+ * candidates' order, with none of that work around them, and the prediction's steps make no
+ * Python object per plain group (cleanup.GroupStore). They decide nothing about CANN: the rules'
+ * numbers and names come from the Python callers, and the readers answer only the plain case and
+ * leave everything else to the Python code, which handles it exactly as it does without this
+ * module (app/opcache/scanner.py read_chunk and ordered_candidates, app/opcache/cleanup.py
+ * _Steps and _resolve_folder). tests/app/opcache/test_native.py checks that both paths give the
+ * same answers.
  *
- * The names passed in are held (a reference) while the interpreter lock is released around a
- * system call that uses them.
+ * While the interpreter lock is released (a chunk's lstat calls; read_groups' threads), only C
+ * data is touched: the names' UTF-8 buffers, which the lists the caller passed hold, and buffers
+ * held with PyObject_GetBuffer (the store's columns cannot be resized meanwhile).
  *
  * Built by setuptools when a C compiler is there (optional: without one, the pure-Python paths
  * run, only slower).
@@ -738,7 +740,7 @@ static Py_ssize_t binary_name(const KernelFields *f, char *out) {
 }
 
 /* The dir `rel` (a path below the dir `root`, components separated by "/") opened one component
- * at a time without following a symlink, as cleanup._GroupReader._open_dir does; -1 when it
+ * at a time without following a symlink, as cleanup._open_dir does; -1 when it
  * cannot be. */
 static int open_below(int root, const char *rel) {
     if (!rel || !*rel)
@@ -1411,7 +1413,9 @@ static PyObject *select_step(PyObject *self, PyObject *args) {
         return NULL;
     PyObject *marks = PyBytes_FromStringAndSize(NULL, end > pos ? end - pos : 0);
     PyObject *todo = PyDict_New();
-    if (!marks || !todo)
+    /* The positions to read, a list per chunk (made at its first), then the dict of them. */
+    PyObject **unread = PyMem_Calloc((size_t)chunks + 1, sizeof(PyObject *));
+    if (!marks || !todo || !unread)
         goto fail;
     char *mark = PyBytes_AS_STRING(marks);
     Py_ssize_t passed = 0, reading = 0;
@@ -1453,20 +1457,11 @@ static PyObject *select_step(PyObject *self, PyObject *args) {
                 }
                 if (stopped)
                     break;
-                PyObject *chunk_key = PyLong_FromSsize_t(chunk);
-                PyObject *list = chunk_key ? PyDict_GetItemWithError(todo, chunk_key) : NULL;
-                if (!list && !PyErr_Occurred()) {
-                    list = PyList_New(0);
-                    if (list && PyDict_SetItem(todo, chunk_key, list) < 0) {
-                        Py_DECREF(list);
-                        list = NULL;
-                    }
-                    Py_XDECREF(list); /* the dict holds it */
-                }
-                PyObject *at_obj = list ? PyLong_FromSsize_t(at) : NULL;
-                int failed = !at_obj || PyList_Append(list, at_obj) < 0;
+                if (!unread[chunk] && !(unread[chunk] = PyList_New(0)))
+                    goto fail;
+                PyObject *at_obj = PyLong_FromSsize_t(at);
+                int failed = !at_obj || PyList_Append(unread[chunk], at_obj) < 0;
                 Py_XDECREF(at_obj);
-                Py_XDECREF(chunk_key);
                 if (failed)
                     goto fail;
             }
@@ -1474,7 +1469,19 @@ static PyObject *select_step(PyObject *self, PyObject *args) {
         }
         mark[passed++] = m;
     }
+    for (Py_ssize_t chunk = 0; chunk < chunks; chunk++) {
+        if (!unread[chunk])
+            continue;
+        PyObject *chunk_key = PyLong_FromSsize_t(chunk);
+        int failed = !chunk_key || PyDict_SetItem(todo, chunk_key, unread[chunk]) < 0;
+        Py_XDECREF(chunk_key);
+        if (failed)
+            goto fail;
+    }
     columns_close(&store);
+    for (Py_ssize_t chunk = 0; chunk < chunks; chunk++)
+        Py_XDECREF(unread[chunk]);
+    PyMem_Free(unread);
     if (_PyBytes_Resize(&marks, passed) < 0) {
         Py_DECREF(todo);
         return NULL;
@@ -1482,6 +1489,11 @@ static PyObject *select_step(PyObject *self, PyObject *args) {
     return Py_BuildValue("(NNN)", marks, todo, PyBool_FromLong(stopped));
 fail:
     columns_close(&store);
+    if (unread) {
+        for (Py_ssize_t chunk = 0; chunk < chunks; chunk++)
+            Py_XDECREF(unread[chunk]);
+        PyMem_Free(unread);
+    }
     Py_XDECREF(marks);
     Py_XDECREF(todo);
     return NULL;

@@ -39,14 +39,18 @@ noted as bad-json); CANN would read a FIFO or device named `*.json` (here only r
 opened, without blocking: anything else counts as unparsed).
 
 Cost: no read for a json decided from its `stat` (a `*_pre.json`, or one whose access time
-CANN's read refreshes); one bounded read per other json (its `st_size`, at most MAX_JSON_BYTES) and one lstat per file
-it names, all relative to a directory fd (no path looked up from the root per file), taken
-directory by directory in steps of CANN's order (_GroupReader); memory in proportion to the
-candidates (an int key per candidate, compact tuples per group), never to the files of the SoC dir.
+CANN's read refreshes); one bounded read per other json (its `st_size`, at most MAX_JSON_BYTES) and
+one lstat per file it names (none for a binary named like its json whose size the walk noted), all
+relative to a directory fd (no path looked up from the root per file), taken directory by
+directory in steps of CANN's order (_Steps), in threads with the C loops; memory in proportion to
+the candidates (an int key per candidate, an int64 and a byte per plain group: GroupStore), never
+to the files of the SoC dir.
 
 Public API:
-    predict_cleanup(soc, max_mb, ratio, now=None, *, read_json=..., should_stop=None, atime_rule=None)
-        -> CleanupPrediction
+    predict_cleanup(soc, max_mb, ratio, now=None, *, read_json=..., should_stop=None, atime_rule=None,
+                    threads=1, progress=None) -> CleanupPrediction
+        its `delete` and `kept_recent` are GroupLists (keys into the scan's GroupStore, a Group
+        made for each one asked for)
         `should_stop` bounds the prediction's time (a support bundle's limit, a GUI's cancel):
         asked before each json group is read, it ends the prediction with `stopped=True`
     resolve_group(entry) -> Group

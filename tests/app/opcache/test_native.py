@@ -314,7 +314,7 @@ def _record(answers: list) -> None:
 
 @_HYPOTHESIS
 @given(docs=st.lists(st.tuples(kernel_docs(), _BINARY_KINDS), min_size=1, max_size=4), name=_JSON_NAMES)
-def test_kernel_groups_gives_the_python_groups_for_kernel_jsons(docs, name, tmp_path_factory, pure_python):
+def test_read_groups_gives_the_python_groups_for_kernel_jsons(docs, name, tmp_path_factory, pure_python):
     folder = tmp_path_factory.mktemp("docs")
     names = []
     for i, (data, kind) in enumerate(docs):
@@ -329,7 +329,7 @@ def test_kernel_groups_gives_the_python_groups_for_kernel_jsons(docs, name, tmp_
 
 @_HYPOTHESIS
 @given(docs=st.lists(st.tuples(mutated_docs(), _BINARY_KINDS), min_size=1, max_size=3))
-def test_kernel_groups_gives_the_python_groups_for_mutated_jsons(docs, tmp_path_factory, pure_python):
+def test_read_groups_gives_the_python_groups_for_mutated_jsons(docs, tmp_path_factory, pure_python):
     folder = tmp_path_factory.mktemp("mutated")
     names = []
     for i, (data, kind) in enumerate(docs):
@@ -459,7 +459,7 @@ HAND_CASES = [
 
 
 @pytest.mark.parametrize(("data", "accepted"), [pytest.param(data, accepted, id=case) for case, data, accepted in HAND_CASES])
-def test_kernel_groups_hand_written_cases(data, accepted, tmp_path, pure_python):
+def test_read_groups_hand_written_cases(data, accepted, tmp_path, pure_python):
     folder = tmp_path / "d"
     folder.mkdir()
     # the binaries named, and files named as an escaped name is written (a\\b.o, \u006b.o) or
