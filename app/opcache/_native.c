@@ -39,7 +39,8 @@
 
 /* ---- plain_chunk ---------------------------------------------------------------------------- */
 
-#define MAX_NAME_BYTES 4096
+/* The longest name (or path below a SoC dir) the C loops handle; a longer one is left to Python. */
+#define MAX_NAME 4096
 
 /* plain_chunk(dir_fd, names, jsons, uid, bin_suffix) -> tuple | None
  *
@@ -97,7 +98,7 @@ static PyObject *json_bins(const char **texts, const Py_ssize_t *lengths, const 
         table[k] = i;
     }
     long long *bin_out = (long long *)PyBytes_AS_STRING(bins);
-    char wanted[MAX_NAME_BYTES];
+    char wanted[MAX_NAME];
     for (Py_ssize_t i = 0; i < count; i++) {
         if (!is_json[i])
             continue;
@@ -674,7 +675,6 @@ static int names_its_binary(const KernelFields *f) { return f->lists == 0 && f->
 #define BIN_LEFT -4   /* read_groups only: left to Python */
 #define BIN_RECORD -5 /* read_groups only: its members are in the dir's record arena */
 #define MAX_SUFFIXES 255
-#define MAX_NAME 4096
 
 /* Read `name` (in `dir_fd`, opened with `flags`) into *buffer, growing it: 0 when it holds
  * exactly `size` bytes, -2 when no memory. Called without the interpreter lock. A read that
@@ -910,10 +910,12 @@ static int read_one(Shared *sh, DirWork *dir, int dir_fd, Job *job, Arena *scrat
     if (kernel_json(*buffer, (Py_ssize_t)job->size, &fields))
         return 0;
     scratch->len = 0;
+    int members; /* put into `scratch` */
     if (fields.lists == 1) {
         rc = listed_members(sh, dir_fd, &fields, scratch, buffer, capacity);
         if (rc)
             return rc == -2 ? -2 : 0;
+        members = 2 * fields.listed; /* each listed json and its binary */
     } else if (names_its_binary(&fields)) {
         char bin[MAX_NAME];
         Py_ssize_t bin_len = binary_name(&fields, bin);
@@ -939,14 +941,9 @@ static int read_one(Shared *sh, DirWork *dir, int dir_fd, Job *job, Arena *scrat
         }
         if (arena_member(scratch, bin, bin_len, bin_size))
             return -2;
+        members = 1;
     } else {
         return 0;
-    }
-    int members = 0;
-    for (size_t at = 0; at < scratch->len; members++) {
-        Py_ssize_t len;
-        memcpy(&len, scratch->data + at + sizeof(long long), sizeof len);
-        at += sizeof(long long) + sizeof len + (size_t)len;
     }
     if (arena_put(&dir->records, &job->pos, sizeof job->pos) || arena_put(&dir->records, &members, sizeof members) ||
         arena_put(&dir->records, scratch->data, scratch->len))
@@ -1201,7 +1198,6 @@ static PyObject *read_groups(PyObject *self, PyObject *args) {
     }
     for (Py_ssize_t d = 0; d < sh.count; d++) {
         DirWork *dir = &sh.dirs[d];
-        PyObject *names = PyTuple_GET_ITEM(PyList_GET_ITEM(jsons, dir->chunk), 1);
         for (Py_ssize_t j = 0; j < dir->count; j++) {
             Py_ssize_t pos = dir->jobs[j].pos;
             if (dir->bins[pos] == BIN_LEFT) {
@@ -1248,7 +1244,6 @@ static PyObject *read_groups(PyObject *self, PyObject *args) {
             }
             Py_DECREF(item);
         }
-        (void)names;
     }
     for (int i = (int)initial; i < sh.suffixes; i++) {
         PyObject *text = PyUnicode_FromStringAndSize(sh.suffix[i], (Py_ssize_t)sh.suffix_len[i]);

@@ -524,33 +524,14 @@ def _stem_suffix(suffix: str) -> _StemSuffix:
     return stem
 
 
-def _resolve_at(where: _Folder, name: str, atime: int, size: int, boundary: str) -> Group:
-    """_resolve for a json read through its dir fd, the common group made here: a json naming its
-    binary (binFileName + binFileSuffix) in its own dir, which exists. Anything else, _resolve."""
-    if name.endswith(PRE_JSON_SUFFIX):
-        return Group._of(where.path, (name, size), atime, ())
-    info = _read_json_at(where.fd, name)
-    if type(info) is dict and "jsonList" not in info:
-        bin_name, suffix = info.get("binFileName"), info.get("binFileSuffix")
-        if type(bin_name) is str and type(suffix) is str:
-            rel = bin_name + suffix
-            if "/" not in rel and rel != "." and rel != ".." and "\0" not in rel:
-                bin_size = _size_at(where.fd, rel)
-                if bin_size is not None:
-                    if bin_name == name[:-_JSON_LEN] and name.endswith(JSON_SUFFIX):
-                        return Group._of(where.path, (name, size, _stem_suffix(suffix), bin_size), atime, ())
-                    return Group._of(where.path, (name, size, rel, bin_size), atime, ())
-    return _resolve(where, name, atime, size, boundary, info)
-
-
 def _resolve_folder(where: _Folder, todo: list[tuple[str, int, int]], boundary: str) -> list[Group]:
     """The groups of the jsons `todo` ((name, access second, size from the walk)) in `where`.
 
-    The hot loop of a prediction without the C loops (and the way of what they leave):
-    _resolve_at spelled out for the common json, read through the dir fd in one `read` of the
-    size the walk saw plus one byte (no `fstat`: a json that is not exactly that size now, is not
-    a regular file, or does not parse strictly, goes the general way, `_resolve`, which reads it
-    again with every check)."""
+    The hot loop of a prediction without the C loops (and the way of what they leave): the
+    common json (naming its binary, which exists, in its own dir) read through the dir fd in one
+    `read` of the size the walk saw plus one byte (no `fstat`: a json that is not exactly that
+    size now, is not a regular file, or does not parse strictly, goes the general way,
+    `_resolve`, which reads it again with every check)."""
     if not where.by_fd:
         return [_resolve(where, name, atime, size, boundary) for name, atime, size in todo]
     dir_fd, folder = where.fd, where.path
@@ -1101,7 +1082,6 @@ def _may_name_plain_files(names: list[Any], suffixes: list[str]) -> bool:
 
 
 _first, _second, _third, _fourth = itemgetter(0), itemgetter(1), itemgetter(2), itemgetter(3)
-
 
 
 def _distinct_bytes(groups: list[Group]) -> int:

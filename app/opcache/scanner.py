@@ -264,16 +264,6 @@ class SocUsage:
         pos = key & self._pos_mask
         return key >> self._shift, folder, names[pos], sizes[pos]
 
-    def candidates_of(self, keys: list[int]) -> list[tuple[int, str, str, int]]:
-        """`candidate` of each key (in one loop: a prediction's step takes thousands)."""
-        jsons, shift, pos_bits, pos_mask, low_mask = self.jsons, self._shift, self._pos_bits, self._pos_mask, self._low_mask
-        found = []
-        for key in keys:
-            folder, names, _atimes, sizes = jsons[(key & low_mask) >> pos_bits]
-            pos = key & pos_mask
-            found.append((key >> shift, folder, names[pos], sizes[pos]))
-        return found
-
     def read_after_change(self, key: int) -> bool:
         """Whether the candidate `key` was read after its last change (see `read_marks`)."""
         return bool(self.read_marks[(key & self._low_mask) >> self._pos_bits][key & self._pos_mask])

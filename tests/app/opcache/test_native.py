@@ -1009,7 +1009,8 @@ def soc_of(chunks: list[tuple[str, list[str], list[float]]]):
 
 
 def order_of(soc) -> list[tuple[int, str]]:
-    return [(second, folder + "/" + name) for second, folder, name, _size in soc.candidates_of(soc.ordered_candidates())]
+    return [(second, folder + "/" + name)
+            for second, folder, name, _size in map(soc.candidate, soc.ordered_candidates())]
 
 
 _ATIMES = st.one_of(st.sampled_from([0.0, -0.5, -1.0, -1.5, 1.5, 1e9, 1e9 + 0.999999, -1e9, 4e9, 1.8e17, -1.8e17]),
